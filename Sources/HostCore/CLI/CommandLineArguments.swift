@@ -1,0 +1,120 @@
+import Foundation
+import ModuleKit
+
+/// The `modhost` command line, parsed: global options, then a built-in command or a module
+/// command whose arguments pass through untouched.
+struct CommandLineArguments: Equatable {
+    enum Command: Equatable {
+        /// No command: start the modules and run until end of input or a signal.
+        case run
+        case modules(json: Bool)
+        case check
+        case routes
+        /// `modhost <module> <command> ARGS…`; `command` is nil when only the module is named.
+        case module(name: String, command: String?, arguments: [String])
+    }
+
+    var command: Command = .run
+    var configPath: String?
+    var only: [String]?
+    var enable: [String] = []
+    var disable: [String] = []
+    var logLevel: LogLevel = .warn
+    var help = false
+    var version = false
+
+    static let builtins = ["modules", "check", "routes"]
+    static let globalOptions = ["--config", "--only", "--enable", "--disable", "--log-level", "--help", "--version"]
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value, or an unknown
+    ///   built-in command option.
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
+        var parsed = CommandLineArguments()
+        var words: [String] = []
+        var json = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            // After `modhost <module> <command>`, everything belongs to the module.
+            if case .some(let first) = words.first, !builtins.contains(first), words.count == 2 {
+                words.append(argument)
+                continue
+            }
+            if argument == "--" {
+                words += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                words.append(argument)
+                continue
+            }
+            let (option, inlineValue) = split(argument)
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { throw UsageError("option '\(option)' needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            switch option {
+            case "--config": parsed.configPath = try nonEmpty(value(), for: option)
+            case "--only": parsed.only = (parsed.only ?? []) + (try names(value(), for: option))
+            case "--enable": parsed.enable += try names(value(), for: option)
+            case "--disable": parsed.disable += try names(value(), for: option)
+            case "--log-level":
+                let name = try value()
+                guard let level = LogLevel(name: name) else {
+                    let levels = LogLevel.allCases.map(\.name)
+                    throw UsageError(
+                        "unknown log level '\(name)'\(didYouMean(name, among: levels)); use one of \(levels.joined(separator: ", "))")
+                }
+                parsed.logLevel = level
+            case "--help", "-h": parsed.help = true
+            case "--version": parsed.version = true
+            case "--json" where words.first == "modules": json = true
+            default:
+                let known = globalOptions + (words.first == "modules" ? ["--json"] : [])
+                throw UsageError("unknown option '\(option)'\(didYouMean(option, among: known)); see 'modhost --help'")
+            }
+        }
+        parsed.command = try command(from: words, json: json)
+        return parsed
+    }
+
+    private static func command(from words: [String], json: Bool) throws(UsageError) -> Command {
+        guard let first = words.first else { return .run }
+        let rest = Array(words.dropFirst())
+        switch first {
+        case "modules", "check", "routes":
+            if let extra = rest.first {
+                throw UsageError("'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
+            }
+            return first == "modules" ? .modules(json: json) : first == "check" ? .check : .routes
+        default:
+            return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
+        }
+    }
+
+    /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func nonEmpty(_ value: String, for option: String) throws(UsageError) -> String {
+        guard !value.isEmpty else { throw UsageError("option '\(option)' needs a non-empty value") }
+        return value
+    }
+
+    private static func names(_ value: String, for option: String) throws(UsageError) -> [String] {
+        let names = value.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+        guard !names.isEmpty, !names.contains("") else {
+            throw UsageError("option '\(option)' needs module names separated by commas, found '\(value)'")
+        }
+        return names
+    }
+}

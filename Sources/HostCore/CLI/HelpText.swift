@@ -1,0 +1,48 @@
+import ModuleKit
+
+/// The text of `modhost --help`, with the commands of active modules.
+enum HelpText {
+    static func render(commands: [(module: String, commands: [ModuleCommand])]) -> String {
+        var lines = [
+            "OVERVIEW: modhost loads the feature modules listed in modules.json and runs the app they make up.",
+            "",
+            "USAGE: modhost [OPTIONS] [COMMAND]",
+            "",
+            "COMMANDS:",
+            "  (none)                  Start the modules; run until end of input or Ctrl-C",
+            "  modules [--json]        List every module with its state, reason and routes",
+            "  check                   Validate modules.json and every enabled library; start nothing",
+            "  routes                  List each route, its provider and its consumers",
+            "  <module> <command> ...  Run a command an active module contributes (below)",
+            "",
+            "OPTIONS:",
+            "  --config PATH           The modules.json to read (default ./modules.json; env MODHOST_CONFIG)",
+            "  --only NAME[,NAME...]   Load just these modules plus the modules they require",
+            "  --enable NAME           Enable a module for this run (repeatable, or NAME,NAME)",
+            "  --disable NAME          Disable a module for this run (repeatable, or NAME,NAME)",
+            "  --log-level LEVEL       trace, debug, info, warn (default), error or critical",
+            "  -h, --help              Show this help",
+            "  --version               Show the version of modhost and of its module ABI",
+            "",
+            "MODULE COMMANDS:",
+        ]
+        let rows = commands.flatMap { module in
+            module.commands.map { ("  \(module.module.lowercased()) \($0.usage)", $0.summary) }
+        }
+        if rows.isEmpty {
+            lines.append("  (no active module contributes commands)")
+        } else {
+            let width = rows.map(\.0.count).max() ?? 0
+            lines += rows.map { $0.0.padding(to: width + 2) + $0.1 }
+        }
+        lines += ["", "Exit codes: 0 success, 1 failure, 2 bad usage."]
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ModuleKit
+
+/// One run of a parsed command against a runtime.
+struct HostSession {
+    let runtime: HostRuntime
+    let console: Console
+
+    func run(_ arguments: CommandLineArguments) -> Int32 {
+        if arguments.help {
+            runtime.start()
+            defer { runtime.stop() }
+            console.print(HelpText.render(commands: runtime.commands))
+            return ModhostCommandLine.exitSuccess
+        }
+        switch arguments.command {
+        case .modules(let json):
+            runtime.prepare()
+            console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
+            return ModhostCommandLine.exitSuccess
+        case .check:
+            return check()
+        case .routes:
+            runtime.prepare()
+            console.out(RoutesReportFormat.table(runtime.routes))
+            return ModhostCommandLine.exitSuccess
+        case .run:
+            return runInteractive()
+        case .module(let name, let command, let commandArguments):
+            return runModuleCommand(module: name, command: command, arguments: commandArguments)
+        }
+    }
+
+    private func check() -> Int32 {
+        runtime.prepare()
+        let problems = runtime.problems
+        guard problems.isEmpty else {
+            for problem in problems { console.error(problem) }
+            return ModhostCommandLine.exitFailure
+        }
+        let modules = runtime.modules
+        let active = modules.filter { $0.state == .active }.count
+        console.print("'\(runtime.configuration.path)' is valid: \(active) module\(active == 1 ? "" : "s") ready, \(modules.count - active) disabled")
+        return ModhostCommandLine.exitSuccess
+    }
+
+    /// Starts the modules and runs until end of input or SIGINT/SIGTERM, then stops them.
+    private func runInteractive() -> Int32 {
+        let signals = SignalTrap(runtime: runtime)
+        runtime.start()
+        for problem in runtime.problems { console.error(problem) }
+        let modules = runtime.modules
+        let active = modules.filter { $0.state == .active }.map(\.name)
+        console.print(
+            "modhost \(HostRuntime.version): \(active.count) of \(modules.count) modules active"
+                + (active.isEmpty ? "" : ": \(active.joined(separator: ", "))"))
+        console.print("Running; end input (Ctrl-D) or press Ctrl-C to stop.")
+        while readLine(strippingNewline: true) != nil {}
+        runtime.stop()
+        signals.cancel()
+        return ModhostCommandLine.exitSuccess
+    }
+
+    private func runModuleCommand(module name: String, command: String?, arguments: [String]) -> Int32 {
+        guard let entry = runtime.configuration.entry(named: name) else {
+            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
+            console.error("unknown command '\(name)'\(didYouMean(name, among: known)); see 'modhost --help'")
+            return ModhostCommandLine.exitUsage
+        }
+        let signals = SignalTrap(runtime: runtime)
+        runtime.start()
+        defer {
+            runtime.stop()
+            signals.cancel()
+        }
+        guard let report = runtime.modules.first(where: { $0.name == entry.name }), report.state == .active else {
+            let report = runtime.modules.first { $0.name == entry.name }
+            console.error("module '\(entry.name)' is not active: \(report?.state.rawValue ?? "unknown"): \(report?.reason ?? "")")
+            return ModhostCommandLine.exitFailure
+        }
+        let commands = runtime.commands.first { $0.module == entry.name }?.commands ?? []
+        let label = entry.name.lowercased()
+        guard let command else {
+            console.error("'\(label)' needs a command: \(Self.list(commands)); see 'modhost --help'")
+            return ModhostCommandLine.exitUsage
+        }
+        guard let chosen = commands.first(where: { $0.name == command }) else {
+            console.error(
+                "module '\(entry.name)' has no command '\(command)'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))")
+            return ModhostCommandLine.exitUsage
+        }
+        do {
+            return try chosen.run(CommandInvocation(arguments: arguments))
+        } catch let error as CommandUsageError {
+            console.error("\(label) \(chosen.name): \(error.message)")
+            console.err("usage: modhost \(label) \(chosen.usage)\n")
+            return ModhostCommandLine.exitUsage
+        } catch {
+            console.error("\(label) \(chosen.name): \(error)")
+            return ModhostCommandLine.exitFailure
+        }
+    }
+
+    private static func list(_ commands: [ModuleCommand]) -> String {
+        commands.isEmpty ? "(no commands)" : commands.map { "'\($0.name)'" }.joined(separator: ", ")
+    }
+}

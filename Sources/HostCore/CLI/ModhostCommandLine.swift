@@ -1,0 +1,60 @@
+import Foundation
+import ModuleKit
+
+/// `modhost`: parses the command line, runs the command, and returns the exit code
+/// (0 success, 1 failure, 2 bad usage). Everything the executable does happens here.
+public enum ModhostCommandLine {
+    public static let exitSuccess: Int32 = 0
+    public static let exitFailure: Int32 = 1
+    public static let exitUsage: Int32 = 2
+
+    /// Runs `modhost` with `arguments` (without the program name).
+    public static func main(
+        arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console = .standard
+    ) -> Int32 {
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments.parse(arguments)
+        } catch {
+            console.error(error.message)
+            return exitUsage
+        }
+        if parsed.version {
+            console.print("modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit \(ModuleKitABI.hostFingerprint))")
+            return exitSuccess
+        }
+        let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
+        let configuration: HostConfiguration
+        do {
+            configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
+        } catch {
+            if parsed.help {
+                console.print(HelpText.render(commands: []))
+                console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
+                return exitSuccess
+            }
+            for problem in error.problems { console.error("'\(configPath)': \(problem)") }
+            return exitFailure
+        }
+        let runtime: HostRuntime
+        do {
+            runtime = try HostRuntime(
+                configuration: configuration,
+                options: RuntimeOptions(only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel),
+                logSink: console.err
+            )
+        } catch {
+            console.error(error.message)
+            return exitUsage
+        }
+        return HostSession(runtime: runtime, console: console).run(parsed)
+    }
+
+    /// The folder of the running executable: where `lib<Name>.so` is looked up by default.
+    static func executableFolder() -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL.path
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import ModuleKit
+
+/// `modules.json`, decoded and checked: which modules the host loads, and their settings.
+public struct HostConfiguration: Sendable {
+    /// The file it was read from.
+    public let path: String
+    public let environment: HostEnvironment
+    /// Folders searched for `lib<Name>.so`, absolute, in order.
+    public let searchPaths: [String]
+    /// Every module, in file order.
+    public var modules: [ModuleEntry]
+
+    /// The entry named `name`, compared without case (module names are unique that way).
+    public func entry(named name: String) -> ModuleEntry? {
+        modules.first { $0.name.lowercased() == name.lowercased() }
+    }
+}
+
+/// One module in `modules.json`.
+public struct ModuleEntry: Sendable {
+    public let name: String
+    public var enabled: Bool
+    /// The library path as written (absolute, or relative to `modules.json`), if given.
+    public let library: String?
+    /// The `config` object, as JSON, if given.
+    public let config: Data?
+    /// The position in the `modules` array, for messages.
+    public let index: Int
+}

@@ -1,0 +1,110 @@
+import Contracts
+import Foundation
+@_spi(Host) import ModuleKit
+
+extension HostRuntime {
+    /// Registers and starts every planned module in dependency order, then seals the locator.
+    ///
+    /// A module that throws in register or start is marked failed and its registrations are
+    /// withdrawn; modules that require it are skipped; all others start.
+    public func start() {
+        state.withLock { state in
+            if !state.isPrepared {
+                state.isPrepared = true
+                prepare(&state)
+            }
+            guard !state.isStarted else { return }
+            state.isStarted = true
+            registerHostRoutes()
+            for name in state.plan.order {
+                guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
+                if let reason = unmetRequirement(of: module.manifest, in: state) {
+                    settle(name, as: .skipped, reason: reason, module: module, in: &state)
+                    continue
+                }
+                let context = ModuleContext(
+                    moduleName: name,
+                    environment: configuration.environment,
+                    logger: logger.relabeled(name),
+                    resolver: locator.resolver(for: module.manifest)
+                )
+                state.contexts[name] = context
+                do {
+                    try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
+                } catch {
+                    settle(name, as: .failed, reason: "threw in register: \(error)", module: module, in: &state)
+                    continue
+                }
+                do {
+                    try module.instance.start(context)
+                } catch {
+                    settle(name, as: .failed, reason: "threw in start: \(error)", module: module, in: &state)
+                    continue
+                }
+                state.started.append(name)
+                logger.debug("module '\(name)' started")
+            }
+            locator.seal()
+            hostInfo.update(state.reports)
+        }
+    }
+
+    /// Stops started modules in reverse order; later calls do nothing.
+    public func stop() {
+        state.withLock { state in
+            guard state.isStarted, !state.isStopped else { return }
+            state.isStopped = true
+            for name in state.started.reversed() {
+                state.loaded[name]?.instance.stop()
+                logger.debug("module '\(name)' stopped")
+            }
+        }
+    }
+
+    /// The commands of every active module, in file order.
+    public var commands: [(module: String, commands: [ModuleCommand])] {
+        state.withLock { state in
+            state.reports.compactMap { report in
+                guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
+                    return nil
+                }
+                return (report.name, module.instance.commands(context))
+            }
+        }
+    }
+
+    private func registerHostRoutes() {
+        let context = ModuleContext(
+            moduleName: Self.hostName, environment: configuration.environment, logger: logger, resolver: resolver)
+        let registry = ModuleRegistry(context: context, locator: locator)
+        do {
+            try registry.route((any HostInfoRoute).self, .singleton(hostInfo))
+        } catch {
+            // Only possible when this locator already ran a host; the existing route serves.
+            logger.warn("host routes not registered: \(error)")
+        }
+    }
+
+    /// Why `manifest` cannot start now that earlier modules have settled, or `nil`.
+    private func unmetRequirement(of manifest: ModuleManifest, in state: State) -> String? {
+        DependencyGraph.unmetRequirement(
+            of: manifest,
+            providers: state.plan.providers,
+            explainMissing: { Self.explainMissing($0, reports: state.reports) },
+            stateOf: { provider in
+                guard let report = state.reports.first(where: { $0.name == provider }), report.state != .active else { return nil }
+                return (report.state, report.reason ?? "")
+            }
+        )
+    }
+
+    /// Records that `name` did not start, and withdraws what it registered.
+    private func settle(_ name: String, as moduleState: ModuleState, reason: String, module: LoadedModule, in state: inout State) {
+        if let index = state.reports.firstIndex(where: { $0.name == name }) {
+            state.reports[index].state = moduleState
+            state.reports[index].reason = reason
+        }
+        locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
+        logger.error("module '\(name)' \(moduleState.rawValue): \(reason)")
+    }
+}

@@ -1,0 +1,91 @@
+import Contracts
+import Foundation
+@_spi(Host) import ModuleKit
+import Synchronization
+
+/// Runs the modules of one `modules.json`: loads the enabled libraries, orders them, registers
+/// and starts them, seals the locator, and stops them in reverse order.
+///
+/// Every module that does not end up active gets a state and a reason; the others keep
+/// working. ``prepare()`` does everything short of running module code (what `modhost check`
+/// needs); ``start()`` runs the lifecycle.
+public final class HostRuntime: Sendable {
+    /// The name the host registers its own routes under.
+    public static let hostName = "modhost"
+    /// The host's version.
+    public static let version = "0.1.0"
+
+    public let configuration: HostConfiguration
+    public let options: RuntimeOptions
+    let locator: ServiceLocator
+    let loader: ModuleLibraryLoader
+    let logger: Logger
+    let hostInfo: HostInfo
+
+    struct State {
+        var reports: [ModuleReport] = []
+        var loaded: [String: LoadedModule] = [:]
+        var contexts: [String: ModuleContext] = [:]
+        var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
+        var started: [String] = []
+        var isPrepared = false
+        var isStarted = false
+        var isStopped = false
+    }
+
+    let state = Mutex(State())
+
+    /// Creates a runtime for `configuration`.
+    ///
+    /// - Throws: ``UsageError`` when `--only`, `--enable` or `--disable` name a module that
+    ///   `modules.json` lacks, or a module is both enabled and disabled.
+    public init(
+        configuration: HostConfiguration,
+        options: RuntimeOptions = RuntimeOptions(),
+        locator: ServiceLocator = .shared,
+        loader: ModuleLibraryLoader = .shared,
+        logSink: (@Sendable (String) -> Void)? = nil
+    ) throws(UsageError) {
+        var configuration = configuration
+        for (flag, names) in [("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable)] {
+            for name in names where configuration.entry(named: name) == nil {
+                let known = configuration.modules.map(\.name)
+                throw UsageError(
+                    "\(flag) '\(name)': no module named '\(name)' in '\(configuration.path)'\(didYouMean(name, among: known))")
+            }
+        }
+        let lowered = Set(options.enable.map { $0.lowercased() })
+        if let both = options.disable.first(where: { lowered.contains($0.lowercased()) }) {
+            throw UsageError("'\(both)' is both enabled and disabled; pass only one of --enable and --disable")
+        }
+        for index in configuration.modules.indices {
+            let name = configuration.modules[index].name.lowercased()
+            if options.enable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = true }
+            if options.disable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = false }
+        }
+        self.configuration = configuration
+        self.options = options
+        self.locator = locator
+        self.loader = loader
+        let sink = logSink ?? StandardError.write
+        logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
+        hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue)
+    }
+
+    /// Every module in file order, with its state and reason.
+    public var modules: [ModuleReport] { state.withLock { $0.reports } }
+
+    /// One line per module that will not (or did not) start, for `modhost check`.
+    public var problems: [String] {
+        modules.compactMap { report in
+            guard report.state == .failed || report.state == .skipped, let reason = report.reason else { return nil }
+            return "module '\(report.name)': \(reason)"
+        }
+    }
+
+    /// The host's own view of the locator: it reaches every route.
+    public var resolver: ModuleResolver { locator.hostResolver(name: Self.hostName) }
+
+    /// Routes the host provides to every module.
+    static let hostRoutes: [RouteKey] = [.route((any HostInfoRoute).self)]
+}

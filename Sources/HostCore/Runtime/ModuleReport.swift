@@ -1,0 +1,35 @@
+import ModuleKit
+
+/// One module as the host reports it: `modhost modules`, `check`, the About route.
+public struct ModuleReport: Sendable, Equatable {
+    public let name: String
+    public var state: ModuleState
+    /// Why the module is not active; `nil` when active.
+    public var reason: String?
+    /// What the library reports; `nil` when it was not loaded.
+    public var version: String?
+    /// The library's resolved path; `nil` for a disabled module.
+    public var library: String?
+    public var provides: [String] = []
+    public var requires: [String] = []
+    public var uses: [String] = []
+}
+
+extension ModuleReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, state, reason, version, library, provides, requires, uses
+    }
+
+    /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(version, forKey: .version)
+        try container.encode(library, forKey: .library)
+        try container.encode(provides, forKey: .provides)
+        try container.encode(requires, forKey: .requires)
+        try container.encode(uses, forKey: .uses)
+    }
+}

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+// The libraries every ModuleHost module links. They live in their own package, built as
+// dynamic products, so that the host and every plugin share one copy of them in the process
+// (see DESIGN.md, "One copy of the kit").
+import PackageDescription
+
+let package = Package(
+    name: "ModuleKit",
+    products: [
+        .library(name: "ModuleKit", type: .dynamic, targets: ["ModuleKit"]),
+        .library(name: "Contracts", type: .dynamic, targets: ["Contracts"]),
+    ],
+    targets: [
+        // MARK: The plugin boundary
+        // The C layout of the handshake a module library answers before any Swift type crosses.
+        .target(name: "CModuleABI"),
+
+        // MARK: The kit
+        // Locator, module protocol, entry point, lifecycle and the context handed to a module.
+        .target(
+            name: "ModuleKit",
+            dependencies: ["CModuleABI"],
+            plugins: ["KitFingerprintPlugin"]
+        ),
+        // Route protocols and shared entities of this app: protocols and value types only.
+        .target(name: "Contracts"),
+
+        // MARK: Build tooling
+        // Hashes the kit's sources into the fingerprint a module is compiled against.
+        .executableTarget(name: "KitFingerprintTool"),
+        .plugin(
+            name: "KitFingerprintPlugin",
+            capability: .buildTool(),
+            dependencies: ["KitFingerprintTool"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type == .regular || target.type == .executable {
+    guard target.name != "CModuleABI" else { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,0 +1,1 @@
+// Intentionally empty: this target only carries modhost_abi.h.

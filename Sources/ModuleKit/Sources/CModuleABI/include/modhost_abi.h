@@ -1,0 +1,43 @@
+#ifndef MODHOST_ABI_H
+#define MODHOST_ABI_H
+
+/*
+ * The C boundary between the modhost host and a module library.
+ *
+ * Every module library exports one symbol, MODHOST_ENTRY_SYMBOL, of type modhost_entry_fn.
+ * The host calls it first with MODHOST_REQUEST_DESCRIBE and receives a modhost_descriptor:
+ * plain C data only. The host checks abi_version, then kit_fingerprint, then name, and only
+ * when all three match does it call the entry again with MODHOST_REQUEST_INSTANTIATE, which
+ * returns a retained Swift object (the module). No Swift type crosses before that.
+ *
+ * abi_version stays the first field in every future layout so that any host can read it.
+ */
+
+#include <stdint.h>
+
+#define MODHOST_ABI_VERSION 1u
+#define MODHOST_ENTRY_SYMBOL "modhost_module_entry"
+
+enum {
+    MODHOST_REQUEST_DESCRIBE = 1,
+    MODHOST_REQUEST_INSTANTIATE = 2
+};
+
+typedef struct modhost_descriptor {
+    /* MODHOST_ABI_VERSION of the kit the module was compiled against. */
+    uint32_t abi_version;
+    /* NUL-terminated hex digest of the ModuleKit sources the module was compiled against. */
+    const char *kit_fingerprint;
+    /* NUL-terminated module name; must equal the name in modules.json. */
+    const char *name;
+    /* NUL-terminated module version, free-form (semantic versions recommended). */
+    const char *version;
+} modhost_descriptor;
+
+/*
+ * DESCRIBE returns a const modhost_descriptor * that stays valid for the life of the process.
+ * INSTANTIATE returns an owned (+1) Swift object pointer, or NULL.
+ */
+typedef void *modhost_entry_fn(uint32_t request);
+
+#endif

@@ -1,0 +1,33 @@
+/// What the host tells modules about itself and the modules it runs (for an About screen).
+///
+/// ```swift
+/// let host: any HostInfoRoute = try context.resolver.inject()
+/// for module in host.modules where module.state != "active" { print(module.name, module.reason ?? "") }
+/// ```
+public protocol HostInfoRoute: Sendable {
+    /// The host's version (`modhost --version`).
+    var hostVersion: String { get }
+    /// The environment named in `modules.json`.
+    var environment: String { get }
+    /// Every module in `modules.json`, in file order, with the state it ended start-up in.
+    var modules: [ModuleStatus] { get }
+}
+
+/// One module as the host sees it.
+public struct ModuleStatus: Sendable, Hashable {
+    /// The module's name.
+    public let name: String
+    /// `active`, `disabled`, `failed` or `skipped`.
+    public let state: String
+    /// Why the module is not active; `nil` when it is.
+    public let reason: String?
+    /// The version the library reports; `nil` when it was not loaded.
+    public let version: String?
+
+    public init(name: String, state: String, reason: String?, version: String?) {
+        self.name = name
+        self.state = state
+        self.reason = reason
+        self.version = version
+    }
+}

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// A module's view of the ``ServiceLocator``: its own services and the routes it declared.
+///
+/// ```swift
+/// let auth: any AuthRoute = try context.resolver.inject()
+/// let maps = try context.resolver.optional((any MapsRoute).self)   // nil when unavailable
+/// ```
+///
+/// Resolving a route the module did not declare throws ``LocatorError/Kind/undeclared``; a
+/// declared route whose provider is disabled or failed throws
+/// ``LocatorError/Kind/unavailable`` with the reason. Once the host has sealed the locator, a
+/// resolve is one dictionary lookup in this resolver's own read-only table, with no lock.
+public final class ModuleResolver: Sendable {
+    /// The module this resolver belongs to.
+    public let moduleName: String
+    /// Routes it may resolve; `nil` for the host, which reaches every route.
+    let reachableRoutes: Set<ObjectIdentifier>?
+    /// Routes it may register; `nil` for the host.
+    let providedRoutes: Set<ObjectIdentifier>?
+    @usableFromInline unowned let locator: ServiceLocator
+    @usableFromInline let sealedTable = AtomicLazyReference<ResolverTable>()
+
+    init(moduleName: String, reachableRoutes: Set<ObjectIdentifier>?, providedRoutes: Set<ObjectIdentifier>?, locator: ServiceLocator) {
+        self.moduleName = moduleName
+        self.reachableRoutes = reachableRoutes
+        self.providedRoutes = providedRoutes
+        self.locator = locator
+    }
+
+    func canReach(_ id: ObjectIdentifier) -> Bool {
+        reachableRoutes?.contains(id) ?? true
+    }
+
+    func seal(with table: ResolverTable) {
+        _ = sealedTable.storeIfNil(table)
+    }
+
+    /// The value registered for `type`.
+    ///
+    /// - Throws: ``LocatorError`` when `type` is undeclared, unavailable or not registered.
+    @inlinable
+    public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value {
+        if let table = sealedTable.load(), let entry = table.entries[ObjectIdentifier(type)] {
+            // The entry under Value's key is always an Entry<Value> (see AnyEntry).
+            return unsafeDowncast(entry, to: Entry<Value>.self).value()
+        }
+        return try locator.resolveUnsealed(type, for: self)
+    }
+
+    /// The value registered for the inferred type (seed 003's `inject()`).
+    ///
+    /// - Throws: ``LocatorError``, as ``resolve(_:)``.
+    @inlinable
+    public func inject<Value: Sendable>() throws(LocatorError) -> Value {
+        try resolve(Value.self)
+    }
+
+    /// The value registered for `type`, or `nil` when the route is unavailable: for routes a
+    /// module *uses*.
+    ///
+    /// - Throws: ``LocatorError`` when `type` is undeclared, which is a bug, not an absence.
+    @inlinable
+    public func optional<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value? {
+        do {
+            return try resolve(type)
+        } catch where error.kind == .unavailable || error.kind == .notRegistered {
+            return nil
+        }
+    }
+}
+
+/// A resolver's read-only table after the seal.
+@usableFromInline
+final class ResolverTable: Sendable {
+    @usableFromInline let entries: [ObjectIdentifier: AnyEntry]
+
+    init(entries: [ObjectIdentifier: AnyEntry]) {
+        self.entries = entries
+    }
+}

@@ -1,0 +1,104 @@
+import Synchronization
+
+/// The one registry of routes and services in the process, shared by the host and all modules.
+///
+/// Modules never touch it directly: each gets a ``ModuleResolver`` (its view) and, while it
+/// registers, a ``ModuleRegistry``. Routes are visible to the modules that declare them;
+/// services are private to the module that registered them. Keys are
+/// `ObjectIdentifier(T.self)` behind typed calls, never strings.
+///
+/// The host fills the locator at start-up and then seals it: from then on it is read-only and
+/// every resolver answers from its own immutable table, without a lock.
+public final class ServiceLocator: Sendable {
+    /// The process-wide locator the host runs modules with.
+    public static let shared = ServiceLocator()
+
+    struct State {
+        var routes: [ObjectIdentifier: AnyEntry] = [:]
+        var services: [String: [ObjectIdentifier: AnyEntry]] = [:]
+        var unavailableReasons: [ObjectIdentifier: String] = [:]
+        var resolvers: [String: ModuleResolver] = [:]
+        var isSealed = false
+    }
+
+    let state = Mutex(State())
+
+    /// Creates an empty locator; the host uses ``shared``, tests make their own.
+    public init() {}
+
+    /// Whether start-up is over and the locator is read-only.
+    public var isSealed: Bool { state.withLock { $0.isSealed } }
+
+    /// The resolver of the module described by `manifest`, made on first request.
+    @_spi(Host)
+    public func resolver(for manifest: ModuleManifest) -> ModuleResolver {
+        makeResolver(name: manifest.name) {
+            ModuleResolver(
+                moduleName: manifest.name,
+                reachableRoutes: Set(manifest.declaredRoutes.map(\.id)),
+                providedRoutes: Set(manifest.provides.map(\.id)),
+                locator: self
+            )
+        }
+    }
+
+    /// The host's own resolver: it reaches every route.
+    @_spi(Host)
+    public func hostResolver(name: String = "modhost") -> ModuleResolver {
+        makeResolver(name: name) {
+            ModuleResolver(moduleName: name, reachableRoutes: nil, providedRoutes: nil, locator: self)
+        }
+    }
+
+    private func makeResolver(name: String, _ make: () -> ModuleResolver) -> ModuleResolver {
+        state.withLock { state in
+            if let existing = state.resolvers[name] { return existing }
+            let resolver = make()
+            state.resolvers[name] = resolver
+            if state.isSealed { resolver.seal(with: Self.table(for: resolver, in: state)) }
+            return resolver
+        }
+    }
+
+    /// Records why `route` is unavailable, for modules that resolve it anyway.
+    @_spi(Host)
+    public func markUnavailable(_ route: RouteKey, reason: String) {
+        state.withLock { $0.unavailableReasons[route.id] = reason }
+    }
+
+    /// Removes everything `module` registered (it failed) and marks the routes it provided
+    /// unavailable with `reason`.
+    @_spi(Host)
+    public func withdraw(module: String, provided: [RouteKey], reason: String) {
+        state.withLock { state in
+            state.services[module] = nil
+            for route in provided where state.routes[route.id]?.owner == module {
+                state.routes[route.id] = nil
+            }
+            for route in provided where state.routes[route.id] == nil {
+                state.unavailableReasons[route.id] = reason
+            }
+        }
+    }
+
+    /// Ends start-up: no more registrations; every resolver gets its read-only table.
+    @_spi(Host)
+    public func seal() {
+        state.withLock { state in
+            guard !state.isSealed else { return }
+            state.isSealed = true
+            for resolver in state.resolvers.values {
+                resolver.seal(with: Self.table(for: resolver, in: state))
+            }
+        }
+    }
+
+    /// Everything `resolver` can reach: its services and its declared routes that exist.
+    private static func table(for resolver: ModuleResolver, in state: State) -> ResolverTable {
+        var entries = state.services[resolver.moduleName] ?? [:]
+        for (id, entry) in state.routes where resolver.canReach(id) {
+            entries[id] = entry
+        }
+        return ResolverTable(entries: entries)
+    }
+}

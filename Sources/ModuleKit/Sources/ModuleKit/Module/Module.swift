@@ -1,0 +1,92 @@
+/// A feature module: a named, versioned unit that registers routes and services and is
+/// started and stopped by the host.
+///
+/// A module says what it **provides** (routes other modules may resolve), what it
+/// **requires** (routes without which it cannot start) and what it **uses** (routes it works
+/// without). The host orders modules from that, and a module can resolve only routes it
+/// declared. The host decodes the module's `config` object from `modules.json` into
+/// ``Configuration``.
+///
+/// ```swift
+/// final class GeoModule: Module {
+///     struct Configuration: Decodable { var defaultCountry: String? }
+///     static let name = "Geo"
+///     static let version = "1.0.0"
+///     static let provides: [RouteKey] = [.route((any GeoRoute).self)]
+///     static let uses: [RouteKey] = [.route((any AuthRoute).self)]
+///     init() {}
+///     func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
+///         try registry.route((any GeoRoute).self, .singleton(GeoRouter()))
+///     }
+/// }
+///
+/// @_cdecl("modhost_module_entry")
+/// public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(GeoModule.self, request) }
+/// ```
+public protocol Module: AnyObject {
+    /// The module's own settings, decoded from its `config` object in `modules.json`.
+    associatedtype Configuration: Decodable = NoConfiguration
+
+    /// The module's name; must equal its `name` in `modules.json`.
+    static var name: String { get }
+    /// The module's version.
+    static var version: String { get }
+    /// Routes this module registers for others.
+    static var provides: [RouteKey] { get }
+    /// Routes this module cannot start without.
+    static var requires: [RouteKey] { get }
+    /// Routes this module resolves when they are available.
+    static var uses: [RouteKey] { get }
+
+    /// Creates the module. Do no work here: the host may create a module only to check it.
+    init()
+
+    /// Registers the module's routes and services. Called once, in dependency order.
+    ///
+    /// - Throws: Any error; the host marks the module failed and withdraws its registrations.
+    func register(_ registry: ModuleRegistry, configuration: Configuration) throws
+
+    /// Starts the module after its required routes are registered and started.
+    ///
+    /// - Throws: Any error; the host marks the module failed and skips its dependents.
+    func start(_ context: ModuleContext) throws
+
+    /// Stops the module; called in reverse start order at exit.
+    func stop()
+
+    /// Commands served as `modhost <module> <command> …` while the module is active.
+    func commands(_ context: ModuleContext) -> [ModuleCommand]
+}
+
+extension Module {
+    public static var provides: [RouteKey] { [] }
+    public static var requires: [RouteKey] { [] }
+    public static var uses: [RouteKey] { [] }
+    public func start(_ context: ModuleContext) throws {}
+    public func stop() {}
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] { [] }
+}
+
+/// The configuration of a module that takes none: only an empty or absent `config` decodes.
+public struct NoConfiguration: Decodable, Sendable {
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        if let key = container.allKeys.first {
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: container,
+                debugDescription: "this module takes no configuration, but 'config' has key '\(key.stringValue)'"
+            )
+        }
+    }
+}
+
+/// A coding key for any string, used to list the keys of an object.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

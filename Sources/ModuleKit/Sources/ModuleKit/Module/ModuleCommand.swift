@@ -1,0 +1,46 @@
+/// A command a module contributes to the command line: `modhost <module> <name> ARGS…`.
+///
+/// ```swift
+/// ModuleCommand(name: "whoami", summary: "Show who is logged in", usage: "whoami [--json]") { invocation in
+///     print(try auth.currentUserName())
+///     return 0
+/// }
+/// ```
+public struct ModuleCommand: Sendable {
+    /// The word after the module's name on the command line.
+    public let name: String
+    /// One line for `modhost --help`.
+    public let summary: String
+    /// The arguments after the command's name, as shown in usage errors.
+    public let usage: String
+    /// Runs the command; returns the exit code. Throw ``CommandUsageError`` for bad arguments
+    /// (exit 2) and any other error for a failure (exit 1).
+    public let run: @Sendable (CommandInvocation) throws -> Int32
+
+    public init(name: String, summary: String, usage: String, run: @escaping @Sendable (CommandInvocation) throws -> Int32) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.run = run
+    }
+}
+
+/// What a command receives: its arguments (after the command's name).
+public struct CommandInvocation: Sendable {
+    public let arguments: [String]
+
+    public init(arguments: [String]) {
+        self.arguments = arguments
+    }
+}
+
+/// A bad use of a module command; the host prints it with the command's usage and exits 2.
+public struct CommandUsageError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+
+/// A module behind a type-erased, host-facing interface: what crosses the plugin boundary
+/// after the handshake.
+///
+/// The host calls its lifecycle from one thread at a time; the lock makes that a guarantee,
+/// so a stop requested by a signal never overlaps a start.
+public final class ModuleInstance: Sendable {
+    /// What the module declares.
+    public let manifest: ModuleManifest
+
+    private let lifecycle: Mutex<Lifecycle>
+
+    /// The module's lifecycle calls, bound to its concrete type.
+    private struct Lifecycle: @unchecked Sendable {
+        // The module object is only touched under the instance's lock.
+        let decode: (Data?) throws -> Any
+        let register: (ModuleRegistry, Any) throws -> Void
+        let start: (ModuleContext) throws -> Void
+        let stop: () -> Void
+        let commands: (ModuleContext) -> [ModuleCommand]
+    }
+
+    /// Wraps `module`. Called inside the module library, after the handshake.
+    public init<M: Module>(_ module: M) {
+        manifest = M.manifest
+        lifecycle = Mutex(
+            Lifecycle(
+                decode: { data in try ModuleInstance.decodeConfiguration(M.Configuration.self, from: data) },
+                register: { registry, configuration in
+                    guard let configuration = configuration as? M.Configuration else {
+                        throw ConfigurationError(message: "configuration of the wrong type for module '\(M.name)'")
+                    }
+                    try module.register(registry, configuration: configuration)
+                },
+                start: { context in try module.start(context) },
+                stop: { module.stop() },
+                commands: { context in module.commands(context) }
+            ))
+    }
+
+    /// Decodes the module's `config` object (JSON, or `nil` when absent) into its
+    /// configuration type, without registering anything: what `modhost check` runs.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the key and the problem.
+    @_spi(Host)
+    public func validateConfiguration(_ json: Data?) throws {
+        _ = try lifecycle.withLock { try $0.decode(json) }
+    }
+
+    /// Decodes the configuration, then registers the module's routes and services.
+    @_spi(Host)
+    public func register(_ registry: ModuleRegistry, configuration json: Data?) throws {
+        try lifecycle.withLock { lifecycle in
+            let configuration = try lifecycle.decode(json)
+            try lifecycle.register(registry, configuration)
+        }
+    }
+
+    @_spi(Host)
+    public func start(_ context: ModuleContext) throws {
+        try lifecycle.withLock { try $0.start(context) }
+    }
+
+    @_spi(Host)
+    public func stop() {
+        lifecycle.withLock { $0.stop() }
+    }
+
+    @_spi(Host)
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        lifecycle.withLock { $0.commands(context) }
+    }
+
+    static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: Data?) throws -> C {
+        do {
+            return try JSONDecoder().decode(type, from: json ?? Data("{}".utf8))
+        } catch let error as DecodingError {
+            throw ConfigurationError(decoding: error)
+        }
+    }
+}
+
+/// A module's `config` object could not be decoded into its configuration type.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.isEmpty ? "config" : "config." + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            message = "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(let type, let context):
+            message = "\(path(context.codingPath)) has the wrong type: expected \(type)"
+        case .valueNotFound(let type, let context):
+            message = "\(path(context.codingPath)) is null: expected \(type)"
+        case .dataCorrupted(let context):
+            message = "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            message = "config: \(error)"
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,28 @@
+/// What a module declares about itself, read from its type after the handshake.
+public struct ModuleManifest: Sendable, Hashable {
+    public let name: String
+    public let version: String
+    public let provides: [RouteKey]
+    public let requires: [RouteKey]
+    public let uses: [RouteKey]
+
+    public init(name: String, version: String, provides: [RouteKey] = [], requires: [RouteKey] = [], uses: [RouteKey] = []) {
+        self.name = name
+        self.version = version
+        self.provides = provides
+        self.requires = requires
+        self.uses = uses
+    }
+
+    /// Every route the module may resolve: what it requires, uses or provides itself.
+    public var declaredRoutes: Set<RouteKey> {
+        Set(provides).union(requires).union(uses)
+    }
+}
+
+extension Module {
+    /// The module's declarations as one value.
+    public static var manifest: ModuleManifest {
+        ModuleManifest(name: name, version: version, provides: provides, requires: requires, uses: uses)
+    }
+}

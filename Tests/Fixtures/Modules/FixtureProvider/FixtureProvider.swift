@@ -1,0 +1,64 @@
+import FixtureContracts
+import ModuleKit
+
+/// Test module: provides `GreetingRoute`; its config can make it fail in register or start.
+final class FixtureProvider: Module {
+    struct Configuration: Decodable {
+        var greeting = "Hello"
+        /// "register" or "start": throw there, to test how the host survives it.
+        var failIn: String?
+    }
+
+    static let name = "FixtureProvider"
+    static let version = "1.2.3"
+    static let provides: [RouteKey] = [.route((any GreetingRoute).self)]
+
+    private var configuration = Configuration()
+
+    init() {}
+
+    func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
+        self.configuration = configuration
+        try registry.route((any GreetingRoute).self, .singleton(Greeter(greeting: configuration.greeting)))
+        if configuration.failIn == "register" {
+            throw FixtureFailure(message: "register failed on purpose")
+        }
+    }
+
+    func start(_ context: ModuleContext) throws {
+        if configuration.failIn == "start" {
+            throw FixtureFailure(message: "start failed on purpose")
+        }
+        context.logger.info("started")
+    }
+
+    func stop() {
+        StandardError.write("modhost: info: FixtureProvider: stopped\n")
+    }
+
+    func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        let greeter = Greeter(greeting: configuration.greeting)
+        return [
+            ModuleCommand(name: "greet", summary: "Print a greeting", usage: "greet NAME") { invocation in
+                guard invocation.arguments.count == 1, let name = invocation.arguments.first else {
+                    throw CommandUsageError("greet takes exactly one NAME")
+                }
+                print(greeter.greet(name))
+                return 0
+            }
+        ]
+    }
+}
+
+struct Greeter: GreetingRoute {
+    let greeting: String
+    func greet(_ name: String) -> String { "\(greeting), \(name)!" }
+}
+
+struct FixtureFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+@_cdecl("modhost_module_entry")
+public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureProvider.self, request) }
