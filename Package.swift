@@ -48,16 +48,18 @@ let package = Package(
 
         // MARK: Module developer support
         // A locator with test doubles, to unit-test one module without the host.
-        .target(name: "ModuleKitTesting", dependencies: [moduleKit]),
+        .target(name: "ModuleKitTesting", dependencies: [moduleKit, contracts]),
 
         // MARK: Benchmarks
         // Start-up, load and resolve costs against baselines (release build).
         .executableTarget(name: "ModhostBench", dependencies: ["HostCore", fixtureContracts], path: "Benchmarks/ModhostBench"),
 
         // MARK: Tests
-        .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, "ModuleKitTesting"]),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", fixtureContracts]),
-        .testTarget(name: "ModhostTests", dependencies: ["HostCore"]),
+        // Temporary folders, the build folder and child processes, for the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting"]),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
+        .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
     ]
         + featureModules.map { .target(name: $0, dependencies: [moduleKit, contracts], path: "Plugins/\($0)") }
         + fixtureModules.map {

@@ -36,7 +36,7 @@ enum HelpText {
             lines += rows.map { $0.0.padding(to: width + 2) + $0.1 }
         }
         lines += ["", "Exit codes: 0 success, 1 failure, 2 bad usage."]
-        return lines.joined(separator: "\n")
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 

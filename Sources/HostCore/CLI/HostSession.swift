@@ -10,7 +10,7 @@ struct HostSession {
         if arguments.help {
             runtime.start()
             defer { runtime.stop() }
-            console.print(HelpText.render(commands: runtime.commands))
+            console.out(HelpText.render(commands: runtime.commands))
             return ModhostCommandLine.exitSuccess
         }
         switch arguments.command {

@@ -31,7 +31,7 @@ public enum ModhostCommandLine {
             configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
         } catch {
             if parsed.help {
-                console.print(HelpText.render(commands: []))
+                console.out(HelpText.render(commands: []))
                 console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
                 return exitSuccess
             }

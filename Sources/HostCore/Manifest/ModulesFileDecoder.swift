@@ -37,9 +37,9 @@ public struct ModulesFileDecoder {
     public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONParser.parse(Array(data))
         } catch {
-            throw ModulesFileError(path: path, problems: ["is not valid JSON: \(Self.jsonSyntaxMessage(error))"])
+            throw ModulesFileError(path: path, problems: ["is not valid JSON: \(error)"])
         }
         var problems: [String] = []
         guard case .object(let top) = root else {
@@ -86,8 +86,12 @@ public struct ModulesFileDecoder {
         case .array(let items)?:
             var paths: [String] = []
             for (index, item) in items.enumerated() {
-                guard case .string(let path) = item, !path.isEmpty else {
-                    problems.append("searchPaths[\(index)] must be a non-empty string, found \(item.kindName)")
+                guard case .string(let path) = item else {
+                    problems.append("searchPaths[\(index)] must be a string, found \(item.kindName)")
+                    continue
+                }
+                guard !path.isEmpty else {
+                    problems.append("searchPaths[\(index)] is empty; remove it or name a folder")
                     continue
                 }
                 paths.append(Self.absolute(path, relativeTo: folder))
@@ -133,7 +137,8 @@ public struct ModulesFileDecoder {
             switch fields["library"] {
             case nil: break
             case .string(let value)? where !value.isEmpty: library = value
-            case let other?: entryProblems.append("'library' must be a non-empty string (a path), found \(other.kindName)")
+            case .string?: entryProblems.append("'library' is empty; remove it or give the library's path")
+            case let other?: entryProblems.append("'library' must be a string (a path), found \(other.kindName)")
             }
             var config: Data?
             switch fields["config"] {
@@ -170,16 +175,5 @@ public struct ModulesFileDecoder {
     static func absolute(_ path: String, relativeTo folder: String) -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: folder).appendingPathComponent(path)
         return url.standardizedFileURL.path
-    }
-
-    /// The parser's own words, without Foundation's wrapping.
-    private static func jsonSyntaxMessage(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        if let underlying = context.underlyingError {
-            let nsError = underlying as NSError
-            if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-            return "\(underlying)"
-        }
-        return context.debugDescription
     }
 }

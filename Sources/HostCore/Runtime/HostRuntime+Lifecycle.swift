@@ -105,6 +105,6 @@ extension HostRuntime {
             state.reports[index].reason = reason
         }
         locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
-        logger.error("module '\(name)' \(moduleState.rawValue): \(reason)")
+        logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")
     }
 }

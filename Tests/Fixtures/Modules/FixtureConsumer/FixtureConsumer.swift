@@ -11,6 +11,8 @@ final class FixtureConsumer: Module {
 
     private let report = Report()
 
+    private var logger: Logger?
+
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {
@@ -20,11 +22,12 @@ final class FixtureConsumer: Module {
     func start(_ context: ModuleContext) throws {
         let greeter: any GreetingRoute = try context.resolver.inject()
         report.record(greeting: greeter.greet("consumer"), locator: ServiceLocator.shared)
+        logger = context.logger
         context.logger.info("started")
     }
 
     func stop() {
-        StandardError.write("modhost: info: FixtureConsumer: stopped\n")
+        logger?.info("stopped")
     }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {

@@ -15,6 +15,8 @@ final class FixtureProvider: Module {
 
     private var configuration = Configuration()
 
+    private var logger: Logger?
+
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
@@ -29,11 +31,12 @@ final class FixtureProvider: Module {
         if configuration.failIn == "start" {
             throw FixtureFailure(message: "start failed on purpose")
         }
+        logger = context.logger
         context.logger.info("started")
     }
 
     func stop() {
-        StandardError.write("modhost: info: FixtureProvider: stopped\n")
+        logger?.info("stopped")
     }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {

@@ -1,0 +1,23 @@
+import Contracts
+import Testing
+
+/// A `HostInfoRoute` that answers with fixed values.
+public struct HostInfoDouble: HostInfoRoute {
+    public var hostVersion: String
+    public var environment: String
+    public var modules: [ModuleStatus]
+
+    public init(hostVersion: String = "0.0.0-test", environment: String = "test", modules: [ModuleStatus] = []) {
+        self.hostVersion = hostVersion
+        self.environment = environment
+        self.modules = modules
+    }
+}
+
+/// A `HostInfoRoute` whose every member fails the test: for modules that must not ask.
+public struct UnimplementedHostInfo: HostInfoRoute {
+    public init() {}
+    public var hostVersion: String { unimplemented("HostInfoRoute.hostVersion", placeholder: "") }
+    public var environment: String { unimplemented("HostInfoRoute.environment", placeholder: "") }
+    public var modules: [ModuleStatus] { unimplemented("HostInfoRoute.modules", placeholder: []) }
+}

@@ -1,0 +1,108 @@
+import Foundation
+@_spi(Host) import ModuleKit
+
+/// Runs one module without the host: a private locator, test doubles for the routes it
+/// requires or uses, and the same register → start → seal → stop sequence the host follows.
+///
+/// ```swift
+/// let harness = ModuleTestHarness(GeoModule.self)
+/// try harness.provide((any AuthRoute).self, AuthDouble(currentUser: nil))
+/// try harness.start(configuration: #"{"defaultCountry": "FR"}"#)
+/// let geo = try harness.resolve((any GeoRoute).self)
+/// ```
+public final class ModuleTestHarness<M: Module> {
+    /// The module under test.
+    public let module: M
+    /// The environment the module sees.
+    public let environment: HostEnvironment
+    /// Every line the module logged, in order.
+    public var logLines: [String] { log.lines }
+
+    private let locator = ServiceLocator()
+    private let log = LogCapture()
+    private var doubles: Set<RouteKey> = []
+    private var context: ModuleContext?
+
+    /// Creates the module with `init()`, as the host would.
+    public init(_ type: M.Type = M.self, environment: HostEnvironment = .test) {
+        module = M()
+        self.environment = environment
+    }
+
+    /// Registers `double` for a route the module requires or uses.
+    ///
+    /// - Throws: ``HarnessError`` when the module does not declare the route.
+    public func provide<Route: Sendable>(_ route: Route.Type, _ double: Route) throws {
+        let key = RouteKey.route(route)
+        guard Set(M.requires).union(M.uses).contains(key) else {
+            throw HarnessError("'\(M.name)' neither requires nor uses '\(key)'; declare it before giving it a double")
+        }
+        let owner = ModuleManifest(name: "double of \(key)", version: "test", provides: [key])
+        let resolver = locator.resolver(for: owner)
+        let registry = ModuleRegistry(
+            context: ModuleContext(moduleName: owner.name, environment: environment, logger: logger(owner.name), resolver: resolver),
+            locator: locator)
+        try registry.route(route, .singleton(double))
+        doubles.insert(key)
+    }
+
+    /// Decodes `configuration` (a JSON object, or nil for none), registers and starts the
+    /// module, then seals the locator as the host does.
+    ///
+    /// - Throws: ``HarnessError`` when a required route has no double; otherwise whatever
+    ///   decoding, `register` or `start` throws.
+    public func start(configuration: String? = nil) throws {
+        let missing = M.requires.filter { !doubles.contains($0) }
+        guard missing.isEmpty else {
+            throw HarnessError(
+                "'\(M.name)' requires \(missing.map { "'\($0)'" }.joined(separator: ", ")); give each a double with provide(_:_:)")
+        }
+        let context = ModuleContext(
+            moduleName: M.name, environment: environment, logger: logger(M.name), resolver: locator.resolver(for: M.manifest))
+        self.context = context
+        let instance = ModuleInstance(module)
+        try instance.register(ModuleRegistry(context: context, locator: locator), configuration: configuration.map { Array($0.utf8) }.map { Data($0) })
+        try module.start(context)
+        locator.seal()
+    }
+
+    /// Resolves a route the module provides, as another module would.
+    ///
+    /// - Throws: ``LocatorError`` when the route is not registered.
+    public func resolve<Route: Sendable>(_ route: Route.Type) throws(LocatorError) -> Route {
+        try locator.hostResolver(name: "test").resolve(route)
+    }
+
+    /// The commands the module contributes.
+    public func commands() throws -> [ModuleCommand] {
+        guard let context else { throw HarnessError("start the module before asking for its commands") }
+        return module.commands(context)
+    }
+
+    /// Runs the module's command `name` with `arguments`; returns its exit code.
+    ///
+    /// - Throws: ``HarnessError`` for an unknown command, or what the command throws.
+    public func run(_ name: String, _ arguments: [String] = []) throws -> Int32 {
+        guard let command = try commands().first(where: { $0.name == name }) else {
+            throw HarnessError("'\(M.name)' has no command '\(name)'")
+        }
+        return try command.run(CommandInvocation(arguments: arguments))
+    }
+
+    /// Stops the module.
+    public func stop() {
+        module.stop()
+    }
+
+    private func logger(_ label: String) -> Logger {
+        let log = self.log
+        return Logger(label: label, minimumLevel: .trace) { line in log.append(line) }
+    }
+}
+
+/// A misuse of the harness, with what to do instead.
+public struct HarnessError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

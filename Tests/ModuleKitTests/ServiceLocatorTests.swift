@@ -1,0 +1,186 @@
+import Dispatch
+@_spi(Host) import ModuleKit
+import Synchronization
+import Testing
+
+protocol MapRoute: Sendable { func locate(_ city: String) -> String }
+protocol WeatherRoute: Sendable {}
+protocol ClockService: Sendable { var now: Int { get } }
+
+struct Map: MapRoute { func locate(_ city: String) -> String { "\(city): 48.8N" } }
+final class Counter: ClockService, Sendable {
+    let now: Int
+    init(_ now: Int) { self.now = now }
+}
+
+let mapKey = RouteKey.route((any MapRoute).self)
+let weatherKey = RouteKey.route((any WeatherRoute).self)
+
+/// A locator with a provider "Maps" (provides MapRoute) and a consumer "Trip" that requires
+/// MapRoute and uses WeatherRoute.
+func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolver) {
+    let locator = ServiceLocator()
+    let maps = ModuleManifest(name: "Maps", version: "1", provides: [mapKey])
+    let trip = ModuleManifest(name: "Trip", version: "1", requires: [mapKey], uses: [weatherKey])
+    let mapsResolver = locator.resolver(for: maps)
+    let context = ModuleContext(
+        moduleName: "Maps", environment: .test, logger: Logger(label: "Maps", minimumLevel: .critical), resolver: mapsResolver)
+    return (locator, ModuleRegistry(context: context, locator: locator), locator.resolver(for: trip))
+}
+
+@Suite struct ServiceLocatorTests {
+    @Test func routeRegisteredByOneModuleResolvesInAnother() throws {
+        let (locator, maps, trip) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        #expect(try trip.resolve((any MapRoute).self).locate("Paris") == "Paris: 48.8N")
+        locator.seal()
+        let injected: any MapRoute = try trip.inject()
+        #expect(injected.locate("Lyon") == "Lyon: 48.8N")
+    }
+
+    @Test func singletonLazySingletonAndFactoryScopes() throws {
+        let (locator, maps, _) = makeLocator()
+        let made = Atomic(0)
+        try maps.service(Counter.self, .factory { Counter(made.add(1, ordering: .relaxed).newValue) })
+        try maps.service((any ClockService).self, .lazySingleton { Counter(100 + made.add(1, ordering: .relaxed).newValue) })
+        #expect(made.load(ordering: .relaxed) == 0, "a lazy singleton is not made at registration")
+        locator.seal()
+        let first = try maps.resolver.resolve(Counter.self)
+        let second = try maps.resolver.resolve(Counter.self)
+        #expect(first !== second, "a factory makes a new value each resolve")
+        let lazyA = try maps.resolver.resolve((any ClockService).self)
+        let lazyB = try maps.resolver.resolve((any ClockService).self)
+        #expect(lazyA.now == lazyB.now)
+        #expect(made.load(ordering: .relaxed) == 3)
+    }
+
+    @Test func lazySingletonIsMadeOnceUnderConcurrentFirstResolves() throws {
+        let (locator, maps, _) = makeLocator()
+        let made = Atomic(0)
+        try maps.service(Counter.self, .lazySingleton { Counter(made.add(1, ordering: .relaxed).newValue) })
+        locator.seal()
+        let resolver = maps.resolver
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            _ = try? resolver.resolve(Counter.self)
+        }
+        #expect(made.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func resolvesFromManyThreadsBeforeAndAfterSeal() throws {
+        let (locator, maps, trip) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        let failures = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            if index == 100 { locator.seal() }
+            if (try? trip.resolve((any MapRoute).self)) == nil { failures.add(1, ordering: .relaxed) }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(locator.isSealed)
+    }
+
+    @Test func undeclaredRouteIsAnErrorNamingModuleAndRoute() throws {
+        let (locator, maps, _) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        let stranger = locator.resolver(for: ModuleManifest(name: "Stranger", version: "1"))
+        for sealed in [false, true] {
+            if sealed { locator.seal() }
+            let error = #expect(throws: LocatorError.self) { try stranger.resolve((any MapRoute).self) }
+            #expect(error?.kind == .undeclared)
+            #expect(
+                error?.message
+                    == "module 'Stranger' resolved 'MapRoute', which is neither one of its services nor a route it declares in 'requires' or 'uses'"
+            )
+            // optional(_:) treats an undeclared route as the bug it is, not as an absence.
+            #expect(throws: LocatorError.self) { try stranger.optional((any MapRoute).self) }
+        }
+    }
+
+    @Test func unavailableRouteCarriesTheReason() throws {
+        let (locator, _, trip) = makeLocator()
+        locator.markUnavailable(weatherKey, reason: "'Weather' failed: threw in start: no network")
+        locator.seal()
+        let error = #expect(throws: LocatorError.self) { try trip.resolve((any WeatherRoute).self) }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.message == "route 'WeatherRoute' is unavailable: 'Weather' failed: threw in start: no network")
+        #expect(try trip.optional((any WeatherRoute).self) == nil)
+        let missing = #expect(throws: LocatorError.self) { try trip.resolve((any MapRoute).self) }
+        #expect(missing?.message == "route 'MapRoute' is unavailable: no active module provides it")
+    }
+
+    @Test func withdrawnModuleLeavesItsRoutesUnavailable() throws {
+        let (locator, maps, trip) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        locator.withdraw(module: "Maps", provided: [mapKey], reason: "'Maps' failed: threw in start: disk full")
+        let error = #expect(throws: LocatorError.self) { try trip.resolve((any MapRoute).self) }
+        #expect(error?.message == "route 'MapRoute' is unavailable: 'Maps' failed: threw in start: disk full")
+    }
+
+    @Test func secondProviderOfARouteIsAnErrorNamingBoth() throws {
+        let (locator, maps, _) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        let other = locator.resolver(for: ModuleManifest(name: "OtherMaps", version: "1", provides: [mapKey]))
+        let registry = ModuleRegistry(
+            context: ModuleContext(moduleName: "OtherMaps", environment: .test, logger: maps.context.logger, resolver: other),
+            locator: locator)
+        let error = #expect(throws: LocatorError.self) { try registry.route((any MapRoute).self, .singleton(Map())) }
+        #expect(error?.kind == .duplicate)
+        #expect(error?.message == "route 'MapRoute' is provided by both 'Maps' and 'OtherMaps'")
+    }
+
+    @Test func registrationMistakesAreErrors() throws {
+        let (locator, maps, _) = makeLocator()
+        let undeclared = #expect(throws: LocatorError.self) { try maps.route((any WeatherRoute).self, .singleton(Weather())) }
+        #expect(undeclared?.message == "module 'Maps' registers route 'WeatherRoute' but does not declare it in 'provides'")
+        let asService = #expect(throws: LocatorError.self) { try maps.service((any MapRoute).self, .singleton(Map())) }
+        #expect(asService?.message == "module 'Maps' registers 'MapRoute' as a service, but declares it as a route; use route(_:_:)")
+        try maps.service(Counter.self, .singleton(Counter(1)))
+        let twice = #expect(throws: LocatorError.self) { try maps.service(Counter.self, .singleton(Counter(2))) }
+        #expect(twice?.message == "module 'Maps' registers service 'Counter' twice")
+        locator.seal()
+        let late = #expect(throws: LocatorError.self) { try maps.route((any MapRoute).self, .singleton(Map())) }
+        #expect(late?.kind == .sealed)
+        #expect(late?.message == "module 'Maps' registered 'MapRoute' after start-up; register everything in register(_:configuration:)")
+    }
+
+    @Test func servicesArePrivateToTheirModule() throws {
+        let (locator, maps, trip) = makeLocator()
+        try maps.service(Counter.self, .singleton(Counter(7)))
+        locator.seal()
+        #expect(try maps.resolver.resolve(Counter.self).now == 7)
+        let error = #expect(throws: LocatorError.self) { try trip.resolve(Counter.self) }
+        #expect(error?.kind == .undeclared)
+    }
+
+    @Test func hostResolverReachesEveryRoute() throws {
+        let (locator, maps, _) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        locator.seal()
+        let host = locator.hostResolver()
+        #expect(try host.resolve((any MapRoute).self).locate("Rome") == "Rome: 48.8N")
+        let error = #expect(throws: LocatorError.self) { try host.resolve(Counter.self) }
+        #expect(error?.message == "nothing is registered for 'Counter'")
+    }
+
+    @Test func injectedResolvesAtConstructionAndThrowsInsteadOfCrashing() throws {
+        final class Planner {
+            @Injected var map: any MapRoute
+            init(resolver: ModuleResolver) throws {
+                _map = try Injected(resolver)
+            }
+        }
+        let (locator, maps, trip) = makeLocator()
+        #expect(throws: LocatorError.self) { try Planner(resolver: trip) }
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        locator.seal()
+        #expect(try Planner(resolver: trip).map.locate("Oslo") == "Oslo: 48.8N")
+    }
+
+    @Test func routeKeysNameTheProtocol() {
+        #expect(mapKey.name == "MapRoute")
+        #expect(RouteKey.route(Counter.self).name == "Counter")
+        #expect(mapKey == RouteKey.route((any MapRoute).self))
+        #expect(mapKey != weatherKey)
+    }
+}
+
+struct Weather: WeatherRoute {}

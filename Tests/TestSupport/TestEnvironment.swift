@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where the build left the host and the test libraries, and scratch folders for tests.
+public enum TestEnvironment {
+    /// The folder of the running test executable: `.build/<triple>/debug`, which also holds
+    /// `modhost` and every `lib<Name>.so`.
+    public static let buildFolder: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+    }()
+
+    /// The path of `lib<name>.so` in the build folder.
+    public static func library(_ name: String) -> String {
+        "\(buildFolder)/lib\(name).so"
+    }
+
+    /// The `modhost` executable in the build folder.
+    public static var modhost: String { "\(buildFolder)/modhost" }
+
+    /// A new, empty folder under the system's temporary folder.
+    public static func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "modhost-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Writes `contents` to `name` in a new temporary folder; returns the file's path.
+    public static func write(_ contents: String, named name: String = "modules.json") throws -> String {
+        let path = try temporaryFolder() + "/" + name
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A `modules.json` listing `modules` (name → extra JSON fields), all enabled unless the
+    /// fields say otherwise, searching the build folder.
+    public static func modulesJSON(_ modules: [(String, String)], environment: String = "test") -> String {
+        let entries = modules.map { name, extra in
+            let enabled = extra.contains("\"enabled\"") ? "" : #""enabled": true"# + (extra.isEmpty ? "" : ", ")
+            return #"    {"name": "\#(name)", \#(enabled)\#(extra)}"#
+        }
+        return """
+            {
+              "environment": "\(environment)",
+              "searchPaths": ["\(buildFolder)"],
+              "modules": [
+            \(entries.joined(separator: ",\n"))
+              ]
+            }
+            """
+    }
+}
