@@ -25,8 +25,7 @@ extension HostRuntime {
             switch locate(entry) {
             case .failure(let error):
                 report.state = .failed
-                report.reason = error.cause
-                report.library = error.path
+                report.reason = "library '\(error.path)' \(error.cause)"
             case .success(let path):
                 report.library = path
                 do throws(LoadError) {

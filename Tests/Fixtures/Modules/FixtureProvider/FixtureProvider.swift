@@ -4,7 +4,7 @@ import ModuleKit
 /// Test module: provides `GreetingRoute`; its config can make it fail in register or start.
 final class FixtureProvider: Module {
     struct Configuration: Decodable {
-        var greeting = "Hello"
+        var greeting: String?
         /// "register" or "start": throw there, to test how the host survives it.
         var failIn: String?
     }
@@ -21,7 +21,7 @@ final class FixtureProvider: Module {
 
     func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
         self.configuration = configuration
-        try registry.route((any GreetingRoute).self, .singleton(Greeter(greeting: configuration.greeting)))
+        try registry.route((any GreetingRoute).self, .singleton(Greeter(greeting: configuration.greeting ?? "Hello")))
         if configuration.failIn == "register" {
             throw FixtureFailure(message: "register failed on purpose")
         }
@@ -40,7 +40,7 @@ final class FixtureProvider: Module {
     }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
-        let greeter = Greeter(greeting: configuration.greeting)
+        let greeter = Greeter(greeting: configuration.greeting ?? "Hello")
         return [
             ModuleCommand(name: "greet", summary: "Print a greeting", usage: "greet NAME") { invocation in
                 guard invocation.arguments.count == 1, let name = invocation.arguments.first else {
