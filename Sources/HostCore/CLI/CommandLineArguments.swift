@@ -39,7 +39,7 @@ struct CommandLineArguments: Equatable {
             let argument = arguments[index]
             index += 1
             // After `modhost <module> <command>`, everything belongs to the module.
-            if case .some(let first) = words.first, !builtins.contains(first), words.count == 2 {
+            if case .some(let first) = words.first, !builtins.contains(first), words.count >= 2 {
                 words.append(argument)
                 continue
             }

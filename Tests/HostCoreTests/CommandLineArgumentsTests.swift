@@ -1,0 +1,48 @@
+@testable import HostCore
+import ModuleKit
+import Testing
+
+@Suite struct CommandLineArgumentsTests {
+    @Test func parsesGlobalOptionsAndCommands() throws {
+        let parsed = try CommandLineArguments.parse([
+            "--config", "x.json", "--only=Geo,Auth", "--enable", "Photos", "--disable", "Settings", "--log-level", "debug",
+            "modules", "--json",
+        ])
+        #expect(parsed.configPath == "x.json")
+        #expect(parsed.only == ["Geo", "Auth"])
+        #expect(parsed.enable == ["Photos"])
+        #expect(parsed.disable == ["Settings"])
+        #expect(parsed.logLevel == .debug)
+        #expect(parsed.command == .modules(json: true))
+    }
+
+    @Test func noCommandRunsTheApp() throws {
+        #expect(try CommandLineArguments.parse([]).command == .run)
+        #expect(try CommandLineArguments.parse(["--help"]).help)
+        #expect(try CommandLineArguments.parse(["-h"]).help)
+        #expect(try CommandLineArguments.parse(["--version"]).version)
+    }
+
+    @Test func moduleCommandArgumentsPassThroughUntouched() throws {
+        let parsed = try CommandLineArguments.parse(["--log-level", "info", "auth", "register", "--email", "a@b.c", "--help"])
+        #expect(parsed.command == .module(name: "auth", command: "register", arguments: ["--email", "a@b.c", "--help"]))
+        #expect(!parsed.help, "--help after a module command belongs to the module")
+        #expect(try CommandLineArguments.parse(["geo"]).command == .module(name: "geo", command: nil, arguments: []))
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'; see 'modhost --help'"),
+        (["--confg", "x"], "unknown option '--confg'; did you mean '--config'?; see 'modhost --help'"),
+        (["modules", "--jsn"], "unknown option '--jsn'; did you mean '--json'?; see 'modhost --help'"),
+        (["check", "--json"], "unknown option '--json'; see 'modhost --help'"),
+        (["--config"], "option '--config' needs a value"),
+        (["--config="], "option '--config' needs a non-empty value"),
+        (["--only", "Geo,,Auth"], "option '--only' needs module names separated by commas, found 'Geo,,Auth'"),
+        (["--log-level", "verbose"], "unknown log level 'verbose'; use one of trace, debug, info, warn, error, critical"),
+        (["--log-level", "eror"], "unknown log level 'eror'; did you mean 'error'?; use one of trace, debug, info, warn, error, critical"),
+        (["check", "now"], "'check' takes no argument, found 'now'; see 'modhost --help'"),
+    ])
+    func badUsageIsAClearError(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try CommandLineArguments.parse(arguments) }
+    }
+}
