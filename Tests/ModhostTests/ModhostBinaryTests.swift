@@ -1,1 +1,246 @@
+import Foundation
+import TestSupport
 import Testing
+
+/// Runs the real `modhost` executable from the build folder, as an operator would.
+func modhost(_ arguments: [String], input: String = "", environment: [String: String] = [:], in folder: String? = nil) throws
+    -> ProcessResult
+{
+    try ChildProcess.run(TestEnvironment.modhost, arguments, input: input, environment: environment, currentDirectory: folder)
+}
+
+func config(_ modules: [(String, String)]) throws -> String {
+    try TestEnvironment.write(TestEnvironment.modulesJSON(modules))
+}
+
+@Suite struct ModhostBinaryTests {
+    @Test func versionNamesTheABI() throws {
+        let result = try modhost(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("modhost 0.1.0 (module ABI 1, ModuleKit "))
+    }
+
+    @Test func modulesListsStatesReasonsAndRoutes() throws {
+        let path = try config([("FixtureProvider", ""), ("FixtureNeedsNobody", ""), ("Geo", #""enabled": false"#)])
+        let result = try modhost(["--config", path, "modules"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(
+            result.stdout == """
+                MODULE             STATE    VERSION PROVIDES      REQUIRES        USES
+                FixtureProvider    active   1.2.3   GreetingRoute -               -
+                FixtureNeedsNobody skipped  1.0.0   -             UnprovidedRoute -
+                    reason: requires 'UnprovidedRoute', which no active module provides
+                Geo                disabled -       -             -               -
+                    note: disabled in modules.json
+
+                """)
+    }
+
+    @Test func modulesJSONIsStable() throws {
+        let path = try config([("FixtureConsumer", ""), ("Geo", #""enabled": false"#)])
+        let result = try modhost(["modules", "--json"], environment: ["MODHOST_CONFIG": path])
+        #expect(result.status == 0)
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(document?["schemaVersion"] as? Int == 1)
+        #expect(document?["environment"] as? String == "test")
+        #expect(document?["configuration"] as? String == path)
+        let modules = document?["modules"] as? [[String: Any]] ?? []
+        #expect(modules.count == 2)
+        #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "library", "provides", "requires", "uses"])
+        #expect(modules[0]["name"] as? String == "FixtureConsumer")
+        #expect(modules[0]["state"] as? String == "skipped")
+        #expect(modules[0]["reason"] as? String == "requires 'GreetingRoute', which no active module provides")
+        #expect(modules[0]["version"] as? String == "0.9.0")
+        #expect(modules[0]["library"] as? String == TestEnvironment.library("FixtureConsumer"))
+        #expect(modules[0]["provides"] as? [String] == ["ConsumerReportRoute"])
+        #expect(modules[0]["requires"] as? [String] == ["GreetingRoute"])
+        #expect(modules[0]["uses"] as? [String] == [])
+        #expect(modules[1]["state"] as? String == "disabled")
+        #expect(modules[1]["version"] is NSNull)
+        #expect(modules[1]["library"] is NSNull)
+    }
+
+    @Test func checkPassesOnAGoodFile() throws {
+        let path = try config([("FixtureProvider", ""), ("FixtureConsumer", ""), ("Geo", #""enabled": false"#)])
+        let result = try modhost(["--config", path, "check"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "'\(path)' is valid: 2 modules ready, 1 disabled\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func checkPrintsOneLinePerProblemWithoutStartingAnything() throws {
+        let path = try config([
+            ("FixtureThrowsOnStart", ""), ("FixtureCycleA", ""), ("FixtureCycleB", ""), ("BrokenWrongABI", ""),
+            ("FixtureProvider", #""library": "nowhere/libFixtureProvider.so""#),
+        ])
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let result = try modhost(["--config", path, "check", "--log-level", "trace"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.errorLines == [
+                "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
+                "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
+                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' speaks module ABI version 99, the host speaks 1; rebuild it with 'swift build --product BrokenWrongABI'",
+                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it with 'swift build --product FixtureProvider' or set 'library' in modules.json",
+            ])
+        // FixtureThrowsOnStart is fine to check: only starting it fails.
+    }
+
+    @Test(arguments: [
+        (#"{"modules": [{"name": "Geo", "enabeld": true}]}"#, [
+            "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?",
+            "modules[0] ('Geo'): 'enabled' is missing: add \"enabled\": true or false",
+        ]),
+        ("{\"modules\": [", ["is not valid JSON: line 1, column 14: unexpected end of file; expected a value"]),
+        (#"{"environment": "live", "modules": []}"#, [
+            "unknown environment 'live'; use one of development, test, stage, production"
+        ]),
+    ])
+    func aBrokenModulesFileFailsEveryCommandClearly(json: String, problems: [String]) throws {
+        let path = try TestEnvironment.write(json)
+        for command in [["check"], ["modules"], ["routes"], []] {
+            let result = try modhost(["--config", path] + command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stdout == "")
+            #expect(result.errorLines == problems.map { "modhost: error: '\(path)': \($0)" })
+        }
+    }
+
+    @Test func aMissingModulesFileSaysHowToPointElsewhere() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let result = try modhost(["modules"], in: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: 'modules.json': does not exist; pass another file with --config PATH or MODHOST_CONFIG\n")
+    }
+
+    @Test func readsModulesJSONFromTheCurrentFolderByDefault() throws {
+        let path = try config([("FixtureProvider", "")])
+        let result = try modhost(["check"], in: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        #expect(result.status == 0)
+        #expect(result.stdout == "'modules.json' is valid: 1 module ready, 0 disabled\n")
+    }
+
+    @Test(arguments: [
+        (["--frobnicate"], "modhost: error: unknown option '--frobnicate'; see 'modhost --help'\n"),
+        (["--log-level"], "modhost: error: option '--log-level' needs a value\n"),
+        (["--enable", "Nope", "modules"], "modhost: error: --enable 'Nope': no module named 'Nope' in 'PATH'\n"),
+        (["fixtureprovidr", "greet"], "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'?; see 'modhost --help'\n"),
+        (["fixtureprovider"], "modhost: error: 'fixtureprovider' needs a command: 'greet'; see 'modhost --help'\n"),
+        (["fixtureprovider", "gret"], "modhost: error: module 'FixtureProvider' has no command 'gret'; did you mean 'greet'?; it has: 'greet'\n"),
+        (["fixtureprovider", "greet"], "modhost: error: fixtureprovider greet: greet takes exactly one NAME\nusage: modhost fixtureprovider greet NAME\n"),
+    ])
+    func badUsageExitsTwo(arguments: [String], message: String) throws {
+        let path = try config([("FixtureProvider", "")])
+        let result = try modhost(["--config", path] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == message.replacingOccurrences(of: "PATH", with: path))
+    }
+
+    @Test func runsAModuleCommand() throws {
+        let path = try config([("FixtureProvider", #""config": {"greeting": "Ciao"}"#), ("FixtureConsumer", "")])
+        let greet = try modhost(["--config", path, "fixtureprovider", "greet", "Ann"])
+        #expect(greet.status == 0)
+        #expect(greet.stdout == "Ciao, Ann!\n")
+        #expect(greet.stderr == "")
+        let report = try modhost(["--config", path, "FixtureConsumer", "report"])
+        #expect(report.stdout == "Ciao, consumer!\n")
+    }
+
+    @Test func aCommandOfAnInactiveModuleExplainsWhy() throws {
+        let path = try config([("FixtureProvider", #""enabled": false"#), ("FixtureConsumer", "")])
+        let result = try modhost(["--config", path, "fixtureconsumer", "report"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureConsumer' is not active: skipped: requires 'GreetingRoute', which no active module provides\n"
+        )
+    }
+
+    @Test func helpListsCommandsOfActiveModulesOnly() throws {
+        let path = try config([("FixtureProvider", ""), ("FixtureConsumer", "")])
+        let all = try modhost(["--config", path, "--help"])
+        #expect(all.status == 0)
+        #expect(all.stdout.contains("USAGE: modhost [OPTIONS] [COMMAND]"))
+        #expect(all.stdout.contains("  fixtureprovider greet NAME  Print a greeting\n"))
+        #expect(all.stdout.contains("  fixtureconsumer report      Print what the consumer saw at start\n"))
+        let withoutProvider = try modhost(["--config", path, "--disable", "FixtureProvider", "--help"])
+        #expect(!withoutProvider.stdout.contains("greet"))
+        #expect(!withoutProvider.stdout.contains("report"), "the consumer is skipped without its provider")
+        #expect(withoutProvider.stdout.contains("(no active module contributes commands)"))
+    }
+
+    @Test func helpStillWorksWithABrokenModulesFile() throws {
+        let path = try TestEnvironment.write("garbage")
+        let result = try modhost(["--config", path, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: modhost"))
+        #expect(
+            result.stderr
+                == "modhost: warning: module commands are not listed: '\(path)': is not valid JSON: line 1, column 1: unexpected character 'g'; expected a value\n"
+        )
+    }
+
+    @Test func routesShowsProvidersAndConsumers() throws {
+        let path = try config([("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureNeedsNobody", "")])
+        let result = try modhost(["--config", path, "routes"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                ROUTE               PROVIDER        CONSUMERS
+                ConsumerReportRoute FixtureConsumer -
+                GreetingRoute       FixtureProvider FixtureConsumer (requires)
+                HostInfoRoute       modhost         -
+                UnprovidedRoute     (none)          FixtureNeedsNobody [skipped] (requires)
+
+                """)
+    }
+
+    @Test func runStartsModulesAndStopsThemInReverseAtEndOfInput() throws {
+        let path = try config([("FixtureConsumer", ""), ("FixtureProvider", ""), ("FixtureThrowsOnStart", "")])
+        let result = try modhost(["--config", path, "--log-level", "info"], input: "")
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                modhost 0.1.0: 2 of 3 modules active: FixtureConsumer, FixtureProvider
+                Running; end input (Ctrl-D) or press Ctrl-C to stop.
+
+                """)
+        #expect(
+            result.errorLines == [
+                "modhost: info: FixtureProvider: started",
+                "modhost: info: FixtureConsumer: started",
+                "modhost: error: module 'FixtureThrowsOnStart': threw in start: alarm hardware not found",
+                "modhost: info: FixtureConsumer: stopped",
+                "modhost: info: FixtureProvider: stopped",
+            ])
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalStopsModulesInReverseOrder(signal: Int32, status: Int32) throws {
+        let path = try config([("FixtureConsumer", ""), ("FixtureProvider", "")])
+        let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", path, "--log-level", "info"])
+        try process.waitForOutput(containing: "Running;")
+        process.send(signal)
+        let result = try process.wait()
+        #expect(result.status == status)
+        #expect(
+            result.errorLines == [
+                "modhost: info: FixtureProvider: started",
+                "modhost: info: FixtureConsumer: started",
+                "modhost: info: FixtureConsumer: stopped",
+                "modhost: info: FixtureProvider: stopped",
+            ])
+    }
+
+    @Test func garbageOnStandardInputDoesNotUpsetTheHost() throws {
+        let path = try config([("FixtureProvider", "")])
+        let garbage = String(repeating: "x", count: 1_000_000) + "\n\u{0}\u{7F}'; DROP TABLE modules; --\n"
+        let result = try modhost(["--config", path], input: garbage)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("modhost 0.1.0: 1 of 1 modules active: FixtureProvider\n"))
+    }
+}
