@@ -1,1 +1,21 @@
-print("todo")
+// modhost-bench: start-up, module load and resolve costs, each beside a baseline measured in
+// the same run. Build and run in release:
+//
+//     swift build -c release && .build/release/modhost-bench
+//
+// Medians of repeated rounds; the ratios are what to compare across machines.
+import Foundation
+import HostCore
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child-load", arguments.count == 2 {
+    // One cold load in a fresh process: prints nanoseconds for load+register+start+seal.
+    print(ChildLoad.run(configPath: arguments[1]))
+    exit(0)
+}
+let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
+let report = BenchReport()
+StartupBenchmark(rounds: rounds).run(into: report)
+ModuleLoadBenchmark(rounds: rounds).run(into: report)
+ResolveBenchmark(rounds: rounds).run(into: report)
+report.print()

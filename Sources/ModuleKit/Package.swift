@@ -38,8 +38,9 @@ let package = Package(
 
 for target in package.targets where target.type == .regular || target.type == .executable {
     guard target.name != "CModuleABI" else { continue }
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
 }

@@ -61,7 +61,8 @@ public final class ModuleTestHarness<M: Module> {
             moduleName: M.name, environment: environment, logger: logger(M.name), resolver: locator.resolver(for: M.manifest))
         self.context = context
         let instance = ModuleInstance(module)
-        try instance.register(ModuleRegistry(context: context, locator: locator), configuration: configuration.map { Array($0.utf8) }.map { Data($0) })
+        try instance.register(
+            ModuleRegistry(context: context, locator: locator), configuration: configuration.map { Array($0.utf8) }.map { Data($0) })
         try module.start(context)
         locator.seal()
     }

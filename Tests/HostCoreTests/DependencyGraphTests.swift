@@ -1,6 +1,7 @@
-@testable import HostCore
 import ModuleKit
 import Testing
+
+@testable import HostCore
 
 private protocol RouteA {}
 private protocol RouteB {}

@@ -1,11 +1,12 @@
 import Contracts
 import FixtureContracts
 import Foundation
-@testable import HostCore
 import ModuleKit
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import HostCore
 
 /// Loads the real test libraries through temporary modules.json files.
 func makeRuntime(
@@ -139,9 +140,14 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
 
     @Test(arguments: [
         (RuntimeOptions(only: ["Nope"]), "--only 'Nope': no module named 'Nope' in 'PATH'"),
-        (RuntimeOptions(enable: ["FixtureProvidr"]), "--enable 'FixtureProvidr': no module named 'FixtureProvidr' in 'PATH'; did you mean 'FixtureProvider'?"),
-        (RuntimeOptions(enable: ["FixtureProvider"], disable: ["fixtureprovider"]),
-         "'fixtureprovider' is both enabled and disabled; pass only one of --enable and --disable"),
+        (
+            RuntimeOptions(enable: ["FixtureProvidr"]),
+            "--enable 'FixtureProvidr': no module named 'FixtureProvidr' in 'PATH'; did you mean 'FixtureProvider'?"
+        ),
+        (
+            RuntimeOptions(enable: ["FixtureProvider"], disable: ["fixtureprovider"]),
+            "'fixtureprovider' is both enabled and disabled; pass only one of --enable and --disable"
+        ),
     ])
     func badOverridesAreUsageErrors(options: RuntimeOptions, message: String) throws {
         let path = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", "")]))
@@ -209,7 +215,11 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         let runtime = try makeRuntime([("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureOptional", "")])
         runtime.prepare()
         let greeting = runtime.routes.first { $0.route == "GreetingRoute" }
-        #expect(greeting == RouteReport(route: "GreetingRoute", provider: "FixtureProvider", consumers: ["FixtureConsumer (requires)", "FixtureOptional (uses)"]))
+        #expect(
+            greeting
+                == RouteReport(
+                    route: "GreetingRoute", provider: "FixtureProvider",
+                    consumers: ["FixtureConsumer (requires)", "FixtureOptional (uses)"]))
         #expect(runtime.routes.first { $0.route == "UnprovidedRoute" }?.provider == nil)
         #expect(runtime.routes.first { $0.route == "HostInfoRoute" }?.provider == "modhost")
     }

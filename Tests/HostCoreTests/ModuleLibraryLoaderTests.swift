@@ -1,8 +1,9 @@
 import Foundation
-@testable import HostCore
 import ModuleKit
 import TestSupport
 import Testing
+
+@testable import HostCore
 
 @Suite struct ModuleLibraryLoaderTests {
     let loader = ModuleLibraryLoader.shared

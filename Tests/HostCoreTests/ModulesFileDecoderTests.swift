@@ -1,6 +1,7 @@
 import Foundation
-@testable import HostCore
 import Testing
+
+@testable import HostCore
 
 @Suite struct ModulesFileDecoderTests {
     let decoder = ModulesFileDecoder(defaultSearchPath: "/opt/modhost/bin")
@@ -43,16 +44,20 @@ import Testing
         ("", "is not valid JSON: line 1, column 1: unexpected end of file; expected a value"),
         ("{\n  \"modules\": [,]\n}", "is not valid JSON: line 2, column 15: unexpected character ','; expected a value"),
         (#"{"modules": [], "modules": []}"#, "is not valid JSON: line 1, column 17: duplicate key 'modules'"),
-        (#"{"modules": [] "environment": "test"}"#,
-         "is not valid JSON: line 1, column 16: expected ',' or '}' after the value of 'modules'"),
+        (
+            #"{"modules": [] "environment": "test"}"#,
+            "is not valid JSON: line 1, column 16: expected ',' or '}' after the value of 'modules'"
+        ),
         (#"{"modules": [{"name": "G\xo", "enabled": true}]}"#, "is not valid JSON: line 1, column 26: invalid escape '\\x' in a string"),
         (#"{"modules": [tru]}"#, "is not valid JSON: line 1, column 14: unexpected text; expected 'true'"),
         ("[]", "must be a JSON object with 'modules', found an array"),
         ("{}", "'modules' is missing: add \"modules\": [] with one object per module"),
         (#"{"modules": {}}"#, "'modules' must be an array, found an object"),
         (#"{"modules": [], "enviroment": "test"}"#, "unknown top-level key 'enviroment'; did you mean 'environment'?"),
-        (#"{"modules": [], "environment": "prod"}"#,
-         "unknown environment 'prod'; did you mean 'production'?; use one of development, test, stage, production"),
+        (
+            #"{"modules": [], "environment": "prod"}"#,
+            "unknown environment 'prod'; did you mean 'production'?; use one of development, test, stage, production"
+        ),
         (#"{"modules": [], "environment": 3}"#, "'environment' must be a string, found a number"),
         (#"{"modules": [], "searchPaths": "/lib"}"#, "'searchPaths' must be an array of strings, found a string"),
         (#"{"modules": [], "searchPaths": [""]}"#, "searchPaths[0] is empty; remove it or name a folder"),
@@ -62,21 +67,35 @@ import Testing
         (#"{"modules": [{"name": "Geo"}]}"#, "modules[0] ('Geo'): 'enabled' is missing: add \"enabled\": true or false"),
         (#"{"modules": [{"name": "Geo", "enabled": "yes"}]}"#, "modules[0] ('Geo'): 'enabled' must be true or false, found a string"),
         (#"{"modules": [{"name": "Geo", "enabled": 1}]}"#, "modules[0] ('Geo'): 'enabled' must be true or false, found a number"),
-        (#"{"modules": [{"name": "Geo", "enabeld": true, "enabled": true}]}"#,
-         "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?"),
-        (#"{"modules": [{"name": "Geo", "enabled": true, "libary": "x.so"}]}"#,
-         "modules[0] ('Geo'): unknown key 'libary'; did you mean 'library'?"),
+        (
+            #"{"modules": [{"name": "Geo", "enabeld": true, "enabled": true}]}"#,
+            "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true, "libary": "x.so"}]}"#,
+            "modules[0] ('Geo'): unknown key 'libary'; did you mean 'library'?"
+        ),
         (#"{"modules": [{"name": 7, "enabled": true}]}"#, "modules[0]: 'name' must be a string, found a number"),
-        (#"{"modules": [{"name": "my geo", "enabled": true}]}"#,
-         "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names libmy geo.so)"),
-        (#"{"modules": [{"name": "Geo", "enabled": true, "library": ""}]}"#,
-         "modules[0] ('Geo'): 'library' is empty; remove it or give the library's path"),
-        (#"{"modules": [{"name": "Geo", "enabled": true, "library": false}]}"#,
-         "modules[0] ('Geo'): 'library' must be a string (a path), found a boolean"),
-        (#"{"modules": [{"name": "Geo", "enabled": true, "config": [1]}]}"#,
-         "modules[0] ('Geo'): 'config' must be an object, found an array"),
-        (#"{"modules": [{"name": "Geo", "enabled": true}, {"name": "geo", "enabled": false}]}"#,
-         "modules[1] ('geo'): duplicate name: modules[0] is already named 'Geo'"),
+        (
+            #"{"modules": [{"name": "my geo", "enabled": true}]}"#,
+            "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names libmy geo.so)"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true, "library": ""}]}"#,
+            "modules[0] ('Geo'): 'library' is empty; remove it or give the library's path"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true, "library": false}]}"#,
+            "modules[0] ('Geo'): 'library' must be a string (a path), found a boolean"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true, "config": [1]}]}"#,
+            "modules[0] ('Geo'): 'config' must be an object, found an array"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true}, {"name": "geo", "enabled": false}]}"#,
+            "modules[1] ('geo'): duplicate name: modules[0] is already named 'Geo'"
+        ),
     ])
     func rejectsWithAMessageNamingTheEntry(json: String, expected: String) {
         #expect(problems(json) == [expected])
@@ -102,9 +121,13 @@ import Testing
     }
 
     @Test func aMissingFileSaysHowToPointElsewhere() {
-        #expect(throws: ModulesFileError(path: "/nonexistent/modules.json", problems: [
-            "does not exist; pass another file with --config PATH or MODHOST_CONFIG"
-        ])) {
+        #expect(
+            throws: ModulesFileError(
+                path: "/nonexistent/modules.json",
+                problems: [
+                    "does not exist; pass another file with --config PATH or MODHOST_CONFIG"
+                ])
+        ) {
             try decoder.decode(contentsOf: "/nonexistent/modules.json")
         }
     }

@@ -89,14 +89,20 @@ func config(_ modules: [(String, String)]) throws -> String {
     }
 
     @Test(arguments: [
-        (#"{"modules": [{"name": "Geo", "enabeld": true}]}"#, [
-            "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?",
-            "modules[0] ('Geo'): 'enabled' is missing: add \"enabled\": true or false",
-        ]),
+        (
+            #"{"modules": [{"name": "Geo", "enabeld": true}]}"#,
+            [
+                "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?",
+                "modules[0] ('Geo'): 'enabled' is missing: add \"enabled\": true or false",
+            ]
+        ),
         ("{\"modules\": [", ["is not valid JSON: line 1, column 14: unexpected end of file; expected a value"]),
-        (#"{"environment": "live", "modules": []}"#, [
-            "unknown environment 'live'; use one of development, test, stage, production"
-        ]),
+        (
+            #"{"environment": "live", "modules": []}"#,
+            [
+                "unknown environment 'live'; use one of development, test, stage, production"
+            ]
+        ),
     ])
     func aBrokenModulesFileFailsEveryCommandClearly(json: String, problems: [String]) throws {
         let path = try TestEnvironment.write(json)
@@ -128,10 +134,19 @@ func config(_ modules: [(String, String)]) throws -> String {
         (["--frobnicate"], "modhost: error: unknown option '--frobnicate'; see 'modhost --help'\n"),
         (["--log-level"], "modhost: error: option '--log-level' needs a value\n"),
         (["--enable", "Nope", "modules"], "modhost: error: --enable 'Nope': no module named 'Nope' in 'PATH'\n"),
-        (["fixtureprovidr", "greet"], "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'?; see 'modhost --help'\n"),
+        (
+            ["fixtureprovidr", "greet"],
+            "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'?; see 'modhost --help'\n"
+        ),
         (["fixtureprovider"], "modhost: error: 'fixtureprovider' needs a command: 'greet'; see 'modhost --help'\n"),
-        (["fixtureprovider", "gret"], "modhost: error: module 'FixtureProvider' has no command 'gret'; did you mean 'greet'?; it has: 'greet'\n"),
-        (["fixtureprovider", "greet"], "modhost: error: fixtureprovider greet: greet takes exactly one NAME\nusage: modhost fixtureprovider greet NAME\n"),
+        (
+            ["fixtureprovider", "gret"],
+            "modhost: error: module 'FixtureProvider' has no command 'gret'; did you mean 'greet'?; it has: 'greet'\n"
+        ),
+        (
+            ["fixtureprovider", "greet"],
+            "modhost: error: fixtureprovider greet: greet takes exactly one NAME\nusage: modhost fixtureprovider greet NAME\n"
+        ),
     ])
     func badUsageExitsTwo(arguments: [String], message: String) throws {
         let path = try config([("FixtureProvider", "")])

@@ -15,7 +15,10 @@ import Testing
     @Test func doesNotBuildHiddenMessages() {
         let built = Atomic(false)
         let logger = Logger(label: "Geo", minimumLevel: .error) { _ in }
-        logger.debug({ built.store(true, ordering: .relaxed); return "expensive" }())
+        logger.debug(
+            {
+                built.store(true, ordering: .relaxed); return "expensive"
+            }())
         let wasBuilt = built.load(ordering: .relaxed)
         #expect(!wasBuilt)
     }

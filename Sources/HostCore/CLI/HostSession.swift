@@ -40,7 +40,8 @@ struct HostSession {
         }
         let modules = runtime.modules
         let active = modules.filter { $0.state == .active }.count
-        console.print("'\(runtime.configuration.path)' is valid: \(active) module\(active == 1 ? "" : "s") ready, \(modules.count - active) disabled")
+        console.print(
+            "'\(runtime.configuration.path)' is valid: \(active) module\(active == 1 ? "" : "s") ready, \(modules.count - active) disabled")
         return ModhostCommandLine.exitSuccess
     }
 
@@ -86,7 +87,8 @@ struct HostSession {
         }
         guard let chosen = commands.first(where: { $0.name == command }) else {
             console.error(
-                "module '\(entry.name)' has no command '\(command)'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))")
+                "module '\(entry.name)' has no command '\(command)'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))"
+            )
             return ModhostCommandLine.exitUsage
         }
         do {

@@ -55,9 +55,12 @@ struct DependencyGraph {
         // travels down the chain.
         for name in order where blocked[name] == nil {
             guard let node = nodes.first(where: { $0.name == name }) else { continue }
-            if let reason = Self.unmetRequirement(of: node.manifest, providers: providers, explainMissing: explainMissing, stateOf: { provider in
-                blocked[provider].map { ($0.state, $0.reason) }
-            }) {
+            if let reason = Self.unmetRequirement(
+                of: node.manifest, providers: providers, explainMissing: explainMissing,
+                stateOf: { provider in
+                    blocked[provider].map { ($0.state, $0.reason) }
+                })
+            {
                 blocked[name] = (.skipped, reason)
             }
         }

@@ -45,7 +45,9 @@ public final class ModuleLibraryLoader: Sendable {
         let library = try libraries.withLock { (libraries: inout [String: OpenLibrary]) throws(LoadError) -> OpenLibrary in
             if let open = libraries[name] {
                 guard open.path == path else {
-                    throw refuse(.duplicatePath, "is a second copy of module '\(name)', already loaded from '\(open.path)'; load a module from one path only")
+                    throw refuse(
+                        .duplicatePath,
+                        "is a second copy of module '\(name)', already loaded from '\(open.path)'; load a module from one path only")
                 }
                 return open
             }
@@ -89,7 +91,8 @@ public final class ModuleLibraryLoader: Sendable {
         guard abi == ModuleKitABI.version else {
             throw refuse(
                 .abiMismatch,
-                "speaks module ABI version \(abi), the host speaks \(ModuleKitABI.version); rebuild it with 'swift build --product \(name)'")
+                "speaks module ABI version \(abi), the host speaks \(ModuleKitABI.version); rebuild it with 'swift build --product \(name)'"
+            )
         }
         guard let fingerprintPointer = descriptor.pointee.kit_fingerprint else {
             throw refuse(.malformedDescriptor, "has a descriptor without a ModuleKit fingerprint (NULL)")

@@ -96,7 +96,8 @@ extension HostRuntime {
         return .failure(
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
-                cause: "was not found in the search paths (\(searched)); build it with 'swift build --product \(entry.name)' or set 'library' in modules.json"
+                cause:
+                    "was not found in the search paths (\(searched)); build it with 'swift build --product \(entry.name)' or set 'library' in modules.json"
             ))
     }
 

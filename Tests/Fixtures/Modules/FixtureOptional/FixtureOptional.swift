@@ -22,7 +22,8 @@ final class FixtureOptional: Module {
     func start(_ context: ModuleContext) throws {
         report.note("GreetingRoute", finding(context) { resolver throws(LocatorError) in try resolver.resolve((any GreetingRoute).self) })
         report.note("AlarmRoute", finding(context) { resolver throws(LocatorError) in try resolver.resolve((any AlarmRoute).self) })
-        report.note("UnprovidedRoute", finding(context) { resolver throws(LocatorError) in try resolver.resolve((any UnprovidedRoute).self) })
+        report.note(
+            "UnprovidedRoute", finding(context) { resolver throws(LocatorError) in try resolver.resolve((any UnprovidedRoute).self) })
         // Not declared: must be refused with an error, not nil and not a crash.
         report.note("CycleARoute", finding(context) { resolver throws(LocatorError) in try resolver.resolve((any CycleARoute).self) })
     }

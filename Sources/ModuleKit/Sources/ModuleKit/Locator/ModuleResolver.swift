@@ -64,7 +64,7 @@ public final class ModuleResolver: Sendable {
     public func optional<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value? {
         do {
             return try resolve(type)
-        } catch where error.kind == .unavailable || error.kind == .notRegistered {
+        } catch  where error.kind == .unavailable || error.kind == .notRegistered {
             return nil
         }
     }

@@ -92,7 +92,8 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 
     init(decoding error: DecodingError) {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "config" : "config." + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            codingPath.isEmpty
+                ? "config" : "config." + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let context):

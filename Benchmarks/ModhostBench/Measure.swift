@@ -1,0 +1,93 @@
+import Foundation
+
+/// Monotonic nanoseconds.
+func now() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// Keeps a value alive and opaque to the optimizer, so measured work is not removed.
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Rows of "what, median, unit, versus what" collected by the benchmarks.
+final class BenchReport {
+    private var rows: [(String, String)] = []
+
+    func add(_ label: String, _ value: String) {
+        rows.append((label, value))
+    }
+
+    func print() {
+        let width = rows.map(\.0.count).max() ?? 0
+        for (label, value) in rows {
+            Swift.print(label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+        }
+    }
+}
+
+/// The folder of this executable, which holds modhost and the test libraries.
+let buildFolder: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+}()
+
+/// Writes a modules.json with `modules` enabled, searching the build folder.
+func writeConfig(_ modules: [String], name: String) -> String {
+    let entries = modules.map { #"{"name": "\#($0)", "enabled": true}"# }.joined(separator: ", ")
+    let path = NSTemporaryDirectory() + "modhost-bench-\(name).json"
+    let json = #"{"environment": "test", "searchPaths": ["\#(buildFolder)"], "modules": [\#(entries)]}"#
+    _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+    return path
+}
+
+/// Runs a program to completion with output discarded; returns wall nanoseconds.
+func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = now()
+    do {
+        try process.run()
+    } catch {
+        return .nan
+    }
+    process.waitUntilExit()
+    return Double(now() - start)
+}
+
+/// Runs a program and returns its standard output.
+func output(of executable: String, _ arguments: [String]) -> String {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        return ""
+    }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
+func format(milliseconds nanoseconds: Double) -> String {
+    String(format: "%.2f ms", nanoseconds / 1_000_000)
+}
+
+func format(nanoseconds: Double) -> String {
+    String(format: "%.1f ns", nanoseconds)
+}

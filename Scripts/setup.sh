@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ModuleHost needs on a fresh machine; does nothing when they
+# are already there. The Swift toolchain itself (6.3, /opt/swift) is expected on PATH.
+set -euo pipefail
+
+packages=(binutils)   # nm, used by the tests that prove one copy of the kit
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+command -v swift >/dev/null || { echo "setup: 'swift' is not on PATH; add /opt/swift/usr/bin" >&2; exit 1; }
