@@ -13,7 +13,7 @@ func median(_ values: [Double]) -> Double {
 }
 
 /// Keeps a value alive and opaque to the optimizer, so measured work is not removed.
-@inline(never)
+@inline(never) @_optimize(none)
 func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
@@ -49,20 +49,22 @@ func writeConfig(_ modules: [String], name: String) -> String {
     return path
 }
 
-/// Runs a program to completion with output discarded; returns wall nanoseconds.
+/// Runs a program to completion with output discarded; returns wall nanoseconds. Uses
+/// posix_spawn and waitpid directly: Foundation's Process adds tens of milliseconds of its
+/// own, which would drown what is measured.
 func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
     let start = now()
-    do {
-        try process.run()
-    } catch {
-        return .nan
-    }
-    process.waitUntilExit()
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return .nan }
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
     return Double(now() - start)
 }
 

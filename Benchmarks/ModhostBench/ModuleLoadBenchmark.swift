@@ -12,8 +12,8 @@ struct ModuleLoadBenchmark {
         let none = writeConfig([], name: "load-none")
         var baseline: [Double] = []
         var perModule: [String: [Double]] = [:]
-        let modules = ["FixtureProvider", "FixtureOptional"]
-        let configs = modules.map { writeConfig([$0], name: "load-\($0)") }
+        let modules = ["FixtureProvider", "FixtureOptional", "FixtureProvider,FixtureConsumer,FixtureOptional"]
+        let configs = modules.map { writeConfig($0.split(separator: ",").map(String.init), name: "load-\($0)") }
         for _ in 0..<rounds {
             baseline.append(Double(output(of: me, ["--child-load", none]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan)
             for (module, config) in zip(modules, configs) {
@@ -25,7 +25,16 @@ struct ModuleLoadBenchmark {
         report.add("runtime start, no modules", format(milliseconds: base))
         for module in modules {
             let value = median(perModule[module] ?? [])
-            report.add("load+register+start one module (\(module))", format(milliseconds: value - base) + "  (over the empty runtime)")
+            let count = module.split(separator: ",").count
+            if count == 1 {
+                report.add(
+                    "load+register+start one module (\(module))",
+                    format(milliseconds: value - base) + "  (cold process, over the empty runtime)")
+            } else {
+                report.add(
+                    "load+register+start \(count) modules together",
+                    format(milliseconds: value - base) + "  (" + format(milliseconds: (value - base) / Double(count)) + " per module)")
+            }
         }
     }
 }

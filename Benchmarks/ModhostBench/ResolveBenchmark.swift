@@ -8,7 +8,7 @@ import ModuleKit
 /// lookup with an `as?` protocol cast, and a typed box behind an `ObjectIdentifier` key.
 struct ResolveBenchmark {
     let rounds: Int
-    let iterations = 2_000_000
+    let iterations = 1_000_000
 
     /// The "typed box" baseline: the entry under a type's key is known to hold that type.
     final class Box<Value> {
@@ -33,24 +33,40 @@ struct ResolveBenchmark {
         anyTable[key] = greeter
         boxTable[key] = Box<any GreetingRoute>(greeter)
 
-        let resolve = measure {
-            for _ in 0..<iterations { consume(try? resolver.resolve((any GreetingRoute).self)) }
-        }
-        let dictionaryCast = measure {
-            for _ in 0..<iterations { consume(anyTable[key] as? any GreetingRoute) }
-        }
-        let typedBox = measure {
-            for _ in 0..<iterations {
-                if let box = boxTable[key] { consume(unsafeDowncast(box, to: Box<any GreetingRoute>.self).value) }
-            }
-        }
-        let throughRoute = measure {
-            for _ in 0..<iterations { consume(greeter.greet("x")) }
-        }
         let concrete = ConcreteGreeter()
-        let direct = measure {
-            for _ in 0..<iterations { consume(concrete.greet("x")) }
+        let resolveBody: () -> Void = {
+            var sink = 0
+            for _ in 0..<iterations {
+                if let route = try? resolver.resolve((any GreetingRoute).self) { sink &+= identity(route) }
+            }
+            consume(sink)
         }
+        let dictionaryCastBody: () -> Void = {
+            var sink = 0
+            for _ in 0..<iterations {
+                if let route = anyTable[opaque(key)] as? any GreetingRoute { sink &+= identity(route) }
+            }
+            consume(sink)
+        }
+        let typedBoxBody: () -> Void = {
+            var sink = 0
+            for _ in 0..<iterations {
+                if let box = boxTable[opaque(key)] { sink &+= identity(unsafeDowncast(box, to: Box<any GreetingRoute>.self).value) }
+            }
+            consume(sink)
+        }
+        let throughRouteBody: () -> Void = {
+            var sink = 0
+            for _ in 0..<iterations { sink &+= greeter.greet("x").utf8.count }
+            consume(sink)
+        }
+        let directBody: () -> Void = {
+            var sink = 0
+            for _ in 0..<iterations { sink &+= concrete.greet("x").utf8.count }
+            consume(sink)
+        }
+        let medians = measureInterleaved([resolveBody, dictionaryCastBody, typedBoxBody, throughRouteBody, directBody])
+        let (resolve, dictionaryCast, typedBox, throughRoute, direct) = (medians[0], medians[1], medians[2], medians[3], medians[4])
         report.add("resolve singleton route (sealed)", format(nanoseconds: resolve) + ratio(resolve, dictionaryCast, typedBox))
         report.add("baseline: [ObjectIdentifier: Any] + as?", format(nanoseconds: dictionaryCast))
         report.add("baseline: typed box, ObjectIdentifier key", format(nanoseconds: typedBox))
@@ -64,16 +80,19 @@ struct ResolveBenchmark {
         String(format: "  (x%.2f of dictionary+cast, x%.2f of typed box)", value / first, value / second)
     }
 
-    /// Median ns per iteration over `rounds` rounds.
-    private func measure(_ body: () -> Void) -> Double {
-        body()  // warm up
-        var samples: [Double] = []
+    /// Median ns per iteration of each body over `rounds` rounds. The bodies take turns
+    /// within each round, so that every one sees the same machine (this one is noisy).
+    private func measureInterleaved(_ bodies: [() -> Void]) -> [Double] {
+        for body in bodies { body() }  // warm up
+        var samples = Array(repeating: [Double](), count: bodies.count)
         for _ in 0..<rounds {
-            let start = now()
-            body()
-            samples.append(Double(now() - start) / Double(iterations))
+            for (index, body) in bodies.enumerated() {
+                let start = now()
+                body()
+                samples[index].append(Double(now() - start) / Double(iterations))
+            }
         }
-        return median(samples)
+        return samples.map(median)
     }
 
     private func loadProvider() -> (ModuleResolver, any GreetingRoute)? {
@@ -88,6 +107,19 @@ struct ResolveBenchmark {
             return nil
         }
     }
+}
+
+/// The key, hidden from the optimizer so a baseline's lookup is not hoisted out of its loop
+/// (the resolver's atomic load already prevents that for `resolve`).
+@inline(never) @_optimize(none)
+func opaque(_ key: ObjectIdentifier) -> ObjectIdentifier {
+    key
+}
+
+/// Something of the value that the optimizer cannot drop: its dynamic type.
+@inline(__always)
+func identity(_ route: any GreetingRoute) -> Int {
+    unsafeBitCast(type(of: route) as Any.Type, to: Int.self)
 }
 
 struct ConcreteGreeter {

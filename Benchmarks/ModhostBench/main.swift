@@ -14,8 +14,10 @@ if arguments.first == "--child-load", arguments.count == 2 {
     exit(0)
 }
 let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
+// Name groups to run only those: startup, load, resolve.
+let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve"] : arguments)
 let report = BenchReport()
-StartupBenchmark(rounds: rounds).run(into: report)
-ModuleLoadBenchmark(rounds: rounds).run(into: report)
-ResolveBenchmark(rounds: rounds).run(into: report)
+if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("load") { ModuleLoadBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: report) }
 report.print()

@@ -20,10 +20,14 @@ class AnyEntry: @unchecked Sendable {
     let typeName: String
     /// The module that registered it.
     let owner: String
+    /// A singleton's value, stored out of line so the hot path reads it through a field of
+    /// this non-generic class (no generic metadata lookup). Owned by the `Entry` subclass.
+    @usableFromInline let singleton: UnsafeMutableRawPointer?
 
-    init(typeName: String, owner: String) {
+    init(typeName: String, owner: String, singleton: UnsafeMutableRawPointer?) {
         self.typeName = typeName
         self.owner = owner
+        self.singleton = singleton
     }
 }
 
@@ -34,12 +38,28 @@ final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
 
     init(_ lifetime: Lifetime<Value>, typeName: String, owner: String) {
         self.lifetime = lifetime
-        if case .lazySingleton(let make) = lifetime {
+        var singleton: UnsafeMutableRawPointer?
+        var lazyValue: LazyValue<Value>?
+        switch lifetime {
+        case .singleton(let value):
+            let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+            storage.initialize(to: value)
+            singleton = UnsafeMutableRawPointer(storage)
+        case .lazySingleton(let make):
             lazyValue = LazyValue(make)
-        } else {
-            lazyValue = nil
+        case .factory:
+            break
         }
-        super.init(typeName: typeName, owner: owner)
+        self.lazyValue = lazyValue
+        super.init(typeName: typeName, owner: owner, singleton: singleton)
+    }
+
+    deinit {
+        if let singleton {
+            let storage = singleton.assumingMemoryBound(to: Value.self)
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+        }
     }
 
     @inlinable

@@ -19,21 +19,35 @@ public final class ModuleResolver: Sendable {
     /// Routes it may register; `nil` for the host.
     let providedRoutes: Set<ObjectIdentifier>?
     @usableFromInline unowned let locator: ServiceLocator
-    @usableFromInline let sealedTable = AtomicLazyReference<ResolverTable>()
+    /// Written once, when the locator is sealed, before `isSealed` turns true; read-only after.
+    /// A pointer rather than a `var`: a class `var` costs a dynamic exclusivity check per read.
+    @usableFromInline nonisolated(unsafe) let sealedEntries: UnsafeMutablePointer<[ObjectIdentifier: AnyEntry]>
+    /// Publishes `sealedEntries`: a reader that sees `true` (acquiring) sees the whole table.
+    @usableFromInline let isSealed = Atomic<Bool>(false)
 
     init(moduleName: String, reachableRoutes: Set<ObjectIdentifier>?, providedRoutes: Set<ObjectIdentifier>?, locator: ServiceLocator) {
         self.moduleName = moduleName
         self.reachableRoutes = reachableRoutes
         self.providedRoutes = providedRoutes
         self.locator = locator
+        sealedEntries = .allocate(capacity: 1)
+        sealedEntries.initialize(to: [:])
+    }
+
+    deinit {
+        sealedEntries.deinitialize(count: 1)
+        sealedEntries.deallocate()
     }
 
     func canReach(_ id: ObjectIdentifier) -> Bool {
         reachableRoutes?.contains(id) ?? true
     }
 
-    func seal(with table: ResolverTable) {
-        _ = sealedTable.storeIfNil(table)
+    /// Called once, under the locator's lock.
+    func seal(with entries: [ObjectIdentifier: AnyEntry]) {
+        guard !isSealed.load(ordering: .acquiring) else { return }
+        sealedEntries.pointee = entries
+        isSealed.store(true, ordering: .releasing)
     }
 
     /// The value registered for `type`.
@@ -41,8 +55,11 @@ public final class ModuleResolver: Sendable {
     /// - Throws: ``LocatorError`` when `type` is undeclared, unavailable or not registered.
     @inlinable
     public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value {
-        if let table = sealedTable.load(), let entry = table.entries[ObjectIdentifier(type)] {
-            // The entry under Value's key is always an Entry<Value> (see AnyEntry).
+        if isSealed.load(ordering: .acquiring), let entry = sealedEntries.pointee[ObjectIdentifier(type)] {
+            // The entry under Value's key always holds a Value (see AnyEntry).
+            if let singleton = entry.singleton {
+                return singleton.assumingMemoryBound(to: Value.self).pointee
+            }
             return unsafeDowncast(entry, to: Entry<Value>.self).value()
         }
         return try locator.resolveUnsealed(type, for: self)
@@ -67,15 +84,5 @@ public final class ModuleResolver: Sendable {
         } catch  where error.kind == .unavailable || error.kind == .notRegistered {
             return nil
         }
-    }
-}
-
-/// A resolver's read-only table after the seal.
-@usableFromInline
-final class ResolverTable: Sendable {
-    @usableFromInline let entries: [ObjectIdentifier: AnyEntry]
-
-    init(entries: [ObjectIdentifier: AnyEntry]) {
-        self.entries = entries
     }
 }

@@ -94,11 +94,11 @@ public final class ServiceLocator: Sendable {
     }
 
     /// Everything `resolver` can reach: its services and its declared routes that exist.
-    private static func table(for resolver: ModuleResolver, in state: State) -> ResolverTable {
+    private static func table(for resolver: ModuleResolver, in state: State) -> [ObjectIdentifier: AnyEntry] {
         var entries = state.services[resolver.moduleName] ?? [:]
         for (id, entry) in state.routes where resolver.canReach(id) {
             entries[id] = entry
         }
-        return ResolverTable(entries: entries)
+        return entries
     }
 }

@@ -20,6 +20,16 @@ public final class ModuleInstance: Sendable {
         let start: (ModuleContext) throws -> Void
         let stop: () -> Void
         let commands: (ModuleContext) -> [ModuleCommand]
+        /// The last configuration decoded, with the JSON it came from: `check` and start-up
+        /// validate before they register, and decoding is the costly part of a load.
+        var decoded: (json: Data?, configuration: Any)?
+
+        mutating func configuration(from json: Data?) throws -> Any {
+            if let decoded, decoded.json == json { return decoded.configuration }
+            let configuration = try decode(json)
+            decoded = (json, configuration)
+            return configuration
+        }
     }
 
     /// Wraps `module`. Called inside the module library, after the handshake.
@@ -46,14 +56,14 @@ public final class ModuleInstance: Sendable {
     /// - Throws: ``ConfigurationError`` naming the key and the problem.
     @_spi(Host)
     public func validateConfiguration(_ json: Data?) throws {
-        _ = try lifecycle.withLock { try $0.decode(json) }
+        _ = try lifecycle.withLock { try $0.configuration(from: json) }
     }
 
     /// Decodes the configuration, then registers the module's routes and services.
     @_spi(Host)
     public func register(_ registry: ModuleRegistry, configuration json: Data?) throws {
         try lifecycle.withLock { lifecycle in
-            let configuration = try lifecycle.decode(json)
+            let configuration = try lifecycle.configuration(from: json)
             try lifecycle.register(registry, configuration)
         }
     }
@@ -74,6 +84,8 @@ public final class ModuleInstance: Sendable {
     }
 
     static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: Data?) throws -> C {
+        // No config for a module that takes none: nothing to decode, so skip JSONDecoder.
+        if json == nil, let none = NoConfiguration() as? C { return none }
         do {
             return try JSONDecoder().decode(type, from: json ?? Data("{}".utf8))
         } catch let error as DecodingError {
