@@ -11,19 +11,75 @@ let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleK
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
 
 // MARK: - Feature modules
-// One dynamic library per feature module, lib<Name>.so, each in Plugins/<Name>.
+// One dynamic library per feature module, lib<Name>.so, each in Plugins/<Name>:
+//   Sources/  the module's code (target <Name>Feature), which its unit tests link;
+//   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
+//   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
 let featureModules: [String] = []
 
+/// The three targets of a module laid out as above, under `folder`.
+func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {
+    let feature = Target.Dependency.target(name: "\(name)Feature")
+    return [
+        .target(name: "\(name)Feature", dependencies: [moduleKit, contracts], path: "\(folder)/Sources"),
+        .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting")],
+            path: "\(folder)/Tests"
+        ),
+    ]
+}
+
 // MARK: - Test modules
-// Real module libraries the host's own tests load: a provider, its consumer, one that throws
-// in start, one that requires a route nobody provides, two that require each other, and one
-// with optional routes.
-let fixtureModules = [
-    "FixtureProvider", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
-    "FixtureCycleA", "FixtureCycleB", "FixtureOptional",
+// Real module libraries the host's own tests load: a provider (laid out like a feature
+// module), its consumer, one that throws in start, one that requires a route nobody
+// provides, two that require each other, and one with optional routes.
+let layeredFixtures = ["FixtureProvider"]
+let flatFixtures = [
+    "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA", "FixtureCycleB", "FixtureOptional",
 ]
 // C libraries that break the entry-point handshake in one way each.
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
+
+var targets: [Target] = [
+    // MARK: Host
+    // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
+    .target(name: "HostCore", dependencies: [moduleKit, contracts]),
+    // The command line: parses arguments and calls HostCore.
+    .executableTarget(name: "modhost", dependencies: ["HostCore"]),
+
+    // MARK: Module developer support
+    // A locator with test doubles, to unit-test one module without the host.
+    .target(name: "ModuleKitTesting", dependencies: [moduleKit, contracts]),
+
+    // MARK: Benchmarks
+    // Start-up, load and resolve costs against baselines (release build).
+    .executableTarget(name: "ModhostBench", dependencies: ["HostCore", fixtureContracts], path: "Benchmarks/ModhostBench"),
+
+    // MARK: Tests
+    // Temporary folders, the build folder and child processes, for the test targets.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting"]),
+    .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
+    .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
+]
+for name in featureModules {
+    targets += layeredModule(name, in: "Plugins/\(name)", contracts: contracts)
+}
+for name in layeredFixtures {
+    targets += layeredModule(name, in: "Tests/Fixtures/Modules/\(name)", contracts: fixtureContracts)
+}
+for name in flatFixtures {
+    targets.append(.target(name: name, dependencies: [moduleKit, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)"))
+}
+for name in brokenLibraries {
+    targets.append(.target(name: name, path: "Tests/Fixtures/Broken/\(name)", publicHeadersPath: "."))
+}
+
+let moduleLibraries: [Product] = (featureModules + layeredFixtures + flatFixtures + brokenLibraries).map {
+    .library(name: $0, type: .dynamic, targets: [$0])
+}
 
 let package = Package(
     name: "ModuleHost",
@@ -31,48 +87,18 @@ let package = Package(
         .executable(name: "modhost", targets: ["modhost"]),
         .executable(name: "modhost-bench", targets: ["ModhostBench"]),
         .library(name: "ModuleKitTesting", targets: ["ModuleKitTesting"]),
-    ]
-        + (featureModules + fixtureModules + brokenLibraries).map {
-            .library(name: $0, type: .dynamic, targets: [$0])
-        },
+    ] + moduleLibraries,
     dependencies: [
         .package(path: "Sources/ModuleKit"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
     ],
-    targets: [
-        // MARK: Host
-        // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
-        .target(name: "HostCore", dependencies: [moduleKit, contracts]),
-        // The command line: parses arguments and calls HostCore.
-        .executableTarget(name: "modhost", dependencies: ["HostCore"]),
-
-        // MARK: Module developer support
-        // A locator with test doubles, to unit-test one module without the host.
-        .target(name: "ModuleKitTesting", dependencies: [moduleKit, contracts]),
-
-        // MARK: Benchmarks
-        // Start-up, load and resolve costs against baselines (release build).
-        .executableTarget(name: "ModhostBench", dependencies: ["HostCore", fixtureContracts], path: "Benchmarks/ModhostBench"),
-
-        // MARK: Tests
-        // Temporary folders, the build folder and child processes, for the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting"]),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
-        .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
-    ]
-        + featureModules.map { .target(name: $0, dependencies: [moduleKit, contracts], path: "Plugins/\($0)") }
-        + fixtureModules.map {
-            .target(name: $0, dependencies: [moduleKit, fixtureContracts], path: "Tests/Fixtures/Modules/\($0)")
-        }
-        + brokenLibraries.map { .target(name: $0, path: "Tests/Fixtures/Broken/\($0)", publicHeadersPath: ".") }
+    targets: targets
 )
 
 // MARK: - Settings for every Swift target
 for target in package.targets where !brokenLibraries.contains(target.name) {
-    target.swiftSettings =
-        (target.swiftSettings ?? []) + [
-            .swiftLanguageMode(.v6),
-            .enableUpcomingFeature("ExistentialAny"),
-        ]
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
 }

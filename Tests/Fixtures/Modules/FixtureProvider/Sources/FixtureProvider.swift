@@ -2,24 +2,28 @@ import FixtureContracts
 import ModuleKit
 
 /// Test module: provides `GreetingRoute`; its config can make it fail in register or start.
-final class FixtureProvider: Module {
-    struct Configuration: Decodable {
-        var greeting: String?
+///
+/// Laid out as a feature module is: the code in a library target (`FixtureProviderFeature`)
+/// that unit tests link, and the entry point alone in the target that becomes the `.so`, so
+/// that tests never link a second `modhost_module_entry` symbol.
+public final class FixtureProvider: Module {
+    public struct Configuration: Decodable {
+        public var greeting: String?
         /// "register" or "start": throw there, to test how the host survives it.
-        var failIn: String?
+        public var failIn: String?
     }
 
-    static let name = "FixtureProvider"
-    static let version = "1.2.3"
-    static let provides: [RouteKey] = [.route((any GreetingRoute).self)]
+    public static let name = "FixtureProvider"
+    public static let version = "1.2.3"
+    public static let provides: [RouteKey] = [.route((any GreetingRoute).self)]
 
     private var configuration = Configuration()
 
     private var logger: Logger?
 
-    init() {}
+    public init() {}
 
-    func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
+    public func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
         self.configuration = configuration
         try registry.route((any GreetingRoute).self, .singleton(Greeter(greeting: configuration.greeting ?? "Hello")))
         if configuration.failIn == "register" {
@@ -27,7 +31,7 @@ final class FixtureProvider: Module {
         }
     }
 
-    func start(_ context: ModuleContext) throws {
+    public func start(_ context: ModuleContext) throws {
         if configuration.failIn == "start" {
             throw FixtureFailure(message: "start failed on purpose")
         }
@@ -35,11 +39,11 @@ final class FixtureProvider: Module {
         context.logger.info("started")
     }
 
-    func stop() {
+    public func stop() {
         logger?.info("stopped")
     }
 
-    func commands(_ context: ModuleContext) -> [ModuleCommand] {
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] {
         let greeter = Greeter(greeting: configuration.greeting ?? "Hello")
         return [
             ModuleCommand(name: "greet", summary: "Print a greeting", usage: "greet NAME") { invocation in
@@ -62,6 +66,3 @@ struct FixtureFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
-
-@_cdecl("modhost_module_entry")
-public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureProvider.self, request) }
