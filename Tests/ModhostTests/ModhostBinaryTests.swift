@@ -171,8 +171,20 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureConsumer' is not active: skipped: requires 'GreetingRoute', which no active module provides\n"
+                == "modhost: error: module 'FixtureConsumer' is not active: it was skipped: requires 'GreetingRoute', which no active module provides\n"
         )
+    }
+
+    @Test func aCommandOfADisabledModuleSaysHowToEnableIt() throws {
+        let path = try config([("FixtureProvider", #""enabled": false"#)])
+        let result = try modhost(["--config", path, "fixtureprovider", "greet", "Ann"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider' is not active: disabled in modules.json; enable it in modules.json or with --enable FixtureProvider\n"
+        )
+        let enabled = try modhost(["--config", path, "--enable", "FixtureProvider", "fixtureprovider", "greet", "Ann"])
+        #expect(enabled.stdout == "Hello, Ann!\n")
     }
 
     @Test func helpListsCommandsOfActiveModulesOnly() throws {

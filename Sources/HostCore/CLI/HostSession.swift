@@ -74,9 +74,8 @@ struct HostSession {
             runtime.stop()
             signals.cancel()
         }
-        guard let report = runtime.modules.first(where: { $0.name == entry.name }), report.state == .active else {
-            let report = runtime.modules.first { $0.name == entry.name }
-            console.error("module '\(entry.name)' is not active: \(report?.state.rawValue ?? "unknown"): \(report?.reason ?? "")")
+        if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
+            console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
             return ModhostCommandLine.exitFailure
         }
         let commands = runtime.commands.first { $0.module == entry.name }?.commands ?? []
@@ -100,6 +99,16 @@ struct HostSession {
         } catch {
             console.error("\(label) \(chosen.name): \(error)")
             return ModhostCommandLine.exitFailure
+        }
+    }
+
+    private static func whyInactive(_ report: ModuleReport) -> String {
+        let reason = report.reason ?? "no reason recorded"
+        switch report.state {
+        case .disabled: return "\(reason); enable it in modules.json or with --enable \(report.name)"
+        case .failed: return "it failed: \(reason)"
+        case .skipped: return "it was skipped: \(reason)"
+        case .active: return reason
         }
     }
 

@@ -1,17 +1,10 @@
-/* A library that breaks the modhost handshake on purpose, for the loader tests.
- * It declares the descriptor layout of modhost_abi.h itself, as a foreign library would. */
+/* Breaks the modhost handshake on purpose, for the loader tests: its descriptor carries
+ * an ABI version the host does not speak. It uses the real header so that it keeps the real layout. */
 #include <stddef.h>
-#include <stdint.h>
+#include "../../../../Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h"
 
-typedef struct {
-    uint32_t abi_version;
-    const char *kit_fingerprint;
-    const char *name;
-    const char *version;
-} descriptor;
-
-static const descriptor the_descriptor = { 99, "00000000000000000000000000000000", "BrokenWrongABI", "0.0.1" };
+static const modhost_descriptor the_descriptor = { 99, "00000000000000000000000000000000", "BrokenWrongABI", "0.0.1" };
 
 void *modhost_module_entry(uint32_t request) {
-    return request == 1 ? (void *)&the_descriptor : NULL;
+    return request == MODHOST_REQUEST_DESCRIBE ? (void *)&the_descriptor : NULL;
 }
