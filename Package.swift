@@ -97,8 +97,9 @@ let package = Package(
 
 // MARK: - Settings for every Swift target
 for target in package.targets where !brokenLibraries.contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
 }
