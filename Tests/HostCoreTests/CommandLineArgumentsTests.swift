@@ -17,6 +17,11 @@ import Testing
         #expect(parsed.command == .modules(json: true))
     }
 
+    @Test func theHostWasBuiltAgainstTheKitItLoaded() {
+        #expect(ModhostCommandLine.kitMismatch() == nil)
+        #expect(ModuleKitABI.compiledFingerprint.description == ModuleKitABI.hostFingerprint)
+    }
+
     @Test func noCommandRunsTheApp() throws {
         #expect(try CommandLineArguments.parse([]).command == .run)
         #expect(try CommandLineArguments.parse(["--help"]).help)

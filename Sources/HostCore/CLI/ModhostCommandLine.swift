@@ -21,6 +21,10 @@ public enum ModhostCommandLine {
             console.error(error.message)
             return exitUsage
         }
+        if let mismatch = kitMismatch() {
+            console.error(mismatch)
+            return exitFailure
+        }
         if parsed.version {
             console.print("modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit \(ModuleKitABI.hostFingerprint))")
             return exitSuccess
@@ -50,6 +54,16 @@ public enum ModhostCommandLine {
             return exitUsage
         }
         return HostSession(runtime: runtime, console: console).run(parsed)
+    }
+
+    /// The host checks itself as it checks modules: code inlined from ModuleKit into modhost
+    /// must come from the same kit as the `libModuleKit.so` it loaded (a stale incremental
+    /// build can leave them apart, and then the host would misbehave rather than fail).
+    static func kitMismatch() -> String? {
+        let compiled = ModuleKitABI.compiledFingerprint.description
+        guard compiled != ModuleKitABI.hostFingerprint else { return nil }
+        return "modhost was built against ModuleKit \(compiled), but the loaded libModuleKit.so is \(ModuleKitABI.hostFingerprint); "
+            + "rebuild with 'swift build' (remove .build if the mismatch stays)"
     }
 
     /// The folder of the running executable: where `lib<Name>.so` is looked up by default.

@@ -16,7 +16,12 @@ import CModuleABI
 /// Everything this type does before instantiation is compiled into the module itself
 /// (`@_alwaysEmitIntoClient`), and touches only the standard library and C: a module built
 /// against another build of the kit can still describe itself, and the host can refuse it.
-public enum ModuleExport {
+///
+/// `ModuleExport` is a typealias of this type, generated with each build of the kit (see
+/// `KitFingerprint.swift`): its `Build` names the kit's fingerprint, so that whenever the kit
+/// changes, the file that declares a module's entry point no longer matches what it was
+/// compiled against and an incremental build recompiles it with the new fingerprint.
+public enum ModuleExportForBuild<Build> {
     /// Handles one request from the host.
     ///
     /// - Parameters:
