@@ -21,17 +21,21 @@ func config(_ modules: [(String, String)]) throws -> String {
     }
 
     @Test func modulesListsStatesReasonsAndRoutes() throws {
-        let path = try config([("FixtureProvider", ""), ("FixtureNeedsNobody", ""), ("Geo", #""enabled": false"#)])
+        let path = try config([
+            ("FixtureProvider", ""), ("FixtureNeedsNobody", ""), ("FixtureThrowsOnStart", ""), ("Geo", #""enabled": false"#),
+        ])
         let result = try modhost(["--config", path, "modules"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         #expect(
             result.stdout == """
-                MODULE             STATE    VERSION PROVIDES      REQUIRES        USES
-                FixtureProvider    active   1.2.3   GreetingRoute -               -
-                FixtureNeedsNobody skipped  1.0.0   -             UnprovidedRoute -
+                MODULE               STATE    VERSION PROVIDES      REQUIRES        USES
+                FixtureProvider      active   1.2.3   GreetingRoute -               -
+                FixtureNeedsNobody   skipped  1.0.0   -             UnprovidedRoute -
                     reason: requires 'UnprovidedRoute', which no active module provides
-                Geo                disabled -       -             -               -
+                FixtureThrowsOnStart failed   1.0.0   AlarmRoute    -               -
+                    reason: threw in start: alarm hardware not found
+                Geo                  disabled -       -             -               -
                     note: disabled in modules.json
 
                 """)

@@ -15,13 +15,16 @@ struct HostSession {
         }
         switch arguments.command {
         case .modules(let json):
-            runtime.prepare()
+            // Started, so that a module failing in start shows as failed; `check` starts nothing.
+            runtime.start()
+            runtime.stop()
             console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
             return ModhostCommandLine.exitSuccess
         case .check:
             return check()
         case .routes:
-            runtime.prepare()
+            runtime.start()
+            runtime.stop()
             console.out(RoutesReportFormat.table(runtime.routes))
             return ModhostCommandLine.exitSuccess
         case .run:
