@@ -45,7 +45,7 @@ let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "Bro
 var targets: [Target] = [
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
-    .target(name: "HostCore", dependencies: [moduleKit, contracts]),
+    .target(name: "HostCore", dependencies: [moduleKit, contracts], resources: [.copy("Resources/Strings")]),
     // The command line: parses arguments and calls HostCore.
     .executableTarget(name: "modhost", dependencies: ["HostCore"]),
 

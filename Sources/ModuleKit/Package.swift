@@ -14,12 +14,14 @@ let package = Package(
         // MARK: The plugin boundary
         // The C layout of the handshake a module library answers before any Swift type crosses.
         .target(name: "CModuleABI"),
+        // The system's SQLite (Debian: libsqlite3-dev), for module storage.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: The kit
         // Locator, module protocol, entry point, lifecycle and the context handed to a module.
         .target(
             name: "ModuleKit",
-            dependencies: ["CModuleABI"],
+            dependencies: ["CModuleABI", "CSQLite"],
             plugins: ["KitFingerprintPlugin"]
         ),
         // Route protocols and shared entities of this app: protocols and value types only.

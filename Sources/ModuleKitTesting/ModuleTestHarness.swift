@@ -18,15 +18,47 @@ public final class ModuleTestHarness<M: Module> {
     /// Every line the module logged, in order.
     public var logLines: [String] { log.lines }
 
+    /// The module's data folder: a new temporary folder per harness.
+    public let dataFolder: String
+    /// The terminal the module's screens and commands use: scripted input, captured output.
+    public let terminal: ScriptedTerminal
+    /// The app's locale; `set(_:)` switches the module's strings.
+    public let locale = LocaleSetting(environment: [:])
+
     private let locator = ServiceLocator()
     private let log = LogCapture()
     private var doubles: Set<RouteKey> = []
     private var context: ModuleContext?
+    private let navigator: Navigator
 
     /// Creates the module with `init()`, as the host would.
-    public init(_ type: M.Type = M.self, environment: HostEnvironment = .test) {
+    ///
+    /// - Parameters:
+    ///   - input: Lines the module's screens and prompts read, in order.
+    public init(_ type: M.Type = M.self, environment: HostEnvironment = .test, input: [String] = []) {
         module = M()
         self.environment = environment
+        dataFolder = NSTemporaryDirectory() + "modhost-harness-" + UUID().uuidString
+        terminal = ScriptedTerminal(lines: input)
+        navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
+    }
+
+    /// The context the module gets; available once ``start(configuration:)`` has run.
+    public var moduleContext: ModuleContext? { context }
+
+    private func makeContext(name: String, resolver: ModuleResolver, strings: ModuleStrings) -> ModuleContext {
+        ModuleContext(
+            moduleName: name, environment: environment, logger: logger(name), resolver: resolver,
+            storage: ModuleStorage(dataFolder: dataFolder, module: name), strings: strings, locale: locale, navigator: navigator)
+    }
+
+    /// The module's strings, from its resources beside the test executable (where SwiftPM
+    /// puts them), or none when the module declares none.
+    public func loadStrings() throws -> ModuleStrings {
+        guard let folder = M.stringsFolder else { return .none(locale: locale) }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let buildFolder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        return try ModuleStrings.load(module: M.name, from: buildFolder + "/" + folder, locale: locale)
     }
 
     /// Registers `double` for a route the module requires or uses.
@@ -40,8 +72,7 @@ public final class ModuleTestHarness<M: Module> {
         let owner = ModuleManifest(name: "double of \(key)", version: "test", provides: [key])
         let resolver = locator.resolver(for: owner)
         let registry = ModuleRegistry(
-            context: ModuleContext(moduleName: owner.name, environment: environment, logger: logger(owner.name), resolver: resolver),
-            locator: locator)
+            context: makeContext(name: owner.name, resolver: resolver, strings: .none(locale: locale)), locator: locator)
         try registry.route(route, .singleton(double))
         doubles.insert(key)
     }
@@ -57,8 +88,7 @@ public final class ModuleTestHarness<M: Module> {
             throw HarnessError(
                 "'\(M.name)' requires \(missing.map { "'\($0)'" }.joined(separator: ", ")); give each a double with provide(_:_:)")
         }
-        let context = ModuleContext(
-            moduleName: M.name, environment: environment, logger: logger(M.name), resolver: locator.resolver(for: M.manifest))
+        let context = makeContext(name: M.name, resolver: locator.resolver(for: M.manifest), strings: try loadStrings())
         self.context = context
         let instance = ModuleInstance(module)
         try instance.register(
@@ -88,6 +118,17 @@ public final class ModuleTestHarness<M: Module> {
             throw HarnessError("'\(M.name)' has no command '\(name)'")
         }
         return try command.run(CommandInvocation(arguments: arguments))
+    }
+
+    /// The Home entries the module contributes.
+    public func homeEntries() throws -> [HomeEntry] {
+        guard let context else { throw HarnessError("start the module before asking for its Home entries") }
+        return module.homeEntries(context)
+    }
+
+    /// Runs the app's navigator from `screen` until it quits or input ends.
+    public func run(_ screen: any Screen) {
+        navigator.run(root: screen)
     }
 
     /// Stops the module.

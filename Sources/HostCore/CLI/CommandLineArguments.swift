@@ -16,6 +16,7 @@ struct CommandLineArguments: Equatable {
 
     var command: Command = .run
     var configPath: String?
+    var dataFolder: String?
     var only: [String]?
     var enable: [String] = []
     var disable: [String] = []
@@ -24,7 +25,7 @@ struct CommandLineArguments: Equatable {
     var version = false
 
     static let builtins = ["modules", "check", "routes"]
-    static let globalOptions = ["--config", "--only", "--enable", "--disable", "--log-level", "--help", "--version"]
+    static let globalOptions = ["--config", "--data-dir", "--only", "--enable", "--disable", "--log-level", "--help", "--version"]
 
     /// Parses `arguments` (without the program name).
     ///
@@ -60,6 +61,7 @@ struct CommandLineArguments: Equatable {
             }
             switch option {
             case "--config": parsed.configPath = try nonEmpty(value(), for: option)
+            case "--data-dir": parsed.dataFolder = try nonEmpty(value(), for: option)
             case "--only": parsed.only = (parsed.only ?? []) + (try names(value(), for: option))
             case "--enable": parsed.enable += try names(value(), for: option)
             case "--disable": parsed.disable += try names(value(), for: option)

@@ -48,18 +48,13 @@ struct HostSession {
         return ModhostCommandLine.exitSuccess
     }
 
-    /// Starts the modules and runs until end of input or SIGINT/SIGTERM, then stops them.
+    /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
+    /// ends, or SIGINT/SIGTERM; then stops the modules.
     private func runInteractive() -> Int32 {
         let signals = SignalTrap(runtime: runtime)
         runtime.start()
         for problem in runtime.problems { console.error(problem) }
-        let modules = runtime.modules
-        let active = modules.filter { $0.state == .active }.map(\.name)
-        console.print(
-            "modhost \(HostRuntime.version): \(active.count) of \(modules.count) modules active"
-                + (active.isEmpty ? "" : ": \(active.joined(separator: ", "))"))
-        console.print("Running; end input (Ctrl-D) or press Ctrl-C to stop.")
-        while readLine(strippingNewline: true) != nil {}
+        AppShell(runtime: runtime).run()
         runtime.stop()
         signals.cancel()
         return ModhostCommandLine.exitSuccess

@@ -46,7 +46,10 @@ public enum ModhostCommandLine {
         do {
             runtime = try HostRuntime(
                 configuration: configuration,
-                options: RuntimeOptions(only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel),
+                options: RuntimeOptions(
+                    only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
+                    dataFolder: parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)),
+                environment: environment,
                 logSink: console.err
             )
         } catch {

@@ -15,6 +15,11 @@ extension HostRuntime {
             }
             guard !state.isStarted else { return }
             state.isStarted = true
+            do {
+                try ModuleStorage.createFolder(options.dataFolder)
+            } catch {
+                logger.error("\(error); modules that store data will fail")
+            }
             registerHostRoutes()
             for name in state.plan.order {
                 guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
@@ -22,12 +27,13 @@ extension HostRuntime {
                     settle(name, as: .skipped, reason: reason, module: module, in: &state)
                     continue
                 }
-                let context = ModuleContext(
-                    moduleName: name,
-                    environment: configuration.environment,
-                    logger: logger.relabeled(name),
-                    resolver: locator.resolver(for: module.manifest)
-                )
+                let context: ModuleContext
+                do {
+                    context = try makeContext(for: module)
+                } catch {
+                    settle(name, as: .failed, reason: "\(error)", module: module, in: &state)
+                    continue
+                }
                 state.contexts[name] = context
                 do {
                     try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
@@ -73,9 +79,44 @@ extension HostRuntime {
         }
     }
 
+    /// The context of a module: its resolver, its storage in the data folder, and its strings,
+    /// read from beside its library.
+    ///
+    /// - Throws: ``StringsError`` when the module declares strings that cannot be read.
+    private func makeContext(for module: LoadedModule) throws -> ModuleContext {
+        let manifest = module.manifest
+        var strings = ModuleStrings.none(locale: locale)
+        if let folder = manifest.stringsFolder {
+            let libraryFolder = URL(fileURLWithPath: module.path).deletingLastPathComponent().path
+            strings = try ModuleStrings.load(module: manifest.name, from: libraryFolder + "/" + folder, locale: locale)
+        }
+        return context(named: manifest.name, resolver: locator.resolver(for: manifest), strings: strings)
+    }
+
+    private func context(named name: String, resolver: ModuleResolver, strings: ModuleStrings) -> ModuleContext {
+        ModuleContext(
+            moduleName: name, environment: configuration.environment,
+            logger: name == Self.hostName ? logger : logger.relabeled(name), resolver: resolver,
+            storage: ModuleStorage(dataFolder: options.dataFolder, module: name), strings: strings, locale: locale,
+            navigator: navigator)
+    }
+
+    /// The Home entries of every active module, in file order.
+    public var homeEntries: [HomeEntry] {
+        let active: [(ModuleInstance, ModuleContext)] = state.withLock { state in
+            state.reports.compactMap { report in
+                guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
+                    return nil
+                }
+                return (module.instance, context)
+            }
+        }
+        // Asked outside the runtime's lock: making entries is module code.
+        return active.flatMap { $0.0.homeEntries($0.1) }
+    }
+
     private func registerHostRoutes() {
-        let context = ModuleContext(
-            moduleName: Self.hostName, environment: configuration.environment, logger: logger, resolver: resolver)
+        let context = context(named: Self.hostName, resolver: resolver, strings: strings)
         let registry = ModuleRegistry(context: context, locator: locator)
         do {
             try registry.route((any HostInfoRoute).self, .singleton(hostInfo))

@@ -21,6 +21,12 @@ public final class HostRuntime: Sendable {
     let loader: ModuleLibraryLoader
     let logger: Logger
     let hostInfo: HostInfo
+    /// The app's locale, shared by every module.
+    public let locale: LocaleSetting
+    /// The app's screen stack and terminal, shared by every module.
+    public let navigator: Navigator
+    /// The host's own strings (the shell's screens, the UI's labels).
+    public let strings: ModuleStrings
 
     struct State {
         var reports: [ModuleReport] = []
@@ -44,6 +50,8 @@ public final class HostRuntime: Sendable {
         options: RuntimeOptions = RuntimeOptions(),
         locator: ServiceLocator = .shared,
         loader: ModuleLibraryLoader = .shared,
+        terminal: any Terminal = StandardTerminal(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         logSink: (@Sendable (String) -> Void)? = nil
     ) throws(UsageError) {
         var configuration = configuration
@@ -70,6 +78,22 @@ public final class HostRuntime: Sendable {
         let sink = logSink ?? StandardError.write
         logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
         hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue)
+        let locale = LocaleSetting(environment: environment)
+        self.locale = locale
+        let strings: ModuleStrings
+        do {
+            strings = try ModuleStrings.load(module: Self.hostName, from: Self.hostStringsFolder, locale: locale)
+        } catch {
+            logger.error("the host's strings are missing, screens show keys: \(error)")
+            strings = .none(locale: locale)
+        }
+        self.strings = strings
+        navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { strings[StringKey($0.rawValue)] }))
+    }
+
+    /// Where SwiftPM puts HostCore's resources: beside the executable that links it.
+    static var hostStringsFolder: String {
+        ModhostCommandLine.executableFolder() + "/ModuleHost_HostCore.resources/Strings"
     }
 
     /// Every module in file order, with its state and reason.

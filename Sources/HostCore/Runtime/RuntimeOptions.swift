@@ -1,3 +1,4 @@
+import Foundation
 import ModuleKit
 
 /// One run's choices on top of `modules.json`.
@@ -9,11 +10,25 @@ public struct RuntimeOptions: Sendable {
     /// Turned off for this run.
     public var disable: [String] = []
     public var logLevel: LogLevel = .warn
+    /// The folder holding every module's data folder.
+    public var dataFolder: String
 
-    public init(only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn) {
+    public init(
+        only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn,
+        dataFolder: String = RuntimeOptions.defaultDataFolder()
+    ) {
         self.only = only
         self.enable = enable
         self.disable = disable
         self.logLevel = logLevel
+        self.dataFolder = dataFolder
+    }
+
+    /// `MODHOST_DATA_DIR`, else `$XDG_DATA_HOME/modhost`, else `~/.local/share/modhost`.
+    public static func defaultDataFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let folder = environment["MODHOST_DATA_DIR"], !folder.isEmpty { return folder }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/modhost" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/modhost"
     }
 }

@@ -37,6 +37,10 @@ public protocol Module: AnyObject {
     static var requires: [RouteKey] { get }
     /// Routes this module resolves when they are available.
     static var uses: [RouteKey] { get }
+    /// The folder, relative to the module's library, that holds its strings
+    /// (`<locale>.lproj/Localizable.strings`); `nil` for a module without strings. SwiftPM
+    /// copies a target's resources to `<Package>_<Target>.resources` beside the library.
+    static var stringsFolder: String? { get }
 
     /// Creates the module. Do no work here: the host may create a module only to check it.
     init()
@@ -56,15 +60,20 @@ public protocol Module: AnyObject {
 
     /// Commands served as `modhost <module> <command> …` while the module is active.
     func commands(_ context: ModuleContext) -> [ModuleCommand]
+
+    /// Entries for the app's Home screen while the module is active.
+    func homeEntries(_ context: ModuleContext) -> [HomeEntry]
 }
 
 extension Module {
     public static var provides: [RouteKey] { [] }
     public static var requires: [RouteKey] { [] }
     public static var uses: [RouteKey] { [] }
+    public static var stringsFolder: String? { nil }
     public func start(_ context: ModuleContext) throws {}
     public func stop() {}
     public func commands(_ context: ModuleContext) -> [ModuleCommand] { [] }
+    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] { [] }
 }
 
 /// The configuration of a module that takes none: only an empty or absent `config` decodes.

@@ -20,6 +20,7 @@ public final class ModuleInstance: Sendable {
         let start: (ModuleContext) throws -> Void
         let stop: () -> Void
         let commands: (ModuleContext) -> [ModuleCommand]
+        let homeEntries: (ModuleContext) -> [HomeEntry]
         /// The last configuration decoded, with the JSON it came from: `check` and start-up
         /// validate before they register, and decoding is the costly part of a load.
         var decoded: (json: Data?, configuration: Any)?
@@ -46,7 +47,8 @@ public final class ModuleInstance: Sendable {
                 },
                 start: { context in try module.start(context) },
                 stop: { module.stop() },
-                commands: { context in module.commands(context) }
+                commands: { context in module.commands(context) },
+                homeEntries: { context in module.homeEntries(context) }
             ))
     }
 
@@ -81,6 +83,11 @@ public final class ModuleInstance: Sendable {
     @_spi(Host)
     public func commands(_ context: ModuleContext) -> [ModuleCommand] {
         lifecycle.withLock { $0.commands(context) }
+    }
+
+    @_spi(Host)
+    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        lifecycle.withLock { $0.homeEntries(context) }
     }
 
     static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: Data?) throws -> C {

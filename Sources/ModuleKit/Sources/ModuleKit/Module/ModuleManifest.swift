@@ -5,13 +5,19 @@ public struct ModuleManifest: Sendable, Hashable {
     public let provides: [RouteKey]
     public let requires: [RouteKey]
     public let uses: [RouteKey]
+    /// Where the module's strings are, relative to its library; `nil` when it has none.
+    public let stringsFolder: String?
 
-    public init(name: String, version: String, provides: [RouteKey] = [], requires: [RouteKey] = [], uses: [RouteKey] = []) {
+    public init(
+        name: String, version: String, provides: [RouteKey] = [], requires: [RouteKey] = [], uses: [RouteKey] = [],
+        stringsFolder: String? = nil
+    ) {
         self.name = name
         self.version = version
         self.provides = provides
         self.requires = requires
         self.uses = uses
+        self.stringsFolder = stringsFolder
     }
 
     /// Every route the module may resolve: what it requires, uses or provides itself.
@@ -23,6 +29,6 @@ public struct ModuleManifest: Sendable, Hashable {
 extension Module {
     /// The module's declarations as one value.
     public static var manifest: ModuleManifest {
-        ModuleManifest(name: name, version: version, provides: provides, requires: requires, uses: uses)
+        ModuleManifest(name: name, version: version, provides: provides, requires: requires, uses: uses, stringsFolder: stringsFolder)
     }
 }

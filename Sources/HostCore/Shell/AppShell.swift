@@ -1,0 +1,51 @@
+import Contracts
+import ModuleKit
+
+/// The app's root (seed 003's Root): picks the first screen from the app's state — Welcome
+/// while Auth is active and nobody is logged in, else Home — and switches between them when
+/// someone logs in or out.
+final class AppShell: Sendable {
+    let runtime: HostRuntime
+    let auth: (any AuthRoute)?
+
+    init(runtime: HostRuntime) {
+        self.runtime = runtime
+        auth = try? runtime.resolver.optional((any AuthRoute).self)
+    }
+
+    /// Runs the app until the person quits or input ends.
+    func run() {
+        let navigator = runtime.navigator
+        let observation = auth?.observe { [weak self] user in
+            guard let self else { return }
+            navigator.requestRoot(user == nil ? self.welcome() : self.home())
+        }
+        defer { observation?.cancel() }
+        navigator.run(root: auth != nil && auth?.currentUser == nil ? welcome() : home())
+        navigator.ui.print(runtime.strings[.goodbye])
+    }
+
+    func welcome() -> any Screen {
+        WelcomeScreen(strings: runtime.strings, auth: auth)
+    }
+
+    func home() -> any Screen {
+        HomeScreen(runtime: runtime, auth: auth)
+    }
+}
+
+extension StringKey {
+    static let welcomeTitle: StringKey = "welcome.title"
+    static let welcomeLogIn: StringKey = "welcome.login"
+    static let welcomeRegister: StringKey = "welcome.register"
+    static let welcomeReset: StringKey = "welcome.reset"
+    static let quit: StringKey = "app.quit"
+    static let goodbye: StringKey = "app.goodbye"
+    static let homeTitle: StringKey = "home.title"
+    static let homeGreeting: StringKey = "home.greeting"
+    static let homeLogOut: StringKey = "home.logout"
+    static let homeLogOutTitle: StringKey = "home.logout.confirm.title"
+    static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
+    static let homeEmpty: StringKey = "home.empty"
+    static let appError: StringKey = "app.error"
+}

@@ -1,0 +1,126 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// A module's SQLite database: WAL, durable commits, a busy timeout, versioned migrations.
+///
+/// Every change happens in a transaction; a transaction that returns has committed with
+/// `synchronous=FULL`, so the change survives the process being killed. One connection per
+/// database, used by one thread at a time.
+///
+/// ```swift
+/// let db = try context.storage.database(migrations: [
+///     Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL, country TEXT NOT NULL)"),
+/// ])
+/// try db.transaction { try $0.execute("INSERT INTO city VALUES (?, ?)", ["Lyon", "FR"]) }
+/// let rows = try db.read { try $0.query("SELECT name FROM city ORDER BY name") }
+/// ```
+public final class Database: Sendable {
+    /// The database file.
+    public let path: String
+    private let connection: Mutex<Connection>
+
+    /// Wraps the raw handle; only touched under `connection`'s lock.
+    struct Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+    }
+
+    /// How long a write waits for another process's write to finish.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    init(path: String, migrations: [Migration]) throws(StorageError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(handle)
+            throw StorageError(.open, "cannot open database '\(path)': \(message)")
+        }
+        connection = Mutex(Connection(handle: handle))
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        try connection.withLock { (connection: inout Connection) throws(StorageError) in
+            var transaction = Transaction(handle: connection.handle, path: path)
+            _ = try transaction.query("PRAGMA journal_mode=WAL")
+            try transaction.execute("PRAGMA synchronous=FULL")
+            try transaction.execute("PRAGMA foreign_keys=ON")
+        }
+        try migrate(migrations)
+    }
+
+    deinit {
+        _ = connection.withLock { sqlite3_close_v2($0.handle) }
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) and commits; rolls back if it
+    /// throws.
+    ///
+    /// - Throws: ``StorageError`` (`.busy` when another process holds the database past the
+    ///   busy timeout), or what `body` throws.
+    public func transaction<T>(_ body: (inout Transaction) throws -> T) throws -> T {
+        try run("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a read transaction: a consistent snapshot, no writes.
+    public func read<T>(_ body: (inout Transaction) throws -> T) throws -> T {
+        try run("BEGIN DEFERRED", body)
+    }
+
+    private func run<T>(_ begin: String, _ body: (inout Transaction) throws -> T) throws -> T {
+        try connection.withLock { connection in
+            var transaction = Transaction(handle: connection.handle, path: path)
+            try transaction.execute(begin)
+            do {
+                let result = try body(&transaction)
+                try transaction.execute("COMMIT")
+                return result
+            } catch {
+                try? transaction.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Brings the schema to the newest migration, each step in its own transaction.
+    private func migrate(_ migrations: [Migration]) throws(StorageError) {
+        let sorted = migrations.sorted { $0.version < $1.version }
+        let newest = sorted.last?.version ?? 0
+        do {
+            try transaction { transaction in
+                let current = try transaction.query("PRAGMA user_version").first?.integer("user_version") ?? 0
+                guard current <= newest else {
+                    throw StorageError(
+                        .newerSchema,
+                        "database '\(path)' has schema version \(current), newer than this module knows (\(newest)); use a newer module")
+                }
+                for migration in sorted where migration.version > current {
+                    for statement in migration.statements {
+                        try transaction.execute(statement)
+                    }
+                    try transaction.execute("PRAGMA user_version = \(migration.version)")
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(.sqlite, "migrating '\(path)': \(error)")
+        }
+    }
+
+    /// The schema version (`PRAGMA user_version`).
+    public func schemaVersion() throws -> Int64 {
+        try read { try $0.query("PRAGMA user_version").first?.integer("user_version") ?? 0 }
+    }
+}
+
+/// One schema step: applied once, in version order, inside a transaction.
+public struct Migration: Sendable {
+    public let version: Int64
+    public let statements: [String]
+
+    public init(version: Int64, _ statements: String...) {
+        self.version = version
+        self.statements = statements
+    }
+}

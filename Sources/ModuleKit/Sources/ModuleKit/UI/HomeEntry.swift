@@ -1,0 +1,12 @@
+/// An entry a module contributes to the app's Home screen.
+public struct HomeEntry {
+    /// The entry's text, already localized.
+    public let title: String
+    /// Makes the screen the entry opens; called each time it is chosen.
+    public let open: () -> any Screen
+
+    public init(title: String, open: @escaping () -> any Screen) {
+        self.title = title
+        self.open = open
+    }
+}

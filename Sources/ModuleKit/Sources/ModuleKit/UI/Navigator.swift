@@ -1,0 +1,73 @@
+/// A screen of the interactive app (the "View" of seed 003): it shows itself, reads what it
+/// needs, and says where to go next. A screen owns its module's objects strongly, so popping
+/// it frees them.
+public protocol Screen: AnyObject {
+    func show(_ ui: TerminalUI) -> Navigation
+}
+
+/// Where the app goes after a screen.
+public enum Navigation {
+    /// Show this screen on top; back returns here.
+    case push(any Screen)
+    /// Back to the screen below.
+    case pop
+    /// Forget every screen and start again from this one.
+    case replaceRoot(any Screen)
+    /// Show the same screen again.
+    case stay
+    /// End the app.
+    case quit
+}
+
+/// The stack of screens the app runs, shared by the host and every module.
+public final class Navigator: @unchecked Sendable {
+    // The stack and the pending root are only touched by the thread running the app: screens
+    // and the handlers they trigger run on it.
+    private var stack: [any Screen] = []
+    private var pending: [Navigation] = []
+    public let ui: TerminalUI
+
+    public init(ui: TerminalUI) {
+        self.ui = ui
+    }
+
+    /// How many screens are on the stack.
+    public var depth: Int { stack.count }
+
+    /// Asks the app to start again from `screen` before the next screen is shown: for a
+    /// change that happens outside the current screen (log out, log in elsewhere).
+    public func requestRoot(_ screen: any Screen) {
+        pending.append(.replaceRoot(screen))
+    }
+
+    /// Shows `screen` on top before the next screen is shown: how a route presents a flow
+    /// of its module (log in, …) from another module's screen.
+    public func present(_ screen: any Screen) {
+        pending.append(.push(screen))
+    }
+
+    /// Runs screens from `root` until one quits, the stack empties, or input ends.
+    public func run(root: any Screen) {
+        stack = [root]
+        while let top = stack.last {
+            if !pending.isEmpty {
+                apply(pending.removeFirst())
+                continue
+            }
+            apply(top.show(ui))
+        }
+        pending.removeAll()
+    }
+
+    private func apply(_ navigation: Navigation) {
+        switch navigation {
+        case .push(let screen): stack.append(screen)
+        case .pop: _ = stack.popLast()
+        case .replaceRoot(let screen): stack = [screen]
+        case .stay: break
+        case .quit:
+            stack.removeAll()
+            pending.removeAll()
+        }
+    }
+}

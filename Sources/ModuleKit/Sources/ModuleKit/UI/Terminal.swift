@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Where the interactive app reads and writes: a TTY (colour unless `NO_COLOR`, hidden
+/// entry for secrets) or piped standard input (plain lines, no escape codes).
+public protocol Terminal: AnyObject, Sendable {
+    /// The next line without its newline, or `nil` at end of input.
+    func readLine() -> String?
+    /// The next line without echo on a TTY; a plain line otherwise.
+    func readSecret() -> String?
+    /// Writes `text` as is.
+    func write(_ text: String)
+    /// Whether escape codes (colour) may be written.
+    var usesColor: Bool { get }
+}
+
+/// The process's standard input and output.
+public final class StandardTerminal: Terminal {
+    public let usesColor: Bool
+    private let isTTY: Bool
+    /// Longest line kept; the rest of a longer line is read and dropped.
+    public static let maximumLineLength = 4_096
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        isTTY = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        usesColor = isTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    public func readLine() -> String? {
+        guard let line = Swift.readLine(strippingNewline: true) else { return nil }
+        // Invalid UTF-8 arrives repaired (U+FFFD); a huge line is cut to a size screens handle.
+        return line.count > Self.maximumLineLength ? String(line.prefix(Self.maximumLineLength)) : line
+    }
+
+    public func readSecret() -> String? {
+        guard isTTY else { return readLine() }
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine() }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            write("\n")
+        }
+        return readLine()
+    }
+
+    public func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+/// A terminal fed from a list of lines that records what is written: for tests and scripts.
+public final class ScriptedTerminal: Terminal {
+    private let state: Mutex<(lines: [String], output: String)>
+    public let usesColor = false
+
+    public init(lines: [String]) {
+        state = Mutex((lines, ""))
+    }
+
+    public func readLine() -> String? {
+        state.withLock { state in state.lines.isEmpty ? nil : state.lines.removeFirst() }
+    }
+
+    public func readSecret() -> String? { readLine() }
+
+    public func write(_ text: String) {
+        state.withLock { $0.output += text }
+    }
+
+    /// Everything written so far.
+    public var output: String { state.withLock { $0.output } }
+}
