@@ -15,13 +15,22 @@ let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", pac
 //   Sources/  the module's code (target <Name>Feature), which its unit tests link;
 //   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
 //   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
-let featureModules: [String] = []
+let featureModules: [String] = ["Auth"]
+/// What a feature module needs beyond ModuleKit and Contracts.
+let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"]]
+/// Feature modules that ship strings in Sources/Resources/Strings.
+let featuresWithStrings: Set<String> = ["Auth"]
 
 /// The three targets of a module laid out as above, under `folder`.
 func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {
     let feature = Target.Dependency.target(name: "\(name)Feature")
     return [
-        .target(name: "\(name)Feature", dependencies: [moduleKit, contracts], path: "\(folder)/Sources"),
+        .target(
+            name: "\(name)Feature",
+            dependencies: [moduleKit, contracts] + (featureDependencies[name] ?? []),
+            path: "\(folder)/Sources",
+            resources: featuresWithStrings.contains(name) ? [.copy("Resources/Strings")] : nil
+        ),
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
             name: "\(name)Tests",
@@ -43,6 +52,10 @@ let flatFixtures = [
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
 
 var targets: [Target] = [
+    // MARK: System libraries
+    // libcrypt (Debian: libcrypt-dev): yescrypt password hashing for Auth.
+    .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
     .target(name: "HostCore", dependencies: [moduleKit, contracts], resources: [.copy("Resources/Strings")]),
@@ -96,7 +109,7 @@ let package = Package(
 )
 
 // MARK: - Settings for every Swift target
-for target in package.targets where !brokenLibraries.contains(target.name) {
+for target in package.targets where !brokenLibraries.contains(target.name) && target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

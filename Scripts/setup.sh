@@ -3,7 +3,11 @@
 # are already there. The Swift toolchain itself (6.3, /opt/swift) is expected on PATH.
 set -euo pipefail
 
-packages=(binutils)   # nm, used by the tests that prove one copy of the kit
+packages=(
+    binutils          # nm, used by the tests that prove one copy of the kit
+    libsqlite3-dev    # module storage (ModuleKit's CSQLite)
+    libcrypt-dev      # Auth's password hashing (CCrypt)
+)
 
 missing=()
 for package in "${packages[@]}"; do

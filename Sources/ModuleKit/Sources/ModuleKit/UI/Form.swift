@@ -13,13 +13,28 @@ public struct Form: Sendable {
     }
 
     public let title: String
+    /// A line under the title (e.g. how to go back).
+    public let hint: String?
     public let fields: [Field]
     /// Messages for invalid values; empty when the form is valid.
     public let validate: @Sendable ([String: String]) -> [String]
 
-    public init(title: String, fields: [Field], validate: @escaping @Sendable ([String: String]) -> [String] = { _ in [] }) {
+    public init(
+        title: String, hint: String? = nil, fields: [Field], validate: @escaping @Sendable ([String: String]) -> [String] = { _ in [] }
+    ) {
         self.title = title
+        self.hint = hint
         self.fields = fields
         self.validate = validate
     }
+}
+
+/// How filling a form ended.
+public enum FormResult: Equatable {
+    /// Valid values, by field key.
+    case submitted([String: String])
+    /// The person left the first field empty: go back.
+    case cancelled
+    /// Input ended.
+    case endOfInput
 }

@@ -12,12 +12,15 @@ public protocol Terminal: AnyObject, Sendable {
     func write(_ text: String)
     /// Whether escape codes (colour) may be written.
     var usesColor: Bool { get }
+    /// Whether a person types at a TTY (secrets can be asked without echo).
+    var isInteractive: Bool { get }
 }
 
 /// The process's standard input and output.
 public final class StandardTerminal: Terminal {
     public let usesColor: Bool
     private let isTTY: Bool
+    public var isInteractive: Bool { isTTY }
     /// Longest line kept; the rest of a longer line is read and dropped.
     public static let maximumLineLength = 4_096
 
@@ -55,8 +58,10 @@ public final class StandardTerminal: Terminal {
 public final class ScriptedTerminal: Terminal {
     private let state: Mutex<(lines: [String], output: String)>
     public let usesColor = false
+    public let isInteractive: Bool
 
-    public init(lines: [String]) {
+    public init(lines: [String], isInteractive: Bool = false) {
+        self.isInteractive = isInteractive
         state = Mutex((lines, ""))
     }
 

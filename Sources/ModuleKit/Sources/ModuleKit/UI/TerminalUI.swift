@@ -64,19 +64,19 @@ public final class TerminalUI: Sendable {
     }
 
     /// Asks each field of `form`, shows its validation messages, and asks again until the
-    /// values are valid.
-    ///
-    /// - Returns: The values by field key, or `nil` at end of input.
-    public func fill(_ form: Form) -> [String: String]? {
+    /// values are valid. An empty first field goes back.
+    public func fill(_ form: Form) -> FormResult {
         title(form.title)
+        if let hint = form.hint { print(hint) }
         while true {
             var values: [String: String] = [:]
-            for field in form.fields {
-                guard let value = ask(field.label, secret: field.isSecret) else { return nil }
+            for (index, field) in form.fields.enumerated() {
+                guard let value = ask(field.label, secret: field.isSecret) else { return .endOfInput }
+                if index == 0 && value.trimmingCharacters(in: .whitespaces).isEmpty { return .cancelled }
                 values[field.key] = field.isSecret ? value : value.trimmingCharacters(in: .whitespaces)
             }
             let problems = form.validate(values)
-            if problems.isEmpty { return values }
+            if problems.isEmpty { return .submitted(values) }
             for problem in problems { error(problem) }
         }
     }

@@ -1,0 +1,30 @@
+import Contracts
+import ModuleKit
+
+/// Auth (seed 000): accounts, log in and out, password reset, and `AuthRoute` for the shell
+/// and other modules.
+public final class AuthModule: Module {
+    public static let name = "Auth"
+    public static let version = "1.0.0"
+    public static let provides: [RouteKey] = [.route((any AuthRoute).self)]
+    public static let stringsFolder: String? = "ModuleHost_AuthFeature.resources/Strings"
+
+    private var service: AuthService?
+
+    public init() {}
+
+    public func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {
+        let context = registry.context
+        let service = AuthService(
+            store: try AuthStore(storage: context.storage), hasher: .standard, outbox: try ResetOutbox(storage: context.storage),
+            strings: context.strings)
+        self.service = service
+        try registry.route((any AuthRoute).self, .singleton(AuthRouter(service: service, context: context)))
+        try registry.service(AuthService.self, .singleton(service))
+    }
+
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        guard let service else { return [] }
+        return AuthCommands(service: service, context: context).all
+    }
+}

@@ -1,0 +1,122 @@
+import Contracts
+import Foundation
+import ModuleKit
+
+/// `modhost auth …`: register, login, logout, whoami, reset-password, passwd. Passwords come
+/// from a hidden prompt on a TTY or, with `--password-stdin`, from standard input — never
+/// from the command line.
+struct AuthCommands {
+    let service: AuthService
+    let context: ModuleContext
+
+    var all: [ModuleCommand] {
+        let service = self.service
+        let context = self.context
+        let strings = context.strings
+        return [
+            ModuleCommand(name: "register", summary: "Create an account and log in", usage: "register --email E --name N [--password-stdin]") {
+                let arguments = try CommandArguments($0.arguments, options: ["--email", "--name"], flags: ["--password-stdin"])
+                let (email, name) = (try arguments.required("--email"), try arguments.required("--name"))
+                let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let password = try reader.read(.fieldPassword)
+                let confirmation = try reader.read(.fieldConfirmation)
+                let user = try run { try service.register(email: email, name: name, password: password, confirmation: confirmation) }
+                context.ui.print(strings.format(.registerSuccess, user.name))
+                return 0
+            },
+            ModuleCommand(name: "login", summary: "Log in", usage: "login --email E [--password-stdin]") {
+                let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
+                let email = try arguments.required("--email")
+                let password = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(.fieldPassword)
+                let user = try run { try service.logIn(email: email, password: password) }
+                context.ui.print(strings.format(.loginSuccess, user.name))
+                return 0
+            },
+            ModuleCommand(name: "logout", summary: "Log out", usage: "logout") {
+                _ = try CommandArguments($0.arguments, options: [], flags: [])
+                try run { try service.logOut() }
+                context.ui.print(strings[.logoutDone])
+                return 0
+            },
+            ModuleCommand(name: "whoami", summary: "Show who is logged in (exit 1 when nobody)", usage: "whoami [--json]") {
+                let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
+                guard let user = service.currentUser() else {
+                    throw CommandFailure(strings[.whoamiNobody])
+                }
+                if arguments.has("--json") {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    context.ui.print(String(decoding: (try? encoder.encode(user)) ?? Data(), as: UTF8.self))
+                } else {
+                    context.ui.print("\(user.name) <\(user.email)>")
+                }
+                return 0
+            },
+            ModuleCommand(
+                name: "reset-password", summary: "Request a reset token, or set a new password with one",
+                usage: "reset-password --email E | --token T [--password-stdin]"
+            ) {
+                let arguments = try CommandArguments($0.arguments, options: ["--email", "--token"], flags: ["--password-stdin"])
+                switch (arguments.values["--email"], arguments.values["--token"]) {
+                case (let email?, nil):
+                    try run { try service.requestReset(email: email) }
+                    context.ui.print(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), context.storage.folder + "/outbox.txt"))
+                case (nil, let token?):
+                    let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                    let password = try reader.read(.fieldNewPassword)
+                    let confirmation = try reader.read(.fieldConfirmation)
+                    _ = try run { try service.confirmReset(token: token, password: password, confirmation: confirmation) }
+                    context.ui.print(strings[.resetDone])
+                default:
+                    throw CommandUsageError("give either --email (to request a token) or --token (to use one)")
+                }
+                return 0
+            },
+            ModuleCommand(name: "passwd", summary: "Change the logged-in user's password", usage: "passwd [--password-stdin]") {
+                let arguments = try CommandArguments($0.arguments, options: [], flags: ["--password-stdin"])
+                let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let current = try reader.read(.fieldCurrentPassword)
+                let new = try reader.read(.fieldNewPassword)
+                let confirmation = try reader.read(.fieldConfirmation)
+                try run { try service.changePassword(current: current, new: new, confirmation: confirmation) }
+                context.ui.print(strings[.passwdDone])
+                return 0
+            },
+        ]
+
+        /// Turns Auth's refusals into localized command failures.
+        @Sendable func run<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as AuthError {
+                throw CommandFailure(error.message(strings))
+            }
+        }
+    }
+}
+
+/// Reads passwords for a command: hidden on a TTY, or one per line from standard input.
+struct PasswordReader {
+    let context: ModuleContext
+    let fromStandardInput: Bool
+
+    init(context: ModuleContext, fromStandardInput: Bool) throws(CommandUsageError) {
+        guard fromStandardInput || context.ui.terminal.isInteractive else {
+            throw CommandUsageError(context.strings[.errorNeedsTerminal])
+        }
+        self.context = context
+        self.fromStandardInput = fromStandardInput
+    }
+
+    func read(_ label: StringKey) throws -> String {
+        let line = fromStandardInput ? context.ui.terminal.readLine() : context.ui.ask(context.strings[label], secret: true)
+        guard let line else { throw CommandFailure(context.strings.format(.errorMissing, context.strings[label])) }
+        return line
+    }
+}
+
+/// A command failed for a reason a person reads (already localized).
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}

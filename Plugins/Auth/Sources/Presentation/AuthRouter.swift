@@ -1,0 +1,55 @@
+import Contracts
+import Foundation
+import ModuleKit
+
+/// Auth's public face (`AuthRoute`): answers who is logged in and presents Auth's screens on
+/// the app's navigator for other modules and for the shell.
+final class AuthRouter: AuthRoute {
+    let service: AuthService
+    let context: ModuleContext
+
+    init(service: AuthService, context: ModuleContext) {
+        self.service = service
+        self.context = context
+    }
+
+    var currentUser: AuthUser? { service.currentUser() }
+
+    func observe(_ observer: @escaping @Sendable (AuthUser?) -> Void) -> any AuthObservation {
+        Observation(service: service, id: service.observe(observer))
+    }
+
+    func presentLogIn(completion: @escaping @Sendable (AuthUser?) -> Void) {
+        context.navigator.present(LoginScreen(service: service, strings: context.strings, completion: completion))
+    }
+
+    func presentRegistration(completion: @escaping @Sendable (AuthUser?) -> Void) {
+        context.navigator.present(RegisterScreen(service: service, strings: context.strings, completion: completion))
+    }
+
+    func presentPasswordReset() {
+        context.navigator.present(ResetPasswordScreen(service: service, storage: context.storage, strings: context.strings))
+    }
+
+    func logOut() throws { try service.logOut() }
+
+    func updateDisplayName(_ name: String) throws { try service.updateDisplayName(name) }
+
+    func changePassword(current: String, new: String) throws {
+        try service.changePassword(current: current, new: new, confirmation: new)
+    }
+
+    final class Observation: AuthObservation {
+        let service: AuthService
+        let id: UUID
+
+        init(service: AuthService, id: UUID) {
+            self.service = service
+            self.id = id
+        }
+
+        func cancel() { service.stopObserving(id) }
+
+        deinit { service.stopObserving(id) }
+    }
+}

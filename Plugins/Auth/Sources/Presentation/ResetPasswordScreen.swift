@@ -1,0 +1,60 @@
+import ModuleKit
+
+/// Request a token (written to the outbox), or set a new password with one.
+final class ResetPasswordScreen: Screen {
+    let service: AuthService
+    let storage: ModuleStorage
+    let strings: ModuleStrings
+
+    init(service: AuthService, storage: ModuleStorage, strings: ModuleStrings) {
+        self.service = service
+        self.storage = storage
+        self.strings = strings
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        let options = [strings[.resetRequest], strings[.resetConfirm], strings[.resetBack]]
+        guard let choice = ui.menu(strings[.resetTitle], options) else { return .quit }
+        switch choice {
+        case 0: return request(ui)
+        case 1: return confirm(ui)
+        default: return .pop
+        }
+    }
+
+    private func request(_ ui: TerminalUI) -> Navigation {
+        guard let email = ui.ask(strings[.fieldEmail]) else { return .quit }
+        do {
+            try service.requestReset(email: email)
+            ui.success(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), storage.folder + "/outbox.txt"))
+        } catch {
+            ui.error(error.message(strings))
+        }
+        return .stay
+    }
+
+    private func confirm(_ ui: TerminalUI) -> Navigation {
+        let form = Form(
+            title: strings[.resetTitle], hint: strings[.loginHint],
+            fields: [
+                .init(key: "token", label: strings[.fieldToken]),
+                .init(key: "password", label: strings[.fieldNewPassword], isSecret: true),
+                .init(key: "confirmation", label: strings[.fieldConfirmation], isSecret: true),
+            ])
+        switch ui.fill(form) {
+        case .endOfInput: return .quit
+        case .cancelled: return .stay
+        case .submitted(let values):
+            do {
+                _ = try service.confirmReset(
+                    token: values["token", default: ""], password: values["password", default: ""],
+                    confirmation: values["confirmation", default: ""])
+                ui.success(strings[.resetDone])
+                return .pop
+            } catch {
+                ui.error(error.message(strings))
+                return .stay
+            }
+        }
+    }
+}
