@@ -230,14 +230,19 @@ func config(_ modules: [(String, String)]) throws -> String {
                 """)
     }
 
-    @Test func runStartsModulesAndStopsThemInReverseAtEndOfInput() throws {
+    @Test func runStartsModulesShowsHomeAndStopsThemInReverseAtEndOfInput() throws {
         let path = try config([("FixtureConsumer", ""), ("FixtureProvider", ""), ("FixtureThrowsOnStart", "")])
         let result = try modhost(["--config", path, "--log-level", "info"], input: "")
         #expect(result.status == 0)
         #expect(
             result.stdout == """
-                modhost 0.1.0: 2 of 3 modules active: FixtureConsumer, FixtureProvider
-                Running; end input (Ctrl-D) or press Ctrl-C to stop.
+                No module adds anything here yet.
+
+                Home
+                ====
+                  1. Quit
+                Choose a number: 
+                Goodbye.
 
                 """)
         #expect(
@@ -254,7 +259,7 @@ func config(_ modules: [(String, String)]) throws -> String {
     func aSignalStopsModulesInReverseOrder(signal: Int32, status: Int32) throws {
         let path = try config([("FixtureConsumer", ""), ("FixtureProvider", "")])
         let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", path, "--log-level", "info"])
-        try process.waitForOutput(containing: "Running;")
+        try process.waitForOutput(containing: "Choose a number")
         process.send(signal)
         let result = try process.wait()
         #expect(result.status == status)
@@ -272,6 +277,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let garbage = String(repeating: "x", count: 1_000_000) + "\n\u{0}\u{7F}'; DROP TABLE modules; --\n"
         let result = try modhost(["--config", path], input: garbage)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("modhost 0.1.0: 1 of 1 modules active: FixtureProvider\n"))
+        #expect(result.stdout.contains("! Please enter a number from 1 to 1."))
+        #expect(result.stdout.hasSuffix("Goodbye.\n"))
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 @_spi(Host) import ModuleKit
+import ModuleKitTesting
 import Synchronization
 import Testing
 
@@ -23,8 +24,7 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
     let maps = ModuleManifest(name: "Maps", version: "1", provides: [mapKey])
     let trip = ModuleManifest(name: "Trip", version: "1", requires: [mapKey], uses: [weatherKey])
     let mapsResolver = locator.resolver(for: maps)
-    let context = ModuleContext(
-        moduleName: "Maps", environment: .test, logger: Logger(label: "Maps", minimumLevel: .critical), resolver: mapsResolver)
+    let context = ModuleContext.testing(moduleName: "Maps", resolver: mapsResolver)
     return (locator, ModuleRegistry(context: context, locator: locator), locator.resolver(for: trip))
 }
 
@@ -120,7 +120,7 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         try maps.route((any MapRoute).self, .singleton(Map()))
         let other = locator.resolver(for: ModuleManifest(name: "OtherMaps", version: "1", provides: [mapKey]))
         let registry = ModuleRegistry(
-            context: ModuleContext(moduleName: "OtherMaps", environment: .test, logger: maps.context.logger, resolver: other),
+            context: ModuleContext.testing(moduleName: "OtherMaps", resolver: other),
             locator: locator)
         let error = #expect(throws: LocatorError.self) { try registry.route((any MapRoute).self, .singleton(Map())) }
         #expect(error?.kind == .duplicate)

@@ -39,6 +39,11 @@ public enum ChildProcess {
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged["MODHOST_CONFIG"] = nil
+        // Tests never touch the real data folder: each process gets a fresh one unless told.
+        merged["MODHOST_DATA_DIR"] = NSTemporaryDirectory() + "modhost-data-" + UUID().uuidString
+        merged["LANG"] = "C.UTF-8"
+        merged["LC_ALL"] = nil
+        merged["LC_MESSAGES"] = nil
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
