@@ -1,0 +1,40 @@
+import Contracts
+import Foundation
+import ModuleKit
+import Synchronization
+@testable import AuthFeature
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let seconds = Mutex<TimeInterval>(1_800_000_000)
+    var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+    func advance(by interval: TimeInterval) { seconds.withLock { $0 += interval } }
+}
+
+/// An AuthService on a fresh data folder, with a cheap hash cost (the outcome of a test does
+/// not depend on the cost, only its speed does).
+func makeService(clock: TestClock = TestClock(), locale: String = "en") throws -> (AuthService, ModuleStorage) {
+    let storage = ModuleStorage(dataFolder: NSTemporaryDirectory() + "auth-tests-" + UUID().uuidString, module: "Auth")
+    let service = AuthService(
+        store: try AuthStore(storage: storage), hasher: PasswordHasher(cost: 1), outbox: try ResetOutbox(storage: storage),
+        strings: try authStrings(locale: locale), clock: { clock.now })
+    return (service, storage)
+}
+
+/// Auth's shipped strings, from beside the test executable.
+func authStrings(locale: String = "en") throws -> ModuleStrings {
+    let setting = LocaleSetting(environment: [:])
+    setting.set(locale)
+    return try ModuleStrings.load(module: "Auth", from: buildFolder + "/" + (AuthModule.stringsFolder ?? ""), locale: setting)
+}
+
+let buildFolder: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+}()
+
+/// The token in the newest message of the outbox.
+func lastToken(in storage: ModuleStorage) throws -> String? {
+    let text = try String(contentsOfFile: storage.folder + "/outbox.txt", encoding: .utf8)
+    return text.split(separator: "\n").last { $0.contains("token is: ") }.map { String($0.split(separator: " ").last ?? "") }
+}
