@@ -1,0 +1,113 @@
+import Foundation
+import ModuleKit
+import Testing
+
+func temporaryStorage(_ module: String = "Geo") -> ModuleStorage {
+    ModuleStorage(dataFolder: NSTemporaryDirectory() + "storage-tests-" + UUID().uuidString, module: module)
+}
+
+func mode(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? Int ?? 0) & 0o777
+}
+
+let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UNIQUE, country TEXT NOT NULL)")
+
+@Suite struct StorageTests {
+    @Test func aModuleGetsAPrivateFolderAndPrivateFiles() throws {
+        let storage = temporaryStorage()
+        let database = try storage.database(migrations: [citySchema])
+        try database.transaction { try $0.execute("INSERT INTO city VALUES ('Lyon', 'FR')") }
+        #expect(try mode(storage.folder) == 0o700)
+        #expect(try mode(database.path) == 0o600)
+        #expect(try mode(database.path + "-wal") == 0o600)
+        #expect(database.path == storage.folder + "/data.sqlite")
+    }
+
+    @Test(arguments: ["../Auth/auth", "/etc/passwd", "a/b", "", ".."])
+    func aModuleCannotReachOutsideItsFolder(name: String) {
+        #expect(throws: StorageError.self) { try temporaryStorage().file(named: name) }
+    }
+
+    @Test func migrationsRunOnceInVersionOrder() throws {
+        let storage = temporaryStorage()
+        let first = try storage.database(migrations: [citySchema])
+        try first.transaction { try $0.execute("INSERT INTO city VALUES ('Lyon', 'FR')") }
+        #expect(try first.schemaVersion() == 1)
+        let second = Migration(version: 2, "ALTER TABLE city ADD COLUMN population INTEGER", "UPDATE city SET population = 0")
+        let reopened = try storage.database(migrations: [second, citySchema])
+        #expect(try reopened.schemaVersion() == 2)
+        let rows = try reopened.read { try $0.query("SELECT name, population FROM city") }
+        #expect(rows.count == 1)
+        #expect(rows.first?.string("name") == "Lyon")
+        #expect(rows.first?.integer("population") == 0)
+        // Opening again applies nothing twice (ALTER TABLE would fail if it did).
+        #expect(try storage.database(migrations: [citySchema, second]).schemaVersion() == 2)
+    }
+
+    @Test func aNewerDatabaseIsRefusedNotDamaged() throws {
+        let storage = temporaryStorage()
+        _ = try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE extra (x)")])
+        let error = #expect(throws: StorageError.self) { try storage.database(migrations: [citySchema]) }
+        #expect(error?.kind == .newerSchema)
+        #expect(error?.message.hasSuffix("has schema version 2, newer than this module knows (1); use a newer module") == true)
+    }
+
+    @Test func aFailedMigrationLeavesTheOldVersion() throws {
+        let storage = temporaryStorage()
+        _ = try storage.database(migrations: [citySchema])
+        #expect(throws: StorageError.self) {
+            try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE ok (x)", "THIS IS NOT SQL")])
+        }
+        let database = try storage.database(migrations: [citySchema])
+        #expect(try database.schemaVersion() == 1)
+        #expect(try database.read { try $0.query("SELECT name FROM sqlite_master WHERE name = 'ok'") }.isEmpty)
+    }
+
+    @Test func aTransactionThatThrowsRollsBack() throws {
+        struct Abort: Error {}
+        let database = try temporaryStorage().database(migrations: [citySchema])
+        #expect(throws: Abort.self) {
+            try database.transaction { transaction in
+                try transaction.execute("INSERT INTO city VALUES (?, ?)", ["Rome", "IT"])
+                throw Abort()
+            }
+        }
+        #expect(try database.read { try $0.query("SELECT * FROM city") }.isEmpty)
+    }
+
+    @Test func constraintsAndSyntaxErrorsAreStorageErrors() throws {
+        let database = try temporaryStorage().database(migrations: [citySchema])
+        try database.transaction { try $0.execute("INSERT INTO city VALUES (?, ?)", ["Oslo", "NO"]) }
+        let duplicate = #expect(throws: StorageError.self) {
+            try database.transaction { try $0.execute("INSERT INTO city VALUES (?, ?)", ["Oslo", "NO"]) }
+        }
+        #expect(duplicate?.kind == .constraint)
+        #expect(duplicate?.message.hasSuffix("UNIQUE constraint failed: city.name") == true)
+        let syntax = #expect(throws: StorageError.self) { try database.read { try $0.query("SELEC 1") } }
+        #expect(syntax?.kind == .sqlite)
+    }
+
+    @Test func valuesRoundTripByType() throws {
+        let database = try temporaryStorage().database(migrations: [Migration(version: 1, "CREATE TABLE t (a, b, c, d, e)")])
+        let text = "naïve '; DROP TABLE t; -- \u{1F30D}"
+        try database.transaction {
+            try $0.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(-7), .real(2.5), .text(text), .blob([0, 255, 1]), .null])
+        }
+        let row = try #require(try database.read { try $0.query("SELECT * FROM t") }.first)
+        #expect(row["a"] == .integer(-7))
+        #expect(row["b"] == .real(2.5))
+        #expect(row["c"] == .text(text))
+        #expect(row["d"] == .blob([0, 255, 1]))
+        #expect(row["e"] == .null)
+        #expect(row["missing"] == .null)
+    }
+
+    @Test func twoConnectionsSeeEachOthersCommits() throws {
+        let storage = temporaryStorage()
+        let writer = try storage.database(migrations: [citySchema])
+        let reader = try storage.database(migrations: [citySchema])
+        try writer.transaction { try $0.execute("INSERT INTO city VALUES ('Kyiv', 'UA')") }
+        #expect(try reader.read { try $0.query("SELECT name FROM city") }.first?.string("name") == "Kyiv")
+    }
+}
