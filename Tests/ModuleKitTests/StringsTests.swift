@@ -1,6 +1,7 @@
 import Foundation
-@testable import ModuleKit
 import Testing
+
+@testable import ModuleKit
 
 @Suite struct StringsTests {
     @Test func parsesTheStringsFormat() throws {

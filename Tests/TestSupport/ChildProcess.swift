@@ -17,12 +17,13 @@ public enum ChildProcess {
         _ executable: String,
         _ arguments: [String],
         input: String = "",
+        inputBytes: [UInt8]? = nil,
         environment: [String: String] = [:],
         currentDirectory: String? = nil,
         deadline: TimeInterval = 120
     ) throws -> ProcessResult {
         let process = try start(executable, arguments, environment: environment, currentDirectory: currentDirectory)
-        process.stdin.fileHandleForWriting.write(Data(input.utf8))
+        process.stdin.fileHandleForWriting.write(inputBytes.map { Data($0) } ?? Data(input.utf8))
         try process.stdin.fileHandleForWriting.close()
         return try process.wait(deadline: deadline)
     }

@@ -1,8 +1,9 @@
 import Contracts
-@testable import AuthFeature
 import ModuleKit
 import ModuleKitTesting
 import Testing
+
+@testable import AuthFeature
 
 /// Auth as the host runs it, without the host: the harness registers and starts the module.
 @Suite struct AuthModuleTests {
@@ -37,7 +38,8 @@ import Testing
 
     @Test func theLogInFlowRunsOnTheNavigatorAndReportsTheUser() throws {
         let harness = ModuleTestHarness(
-            AuthModule.self, input: ["ann@example.com", "Ann", "secret12!", "secret12!", "ann@example.com", "bad-pass1", "ann@example.com", "secret12!"])
+            AuthModule.self,
+            input: ["ann@example.com", "Ann", "secret12!", "secret12!", "ann@example.com", "bad-pass1", "ann@example.com", "secret12!"])
         try harness.start()
         let auth = try harness.resolve((any AuthRoute).self)
         auth.presentRegistration { _ in }

@@ -1,9 +1,10 @@
 import Contracts
 import Foundation
-@testable import AuthFeature
 import ModuleKit
 import Synchronization
 import Testing
+
+@testable import AuthFeature
 
 @Suite struct AuthServiceTests {
     @Test func registerLogsInAndSurvivesAReopen() throws {
@@ -85,7 +86,9 @@ import Testing
         #expect(throws: AuthError.invalidToken) {
             try service.confirmReset(token: "0123456789abcdef0123456789abcdef", password: "newpass12!", confirmation: "newpass12!")
         }
-        #expect(throws: AuthError.invalidToken) { try service.confirmReset(token: "x' OR 1=1 --", password: "newpass12!", confirmation: "newpass12!") }
+        #expect(throws: AuthError.invalidToken) {
+            try service.confirmReset(token: "x' OR 1=1 --", password: "newpass12!", confirmation: "newpass12!")
+        }
     }
 
     @Test func changePasswordChecksTheCurrentOne() throws {

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ModuleKit
 import Synchronization
+
 @testable import AuthFeature
 
 /// A clock tests move by hand.

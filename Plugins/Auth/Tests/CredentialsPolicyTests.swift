@@ -1,6 +1,7 @@
-@testable import AuthFeature
 import ModuleKit
 import Testing
+
+@testable import AuthFeature
 
 @Suite struct CredentialsPolicyTests {
     @Test(arguments: [
@@ -20,11 +21,14 @@ import Testing
         ("a@b.co", String(repeating: "n", count: 101), "secret12!", "secret12!", .inputTooLong(field: .fieldName, limit: 100)),
     ])
     func refusesWithTheSeedsInputErrors(email: String, name: String, password: String, confirmation: String, expected: AuthError) {
-        #expect(CredentialsPolicy.validateRegistration(email: email, name: name, password: password, confirmation: confirmation) == expected)
+        #expect(
+            CredentialsPolicy.validateRegistration(email: email, name: name, password: password, confirmation: confirmation) == expected)
     }
 
     @Test func acceptsAGoodRegistration() {
-        #expect(CredentialsPolicy.validateRegistration(email: "ann@example.com", name: "Ann", password: "secret12!", confirmation: "secret12!") == nil)
+        #expect(
+            CredentialsPolicy.validateRegistration(email: "ann@example.com", name: "Ann", password: "secret12!", confirmation: "secret12!")
+                == nil)
         #expect(CredentialsPolicy.normalizedEmail("  Ann@Example.COM ") == "ann@example.com")
     }
 

@@ -1,5 +1,6 @@
-@testable import AuthFeature
 import Testing
+
+@testable import AuthFeature
 
 @Suite struct PasswordHasherTests {
     let hasher = PasswordHasher(cost: 1)
@@ -40,6 +41,7 @@ import Testing
     }
 
     @Test func sha256OfAMillionAs() {
-        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }

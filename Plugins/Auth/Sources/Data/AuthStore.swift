@@ -140,7 +140,8 @@ public final class AuthStore: Sendable {
     /// Seconds the account stays locked at `now` (0 when it is not).
     public func lockRemaining(email: String, now: Int64) throws -> Int64 {
         try database.read { transaction in
-            let lockedUntil = try transaction.query("SELECT locked_until FROM failure WHERE email = ?", [.text(email)]).first?
+            let lockedUntil =
+                try transaction.query("SELECT locked_until FROM failure WHERE email = ?", [.text(email)]).first?
                 .integer("locked_until") ?? 0
             return max(0, lockedUntil - now)
         }
@@ -149,7 +150,8 @@ public final class AuthStore: Sendable {
     /// Counts one more failure and locks the account as `policy` says.
     public func recordFailure(email: String, now: Int64, policy: ThrottlePolicy) throws {
         try database.transaction { transaction in
-            let count = (try transaction.query("SELECT count FROM failure WHERE email = ?", [.text(email)]).first?.integer("count") ?? 0) + 1
+            let count =
+                (try transaction.query("SELECT count FROM failure WHERE email = ?", [.text(email)]).first?.integer("count") ?? 0) + 1
             let lock = Int64(policy.lockSeconds(afterFailures: Int(count)))
             try transaction.execute(
                 "INSERT INTO failure (email, count, locked_until) VALUES (?, ?, ?) ON CONFLICT(email) DO UPDATE SET count = excluded.count, locked_until = excluded.locked_until",

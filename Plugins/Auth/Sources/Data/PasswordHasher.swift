@@ -23,7 +23,11 @@ public struct PasswordHasher: Sendable {
 
     /// Whether `password` matches `storedHash`, compared in constant time.
     public func verify(_ password: String, against storedHash: String) -> Bool {
-        guard let computed = storedHash.withCString({ Self.crypt(password, setting: Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1))) }) else {
+        guard
+            let computed = storedHash.withCString({
+                Self.crypt(password, setting: Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)))
+            })
+        else {
             return false
         }
         return Self.constantTimeEqual(Array(computed.utf8), Array(storedHash.utf8))

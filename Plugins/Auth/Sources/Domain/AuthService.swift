@@ -36,7 +36,8 @@ public final class AuthService: Sendable {
     // MARK: - Accounts
 
     /// Creates an account and logs it in.
-    public func register(email rawEmail: String, name rawName: String, password: String, confirmation: String) throws(AuthError) -> AuthUser {
+    public func register(email rawEmail: String, name rawName: String, password: String, confirmation: String) throws(AuthError) -> AuthUser
+    {
         let email = CredentialsPolicy.normalizedEmail(rawEmail)
         let name = rawName.trimmingCharacters(in: .whitespaces)
         if let problem = CredentialsPolicy.validateRegistration(email: email, name: name, password: password, confirmation: confirmation) {

@@ -14,7 +14,9 @@ struct AuthCommands {
         let context = self.context
         let strings = context.strings
         return [
-            ModuleCommand(name: "register", summary: "Create an account and log in", usage: "register --email E --name N [--password-stdin]") {
+            ModuleCommand(
+                name: "register", summary: "Create an account and log in", usage: "register --email E --name N [--password-stdin]"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--email", "--name"], flags: ["--password-stdin"])
                 let (email, name) = (try arguments.required("--email"), try arguments.required("--name"))
                 let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
@@ -27,7 +29,8 @@ struct AuthCommands {
             ModuleCommand(name: "login", summary: "Log in", usage: "login --email E [--password-stdin]") {
                 let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
                 let email = try arguments.required("--email")
-                let password = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(.fieldPassword)
+                let password = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
+                    .fieldPassword)
                 let user = try run { try service.logIn(email: email, password: password) }
                 context.ui.print(strings.format(.loginSuccess, user.name))
                 return 0
@@ -60,7 +63,8 @@ struct AuthCommands {
                 switch (arguments.values["--email"], arguments.values["--token"]) {
                 case (let email?, nil):
                     try run { try service.requestReset(email: email) }
-                    context.ui.print(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), context.storage.folder + "/outbox.txt"))
+                    context.ui.print(
+                        strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), context.storage.folder + "/outbox.txt"))
                 case (nil, let token?):
                     let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                     let password = try reader.read(.fieldNewPassword)

@@ -16,7 +16,9 @@ final class LoginScreen: Screen {
     func show(_ ui: TerminalUI) -> Navigation {
         let form = Form(
             title: strings[.loginTitle], hint: strings[.loginHint],
-            fields: [.init(key: "email", label: strings[.fieldEmail]), .init(key: "password", label: strings[.fieldPassword], isSecret: true)])
+            fields: [
+                .init(key: "email", label: strings[.fieldEmail]), .init(key: "password", label: strings[.fieldPassword], isSecret: true),
+            ])
         switch ui.fill(form) {
         case .endOfInput:
             completion(nil)

@@ -44,7 +44,9 @@ public final class ModuleStorage: Sendable {
 
     static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".."
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+            }
     }
 
     /// Creates `path` and its missing parents with mode 0700.

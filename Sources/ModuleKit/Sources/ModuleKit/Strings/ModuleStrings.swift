@@ -51,7 +51,8 @@ public final class ModuleStrings: Sendable {
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw StringsError("module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?")
+            throw StringsError(
+                "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?")
         }
         for entry in entries.sorted() where entry.hasSuffix(".lproj") {
             let path = "\(folder)/\(entry)/Localizable.strings"

@@ -1,0 +1,156 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The Auth module and the app shell, driven through the real binary with piped input.
+@Suite struct AuthFlowTests {
+    /// A modules.json with Auth (and the test provider, for a Home entry-less app) and a
+    /// private data folder, shared by every command of one test.
+    struct App {
+        let config: String
+        let data: String
+
+        init(authEnabled: Bool = true) throws {
+            config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", authEnabled ? "" : #""enabled": false"#)]))
+            data = try TestEnvironment.temporaryFolder()
+        }
+
+        func run(_ arguments: [String], input: String = "", inputBytes: [UInt8]? = nil) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config] + arguments, input: input, inputBytes: inputBytes,
+                environment: ["MODHOST_DATA_DIR": data])
+        }
+
+        func start(_ arguments: [String] = []) throws -> RunningProcess {
+            try ChildProcess.start(TestEnvironment.modhost, ["--config", config] + arguments, environment: ["MODHOST_DATA_DIR": data])
+        }
+
+        var outbox: String { (try? String(contentsOfFile: data + "/Auth/outbox.txt", encoding: .utf8)) ?? "" }
+
+        var lastToken: String? {
+            outbox.split(separator: "\n").last { $0.contains("token is: ") }.map { String($0.split(separator: " ").last ?? "") }
+        }
+    }
+
+    @Test func registerLogOutLogInWhoamiResetAndLogInWithTheNewPassword() throws {
+        let app = try App()
+        // Welcome → Register → Home → Log out (Continue) → Welcome → Log in → Home → Quit.
+        let session = try app.run(
+            [],
+            input: [
+                "2", "ann@example.com", "Ann", "secret12!", "secret12!",
+                "1", "2",
+                "1", "ann@example.com", "secret12!",
+                "2",
+            ].joined(separator: "\n") + "\n")
+        #expect(session.status == 0)
+        #expect(session.stderr == "")
+        #expect(session.stdout.contains("Account created. Welcome, Ann."))
+        #expect(session.stdout.contains("Logged in as Ann <ann@example.com>"))
+        #expect(session.stdout.contains("Log Out — Are you sure you want to log out?"))
+        #expect(session.stdout.contains("Welcome back, Ann."))
+        #expect(session.stdout.hasSuffix("Goodbye.\n"))
+
+        // The current user survived the restart.
+        let whoami = try app.run(["auth", "whoami", "--json"])
+        #expect(whoami.status == 0)
+        #expect(whoami.stdout == "{\"email\":\"ann@example.com\",\"name\":\"Ann\"}\n")
+
+        let request = try app.run(["auth", "reset-password", "--email", "ann@example.com"])
+        #expect(request.status == 0)
+        #expect(request.stdout == "If an account exists for ann@example.com, a reset message is in \(app.data)/Auth/outbox.txt.\n")
+        let token = try #require(app.lastToken)
+        let reset = try app.run(["auth", "reset-password", "--token", token, "--password-stdin"], input: "brandnew7!\nbrandnew7!\n")
+        #expect(reset.status == 0)
+        #expect(reset.stdout == "Password changed. Log in with the new one.\n")
+        let reused = try app.run(["auth", "reset-password", "--token", token, "--password-stdin"], input: "another7!\nanother7!\n")
+        #expect(reused.status == 1)
+        #expect(reused.stderr == "modhost: error: auth reset-password: That reset token is not valid or was already used.\n")
+
+        #expect(try app.run(["auth", "logout"]).stdout == "Logged out.\n")
+        let nobody = try app.run(["auth", "whoami"])
+        #expect(nobody.status == 1)
+        #expect(nobody.stderr == "modhost: error: auth whoami: Nobody is logged in.\n")
+        let old = try app.run(["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "secret12!\n")
+        #expect(old.status == 1)
+        #expect(old.stderr == "modhost: error: auth login: Wrong email or password.\n")
+        let new = try app.run(["auth", "login", "--email", "ANN@example.com", "--password-stdin"], input: "brandnew7!\n")
+        #expect(new.status == 0)
+        #expect(new.stdout == "Welcome back, Ann.\n")
+    }
+
+    @Test func withAuthDisabledHomeOpensDirectly() throws {
+        let app = try App(authEnabled: false)
+        let result = try app.run([], input: "1\n")
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("Welcome\n"))
+        #expect(!result.stdout.contains("Log out"))
+        #expect(result.stdout.contains("Home\n====\n  1. Quit\n"))
+        let command = try app.run(["auth", "whoami"])
+        #expect(command.status == 1)
+        #expect(
+            command.stderr
+                == "modhost: error: module 'Auth' is not active: disabled in modules.json; enable it in modules.json or with --enable Auth\n"
+        )
+    }
+
+    @Test func theAppSpeaksTheLocaleOfLang() throws {
+        let app = try App()
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", app.config], input: "2\nann@example.com\nAnn\nsecret12!\nsecret12?\n",
+            environment: ["MODHOST_DATA_DIR": app.data, "LANG": "fr_FR.UTF-8"])
+        #expect(result.stdout.contains("Bienvenue\n"))
+        #expect(result.stdout.contains("  2. S'inscrire\n"))
+        #expect(result.stdout.contains("! Les mots de passe ne correspondent pas."))
+    }
+
+    @Test func twoProcessesRegisteringOneEmailAtOnceOneWins() throws {
+        let app = try App()
+        let processes = try (0..<2).map { _ in
+            try app.start(["auth", "register", "--email", "race@example.com", "--name", "Racer", "--password-stdin"])
+        }
+        for process in processes {
+            process.stdin.fileHandleForWriting.write(Data("secret12!\nsecret12!\n".utf8))
+            try process.stdin.fileHandleForWriting.close()
+        }
+        let results = try processes.map { try $0.wait() }
+        #expect(results.map(\.status).sorted() == [0, 1])
+        let loser = try #require(results.first { $0.status == 1 })
+        #expect(loser.stderr == "modhost: error: auth register: An account with this email already exists.\n")
+        #expect(try app.run(["auth", "whoami", "--json"]).stdout == "{\"email\":\"race@example.com\",\"name\":\"Racer\"}\n")
+    }
+
+    @Test func garbageGetsAMessageAndLosesNothing() throws {
+        let app = try App()
+        _ = try app.run(
+            ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
+        _ = try app.run(["auth", "logout"])
+        let huge = String(repeating: "a", count: 1_000_000)
+        var bytes: [UInt8] = []
+        // Register with: an empty line (goes back), a 1 MB email, invalid UTF-8, then SQL.
+        bytes += Array("2\n\n2\n\(huge)@x.io\nAnn\nsecret12!\nsecret12!\n".utf8)
+        bytes += [0xFF, 0xFE, 0x40, 0x61, 0x2E, 0x62, 0x0A] + Array("Ann\nsecret12!\nsecret12!\n".utf8)
+        bytes += Array("x@y.zz'; DROP TABLE user; --\nBobby'); DROP TABLE user;--\nsecret12!\nsecret12!\n".utf8)
+        // Log in with garbage, then quit.
+        bytes += Array("\n1\n' OR '1'='1\n' OR '1'='1\n\n4\n".utf8)
+        let result = try app.run([], inputBytes: bytes)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("! Email is too long (at most 254 characters)."))
+        #expect(result.stdout.contains("! That email address is not valid."))
+        #expect(result.stdout.contains("! Wrong email or password."))
+        // Nothing stored was lost: the first account still logs in.
+        let login = try app.run(["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "secret12!\n")
+        #expect(login.status == 0)
+    }
+
+    @Test func anAcknowledgedRegistrationSurvivesKill9() throws {
+        let app = try App()
+        let process = try app.start()
+        process.stdin.fileHandleForWriting.write(Data("2\nkill@example.com\nKill\nsecret12!\nsecret12!\n".utf8))
+        try process.waitForOutput(containing: "Account created. Welcome, Kill.")
+        process.send(SIGKILL)
+        _ = try process.wait()
+        let whoami = try app.run(["auth", "whoami", "--json"])
+        #expect(whoami.stdout == "{\"email\":\"kill@example.com\",\"name\":\"Kill\"}\n")
+    }
+}
