@@ -68,7 +68,8 @@ var targets: [Target] = [
 
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
-    .executableTarget(name: "ModhostBench", dependencies: ["HostCore", fixtureContracts], path: "Benchmarks/ModhostBench"),
+    .executableTarget(
+        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature"], path: "Benchmarks/ModhostBench"),
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.

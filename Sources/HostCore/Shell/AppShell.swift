@@ -15,21 +15,21 @@ final class AppShell: Sendable {
 
     /// Runs the app until the person quits or input ends.
     func run() {
+        let (runtime, auth) = (self.runtime, self.auth)
         let navigator = runtime.navigator
-        let observation = auth?.observe { [weak self] user in
-            guard let self else { return }
-            navigator.requestRoot(user == nil ? self.welcome() : self.home())
+        let observation = auth?.observe { user in
+            navigator.requestRoot(user == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
         }
         defer { observation?.cancel() }
-        navigator.run(root: auth != nil && auth?.currentUser == nil ? welcome() : home())
+        navigator.run(root: auth != nil && auth?.currentUser == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
         navigator.ui.print(runtime.strings[.goodbye])
     }
 
-    func welcome() -> any Screen {
+    static func welcome(_ runtime: HostRuntime, _ auth: (any AuthRoute)?) -> any Screen {
         WelcomeScreen(strings: runtime.strings, auth: auth)
     }
 
-    func home() -> any Screen {
+    static func home(_ runtime: HostRuntime, _ auth: (any AuthRoute)?) -> any Screen {
         HomeScreen(runtime: runtime, auth: auth)
     }
 }
