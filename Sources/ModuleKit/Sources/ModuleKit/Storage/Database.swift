@@ -40,13 +40,29 @@ public final class Database: Sendable {
         }
         connection = Mutex(Connection(handle: handle))
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        try connection.withLock { (connection: inout Connection) throws(StorageError) in
-            var transaction = Transaction(handle: connection.handle, path: path)
-            _ = try transaction.query("PRAGMA journal_mode=WAL")
-            try transaction.execute("PRAGMA synchronous=FULL")
-            try transaction.execute("PRAGMA foreign_keys=ON")
+        // Switching to WAL takes an exclusive lock without waiting on the busy handler, so a
+        // second process opening the same new database retries for the busy timeout.
+        try Self.retryingWhileBusy { () throws(StorageError) in
+            try connection.withLock { (connection: inout Connection) throws(StorageError) in
+                var transaction = Transaction(handle: connection.handle, path: path)
+                _ = try transaction.query("PRAGMA journal_mode=WAL")
+                try transaction.execute("PRAGMA synchronous=FULL")
+                try transaction.execute("PRAGMA foreign_keys=ON")
+            }
         }
-        try migrate(migrations)
+        try Self.retryingWhileBusy { () throws(StorageError) in try migrate(migrations) }
+    }
+
+    /// Runs `body` again while it fails with `.busy`, for up to the busy timeout.
+    private static func retryingWhileBusy(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(busyTimeoutMilliseconds) * 1_000_000
+        while true {
+            do {
+                return try body()
+            } catch where error.kind == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     deinit {
