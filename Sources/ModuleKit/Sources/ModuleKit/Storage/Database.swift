@@ -59,7 +59,7 @@ public final class Database: Sendable {
         while true {
             do {
                 return try body()
-            } catch where error.kind == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+            } catch  where error.kind == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
                 usleep(10_000)
             }
         }
