@@ -41,9 +41,9 @@ public final class StandardTerminal: Terminal {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine() }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             write("\n")
         }
         return readLine()

@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// An install copied elsewhere keeps working: the host finds its strings beside `modhost`,
+/// each module beside its own library. A module whose strings are gone fails with a clear
+/// reason; the host and the other modules keep running.
+@Suite struct MovedInstallTests {
+    static let files = ["modhost", "libModuleKit.so", "libContracts.so", "libAuth.so"]
+    static let folders = ["ModuleHost_HostCore.resources", "ModuleHost_AuthFeature.resources"]
+
+    func install(without missing: String? = nil) throws -> String {
+        let folder = try TestEnvironment.temporaryFolder() + "/opt/modhost"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in Self.files + Self.folders where name != missing {
+            try FileManager.default.copyItem(atPath: TestEnvironment.buildFolder + "/" + name, toPath: folder + "/" + name)
+        }
+        try Data(#"{"modules": [{"name": "Auth", "enabled": true}]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/modules.json"))
+        return folder
+    }
+
+    @Test func aCopiedInstallFindsItsModulesAndStrings() throws {
+        let folder = try install()
+        let result = try ChildProcess.run(
+            folder + "/modhost", ["--config", folder + "/modules.json"], input: "4\n", environment: ["LANG": "de_DE.UTF-8"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.contains("Willkommen\n"))
+        #expect(result.stdout.contains("  1. Anmelden\n"))
+        #expect(result.stdout.hasSuffix("Auf Wiedersehen.\n"))
+    }
+
+    @Test func aModuleWithoutItsStringsFailsClearly() throws {
+        let folder = try install(without: "ModuleHost_AuthFeature.resources")
+        let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "modules"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout.contains(
+                "    reason: module 'Auth': strings folder '\(folder)/ModuleHost_AuthFeature.resources/Strings' cannot be read; is the module's resources folder next to its library?"
+            ))
+    }
+
+    @Test func theHostWithoutItsStringsStillRuns() throws {
+        let folder = try install(without: "ModuleHost_HostCore.resources")
+        let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json"], input: "")
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.hasPrefix("modhost: error: the host's strings are missing, screens show keys: module 'modhost': strings folder"))
+        #expect(result.stdout.contains("welcome.title"))
+    }
+}
