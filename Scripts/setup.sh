@@ -7,6 +7,7 @@ packages=(
     binutils          # nm, used by the tests that prove one copy of the kit
     libsqlite3-dev    # module storage (ModuleKit's CSQLite)
     libcrypt-dev      # Auth's password hashing (CCrypt)
+    bsdutils          # script(1): the tests run the app on a pseudo-terminal
 )
 
 missing=()

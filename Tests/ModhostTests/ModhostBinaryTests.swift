@@ -236,11 +236,11 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.status == 0)
         #expect(
             result.stdout == """
-                No module adds anything here yet.
 
                 Home
                 ====
-                  1. Quit
+                  1. Greeting
+                  2. Quit
                 Choose a number: 
                 Goodbye.
 
@@ -272,12 +272,36 @@ func config(_ modules: [(String, String)]) throws -> String {
             ])
     }
 
+    @Test func homeListsTheEntriesOfActiveModulesOnly() throws {
+        let path = try config([("FixtureProvider", #""config": {"greeting": "Hi"}"#)])
+        let result = try modhost(["--config", path], input: "1\n2\n")
+        #expect(result.stdout.contains("Home\n====\n  1. Greeting\n  2. Quit\n"))
+        #expect(result.stdout.contains("Hi, you!\n"))
+        #expect(result.stdout.hasSuffix("Goodbye.\n"))
+        let disabled = try modhost(["--config", path, "--disable", "FixtureProvider"], input: "")
+        #expect(!disabled.stdout.contains("Greeting"))
+        #expect(disabled.stdout.contains("Home\n====\n  1. Quit\n"))
+    }
+
+    @Test func colourOnATerminalUnlessNoColor() throws {
+        let path = try config([])
+        let command = "\(TestEnvironment.modhost) --config \(path)"
+        // `swift test` itself sets NO_COLOR for its children; a person's terminal does not.
+        let tty = try ChildProcess.run(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "1\n", environment: ["TERM": "xterm"], unsetting: ["NO_COLOR"])
+        #expect(tty.stdout.contains("\u{1B}[1mHome\u{1B}[0m"))
+        let plain = try ChildProcess.run(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "1\n", environment: ["NO_COLOR": "1", "TERM": "xterm"])
+        #expect(plain.stdout.contains("Home"))
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
     @Test func garbageOnStandardInputDoesNotUpsetTheHost() throws {
         let path = try config([("FixtureProvider", "")])
         let garbage = String(repeating: "x", count: 1_000_000) + "\n\u{0}\u{7F}'; DROP TABLE modules; --\n"
         let result = try modhost(["--config", path], input: garbage)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("! Please enter a number from 1 to 1."))
+        #expect(result.stdout.contains("! Please enter a number from 1 to 2."))
         #expect(result.stdout.hasSuffix("Goodbye.\n"))
     }
 }

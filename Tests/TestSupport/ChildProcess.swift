@@ -19,10 +19,11 @@ public enum ChildProcess {
         input: String = "",
         inputBytes: [UInt8]? = nil,
         environment: [String: String] = [:],
+        unsetting unset: Set<String> = [],
         currentDirectory: String? = nil,
         deadline: TimeInterval = 120
     ) throws -> ProcessResult {
-        let process = try start(executable, arguments, environment: environment, currentDirectory: currentDirectory)
+        let process = try start(executable, arguments, environment: environment, unsetting: unset, currentDirectory: currentDirectory)
         process.stdin.fileHandleForWriting.write(inputBytes.map { Data($0) } ?? Data(input.utf8))
         try process.stdin.fileHandleForWriting.close()
         return try process.wait(deadline: deadline)
@@ -33,6 +34,7 @@ public enum ChildProcess {
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
+        unsetting unset: Set<String> = [],
         currentDirectory: String? = nil
     ) throws -> RunningProcess {
         let process = Process()
@@ -46,6 +48,7 @@ public enum ChildProcess {
         merged["LC_ALL"] = nil
         merged["LC_MESSAGES"] = nil
         for (key, value) in environment { merged[key] = value }
+        for key in unset { merged[key] = nil }
         process.environment = merged
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let running = RunningProcess(process: process)

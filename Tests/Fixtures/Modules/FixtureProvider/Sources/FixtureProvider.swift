@@ -57,6 +57,23 @@ public final class FixtureProvider: Module {
     }
 }
 
+extension FixtureProvider {
+    /// A Home entry that shows the greeting and goes back.
+    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        let greeter = Greeter(greeting: configuration.greeting ?? "Hello")
+        return [HomeEntry(title: "Greeting") { GreetingScreen(greeter: greeter) }]
+    }
+}
+
+final class GreetingScreen: Screen {
+    let greeter: Greeter
+    init(greeter: Greeter) { self.greeter = greeter }
+    func show(_ ui: TerminalUI) -> Navigation {
+        ui.print(greeter.greet("you"))
+        return .pop
+    }
+}
+
 struct Greeter: GreetingRoute {
     let greeting: String
     func greet(_ name: String) -> String { "\(greeting), \(name)!" }
