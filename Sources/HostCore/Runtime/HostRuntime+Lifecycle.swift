@@ -27,13 +27,9 @@ extension HostRuntime {
                     settle(name, as: .skipped, reason: reason, module: module, in: &state)
                     continue
                 }
-                let context: ModuleContext
-                do {
-                    context = try makeContext(for: module)
-                } catch {
-                    settle(name, as: .failed, reason: "\(error)", module: module, in: &state)
-                    continue
-                }
+                let context = self.context(
+                    named: name, resolver: locator.resolver(for: module.manifest),
+                    strings: state.strings[name] ?? .none(locale: locale))
                 state.contexts[name] = context
                 do {
                     try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
@@ -79,20 +75,8 @@ extension HostRuntime {
         }
     }
 
-    /// The context of a module: its resolver, its storage in the data folder, and its strings,
-    /// read from beside its library.
-    ///
-    /// - Throws: ``StringsError`` when the module declares strings that cannot be read.
-    private func makeContext(for module: LoadedModule) throws -> ModuleContext {
-        let manifest = module.manifest
-        var strings = ModuleStrings.none(locale: locale)
-        if let folder = manifest.stringsFolder {
-            let libraryFolder = URL(fileURLWithPath: module.path).deletingLastPathComponent().path
-            strings = try ModuleStrings.load(module: manifest.name, from: libraryFolder + "/" + folder, locale: locale)
-        }
-        return context(named: manifest.name, resolver: locator.resolver(for: manifest), strings: strings)
-    }
-
+    /// A module's context: its resolver, its storage in the data folder, its strings (read in
+    /// `prepare`), and the app's shared locale and navigator.
     private func context(named name: String, resolver: ModuleResolver, strings: ModuleStrings) -> ModuleContext {
         ModuleContext(
             moduleName: name, environment: configuration.environment,

@@ -37,6 +37,7 @@ extension HostRuntime {
                     state.loaded[entry.name] = module
                     do {
                         try module.instance.validateConfiguration(entry.config)
+                        state.strings[entry.name] = try strings(of: module)
                     } catch {
                         badConfigurations[entry.name] = "\(error)"
                     }
@@ -74,6 +75,15 @@ extension HostRuntime {
         state.reports = reports
         markUnavailableRoutes(state)
         if !state.isStarted { hostInfo.update(reports) }
+    }
+
+    /// The module's strings, read from beside its library (none when it declares none).
+    ///
+    /// - Throws: ``StringsError`` when it declares strings that cannot be read.
+    private func strings(of module: LoadedModule) throws -> ModuleStrings {
+        guard let folder = module.manifest.stringsFolder else { return .none(locale: locale) }
+        let libraryFolder = URL(fileURLWithPath: module.path).deletingLastPathComponent().path
+        return try ModuleStrings.load(module: module.manifest.name, from: libraryFolder + "/" + folder, locale: locale)
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> String {

@@ -32,6 +32,7 @@ public final class HostRuntime: Sendable {
         var reports: [ModuleReport] = []
         var loaded: [String: LoadedModule] = [:]
         var contexts: [String: ModuleContext] = [:]
+        var strings: [String: ModuleStrings] = [:]
         var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
         var started: [String] = []
         var isPrepared = false
