@@ -20,11 +20,11 @@ final class AuthRouter: AuthRoute {
     }
 
     func presentLogIn(completion: @escaping @Sendable (AuthUser?) -> Void) {
-        context.navigator.present(LoginScreen(service: service, strings: context.strings, completion: completion))
+        context.navigator.present(AccountFormScreen.logIn(service: service, strings: context.strings, completion: completion))
     }
 
     func presentRegistration(completion: @escaping @Sendable (AuthUser?) -> Void) {
-        context.navigator.present(RegisterScreen(service: service, strings: context.strings, completion: completion))
+        context.navigator.present(AccountFormScreen.register(service: service, strings: context.strings, completion: completion))
     }
 
     func presentPasswordReset() {

@@ -1,0 +1,90 @@
+import Contracts
+import ModuleKit
+
+/// A form that ends in a logged-in user — log in, register: a refusal is shown on the form
+/// and asked again; going back or a success pops and calls `completion`.
+final class AccountFormScreen: Screen {
+    let form: Form
+    let strings: ModuleStrings
+    let submit: ([String: String]) throws(AuthError) -> AuthUser
+    let success: StringKey
+    let completion: @Sendable (AuthUser?) -> Void
+
+    init(
+        form: Form, strings: ModuleStrings, success: StringKey,
+        submit: @escaping ([String: String]) throws(AuthError) -> AuthUser,
+        completion: @escaping @Sendable (AuthUser?) -> Void
+    ) {
+        self.form = form
+        self.strings = strings
+        self.success = success
+        self.submit = submit
+        self.completion = completion
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        switch ui.fill(form) {
+        case .endOfInput:
+            completion(nil)
+            return .quit
+        case .cancelled:
+            completion(nil)
+            return .pop
+        case .submitted(let values):
+            do {
+                let user = try submit(values)
+                ui.success(strings.format(success, user.name))
+                completion(user)
+                return .pop
+            } catch {
+                ui.error(error.message(strings))
+                return .stay
+            }
+        }
+    }
+
+    /// Email and password (hidden on a TTY).
+    static func logIn(service: AuthService, strings: ModuleStrings, completion: @escaping @Sendable (AuthUser?) -> Void)
+        -> AccountFormScreen
+    {
+        let form = Form(
+            title: strings[.loginTitle], hint: strings[.loginHint],
+            fields: [
+                .init(key: "email", label: strings[.fieldEmail]), .init(key: "password", label: strings[.fieldPassword], isSecret: true),
+            ])
+        return AccountFormScreen(
+            form: form, strings: strings, success: .loginSuccess,
+            submit: { values throws(AuthError) in
+                try service.logIn(email: values["email", default: ""], password: values["password", default: ""])
+            },
+            completion: completion)
+    }
+
+    /// Email, display name, password and confirmation, each problem a localized message on
+    /// the form (seed 000's `InputError`, plus weak password and email already registered).
+    static func register(service: AuthService, strings: ModuleStrings, completion: @escaping @Sendable (AuthUser?) -> Void)
+        -> AccountFormScreen
+    {
+        let form = Form(
+            title: strings[.registerTitle], hint: strings[.loginHint],
+            fields: [
+                .init(key: "email", label: strings[.fieldEmail]), .init(key: "name", label: strings[.fieldName]),
+                .init(key: "password", label: strings[.fieldPassword], isSecret: true),
+                .init(key: "confirmation", label: strings[.fieldConfirmation], isSecret: true),
+            ],
+            validate: { values in
+                let problem = CredentialsPolicy.validateRegistration(
+                    email: CredentialsPolicy.normalizedEmail(values["email", default: ""]), name: values["name", default: ""],
+                    password: values["password", default: ""], confirmation: values["confirmation", default: ""])
+                return problem.map { [$0.message(strings)] } ?? []
+            })
+        return AccountFormScreen(
+            form: form, strings: strings, success: .registerSuccess,
+            submit: { values throws(AuthError) in
+                try service.register(
+                    email: values["email", default: ""], name: values["name", default: ""],
+                    password: values["password", default: ""], confirmation: values["confirmation", default: ""])
+            },
+            completion: completion)
+    }
+}
