@@ -16,6 +16,18 @@ public struct Transaction {
     ///
     /// - Throws: ``StorageError`` with SQLite's message.
     public mutating func query(_ sql: String, _ bindings: [SQLValue] = []) throws(StorageError) -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(sql, bindings) { rows.append($0) }
+        return rows
+    }
+
+    /// Runs a statement and hands each row to `body` as it is read, without keeping them:
+    /// for results too large to hold at once.
+    ///
+    /// - Throws: ``StorageError`` with SQLite's message, or what `body` throws.
+    public mutating func forEachRow(
+        _ sql: String, _ bindings: [SQLValue] = [], _ body: (Row) throws(StorageError) -> Void
+    ) throws(StorageError) {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw error(sqlite3_errcode(handle))
@@ -34,14 +46,12 @@ public struct Transaction {
             }
             guard status == SQLITE_OK else { throw error(status) }
         }
-        var rows: [Row] = []
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { throw error(status) }
-            rows.append(Self.row(statement))
+            try body(Self.row(statement))
         }
-        return rows
     }
 
     /// The rowid of the last row this connection inserted.

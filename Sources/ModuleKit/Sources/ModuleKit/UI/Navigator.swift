@@ -11,6 +11,8 @@ public enum Navigation {
     case push(any Screen)
     /// Back to the screen below.
     case pop
+    /// Swap this screen for another; back goes below both (a step of a wizard).
+    case replace(any Screen)
     /// Forget every screen and start again from this one.
     case replaceRoot(any Screen)
     /// Show the same screen again.
@@ -63,6 +65,9 @@ public final class Navigator: @unchecked Sendable {
         switch navigation {
         case .push(let screen): stack.append(screen)
         case .pop: _ = stack.popLast()
+        case .replace(let screen):
+            _ = stack.popLast()
+            stack.append(screen)
         case .replaceRoot(let screen): stack = [screen]
         case .stay: break
         case .quit:

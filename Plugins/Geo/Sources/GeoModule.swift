@@ -1,0 +1,39 @@
+import Contracts
+import ModuleKit
+
+/// Geo (seed 003, SILVER): countries and cities, a reusable input module, `GeoRoute`.
+///
+/// Service locator: the storage and the region catalog are registered here and injected into
+/// the interactors. Interactor: ``PlacesInteractor``. Router: ``PlacesRouter`` and
+/// ``InputRouter``. View: ``PlacesView`` and ``InputView``. Entity: ``City`` and ``Country``.
+public final class GeoModule: Module {
+    public static let name = "Geo"
+    public static let version = "1.0.0"
+    public static let provides: [RouteKey] = [.route((any GeoRoute).self)]
+    public static let stringsFolder: String? = "ModuleHost_GeoFeature.resources/Strings"
+
+    public init() {}
+
+    public func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {
+        let storage = try SQLiteGeoStorage(storage: registry.context.storage)
+        try registry.service((any GeoStorageService).self, .singleton(storage))
+        try registry.service(RegionCatalog.self, .lazySingleton { RegionCatalog() })
+        try registry.route((any GeoRoute).self, .singleton(GeoRouter(context: registry.context)))
+    }
+
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        GeoCommands(context: context).all
+    }
+
+    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        [
+            HomeEntry(title: context.strings[.placesEntry]) {
+                do {
+                    return try PlacesModuleAssembly(context: context).view
+                } catch {
+                    return FailureView(message: "\(error)")
+                }
+            }
+        ]
+    }
+}

@@ -1,0 +1,69 @@
+import ModuleKit
+
+/// What the input module's owner decides about an entered text.
+public enum InputDecision {
+    /// Accept it and go where the navigation says (next step, or back).
+    case proceed(Navigation)
+    /// Refuse it with a message and ask again.
+    case retry(String)
+}
+
+/// The reusable input module's public face (seed 003's `InputRouter`): parameters through the
+/// initializer, every callback through one `configure` — adding a callback breaks every call
+/// site instead of being forgotten.
+public final class InputRouter {
+    let title: String
+    let placeholder: String
+    let doneButton: String
+    private(set) var onDone: ((String) -> InputDecision)?
+    private(set) var onCancel: (() -> Navigation)?
+
+    public init(title: String, placeholder: String, doneButton: String) {
+        self.title = title
+        self.placeholder = placeholder
+        self.doneButton = doneButton
+    }
+
+    public func configure(onDone: @escaping (String) -> InputDecision, onCancel: @escaping () -> Navigation) {
+        self.onDone = onDone
+        self.onCancel = onCancel
+    }
+}
+
+/// The input module's screen: asks one line; an empty line cancels.
+public final class InputView: Screen {
+    /// The view owns its module (the seed's memory rule).
+    let router: InputRouter
+    let cancelHint: String
+
+    init(router: InputRouter, cancelHint: String) {
+        self.router = router
+        self.cancelHint = cancelHint
+    }
+
+    public func show(_ ui: TerminalUI) -> Navigation {
+        ui.title(router.title)
+        ui.print(cancelHint)
+        guard let text = ui.ask("\(router.placeholder) [\(router.doneButton)]") else { return .quit }
+        if text.trimmingCharacters(in: .whitespaces).isEmpty { return router.onCancel?() ?? .pop }
+        switch router.onDone?(text) ?? .proceed(.pop) {
+        case .proceed(let navigation): return navigation
+        case .retry(let message):
+            ui.error(message)
+            return .stay
+        }
+    }
+}
+
+/// The seed's `Module` pair: the router to control the module, the view to show it. Holding
+/// the pair keeps both alive until the view is on the navigator, which then owns the module.
+public struct SilverModule<Router: AnyObject> {
+    public let router: Router
+    public let view: any Screen
+}
+
+/// Builds the reusable input module (seed 003's `InputModuleAssembly`).
+public func InputModuleAssembly(title: String, placeholder: String, doneButton: String, cancelHint: String) -> SilverModule<InputRouter> {
+    let router = InputRouter(title: title, placeholder: placeholder, doneButton: doneButton)
+    return SilverModule(router: router, view: InputView(router: router, cancelHint: cancelHint))
+}

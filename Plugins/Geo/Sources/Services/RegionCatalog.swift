@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+/// The ISO 3166 countries Foundation knows, named in any locale: accepts a code (`FR`) or a
+/// name in the current locale or English (`Frankreich`, `France`), and suggests the closest
+/// names for a miss.
+public final class RegionCatalog: Sendable {
+    /// Two-letter codes of real countries (groupings like `EU` and `QO` left out).
+    public let codes: [String]
+    private let names = Mutex<[String: [String: String]]>([:])
+    private static let groupings: Set<String> = ["EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"]
+
+    public init() {
+        codes = Locale.Region.isoRegions.map(\.identifier)
+            .filter { $0.count == 2 && $0.allSatisfy(\.isLetter) && !Self.groupings.contains($0) }
+            .sorted()
+    }
+
+    /// The country's name in `locale` (the code itself if Foundation has none).
+    public func name(of code: String, locale: String) -> String {
+        table(locale)[code] ?? code
+    }
+
+    /// The country `text` names: a code, or a name in `locale` or English, ignoring case and
+    /// accents.
+    public func country(matching text: String, locale: String) -> Country? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let upper = trimmed.uppercased()
+        if upper.count == 2, codes.contains(upper) { return Country(code: upper, name: name(of: upper, locale: locale)) }
+        let key = Self.fold(trimmed)
+        for table in [table(locale), table("en")] {
+            if let code = table.first(where: { Self.fold($0.value) == key })?.key {
+                return Country(code: code, name: name(of: code, locale: locale))
+            }
+        }
+        return nil
+    }
+
+    /// Up to three names in `locale` closest to `text`.
+    public func suggestions(for text: String, locale: String) -> [String] {
+        let key = Self.fold(text)
+        guard !key.isEmpty else { return [] }
+        // A typo (a few edits away) or the start of a name (at least three letters).
+        let scored = table(locale).values.map { name in
+            let folded = Self.fold(name)
+            return (name, key.count >= 3 && folded.hasPrefix(key) ? 0 : editDistance(key, folded))
+        }
+        return scored.filter { $0.1 <= max(1, key.count / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
+    }
+
+    /// Lowercased, accents removed: for matching and for sort keys.
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    private func table(_ locale: String) -> [String: String] {
+        names.withLock { names in
+            if let table = names[locale] { return table }
+            let foundation = Locale(identifier: locale)
+            var table: [String: String] = [:]
+            for code in codes { table[code] = foundation.localizedString(forRegionCode: code) ?? code }
+            names[locale] = table
+            return table
+        }
+    }
+}
+
+/// Levenshtein distance by characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

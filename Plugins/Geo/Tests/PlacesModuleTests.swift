@@ -1,0 +1,62 @@
+import ModuleKit
+import ModuleKitTesting
+import Testing
+
+@testable import GeoFeature
+
+/// The SILVER module on a navigator: the two-step add with the reusable input module, cancel,
+/// and the memory rule.
+@Suite struct PlacesModuleTests {
+    func run(_ input: [String], storage: InMemoryGeoStorage = InMemoryGeoStorage()) throws -> (ScriptedTerminal, InMemoryGeoStorage) {
+        let terminal = ScriptedTerminal(lines: input)
+        let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
+        let locale = LocaleSetting(environment: [:])
+        let interactor = try PlacesInteractor(resolver: try makeResolver(storage: storage), locale: locale)
+        let router = PlacesRouter(strings: try geoStrings(locale: "en"))
+        navigator.run(root: PlacesView(router: router, interactor: interactor))
+        return (terminal, storage)
+    }
+
+    @Test func addsACityInTwoStepsOfTheSameInputModule() throws {
+        let (terminal, storage) = try run(["1", "Frnce", "France", "Lyon", "4"])
+        #expect(terminal.output.contains("Add city\n========\n(leave empty to cancel)\nCountry [Next]: "))
+        #expect(terminal.output.contains("! 'Frnce' is not a country. Did you mean: France?"))
+        #expect(terminal.output.contains("Add a city in France\n====================\n(leave empty to cancel)\nCity [Save]: "))
+        #expect(terminal.output.contains("France (FR)\n  Lyon\n"))
+        #expect(try storage.count() == 1)
+    }
+
+    @Test(arguments: [["1", "", "4"], ["1", "FR", "", "4"], ["1", "FR"]])
+    func cancellingEitherStepSavesNothing(input: [String]) throws {
+        let (_, storage) = try run(input)
+        #expect(try storage.count() == 0)
+    }
+
+    @Test func deleteAsksContinueOrCancel() throws {
+        let storage = InMemoryGeoStorage()
+        _ = try run(["1", "FR", "Lyon", "3", "1", "1", "3", "1", "2", "4"], storage: storage)
+        #expect(try storage.count() == 0)
+    }
+
+    @Test func poppingTheViewFreesTheWholeModule() throws {
+        weak var router: PlacesRouter?
+        weak var interactor: PlacesInteractor?
+        weak var input: InputRouter?
+        let terminal = ScriptedTerminal(lines: ["1", "", "4"])
+        let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
+        do {
+            let module = try PlacesModuleAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))
+            router = module.router
+            interactor = (module.view as? PlacesView)?.interactor
+            #expect(router != nil)
+            #expect(interactor != nil)
+            // The router keeps its child weakly: opening the input module does not keep it.
+            navigator.run(root: module.view)
+            input = module.router.countryInput
+        }
+        #expect(navigator.depth == 0)
+        #expect(router == nil)
+        #expect(interactor == nil)
+        #expect(input == nil)
+    }
+}
