@@ -69,7 +69,8 @@ var targets: [Target] = [
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
-        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature"], path: "Benchmarks/ModhostBench"),
+        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature"],
+        path: "Benchmarks/ModhostBench"),
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.

@@ -53,6 +53,11 @@ func writeConfig(_ modules: [String], name: String) -> String {
 /// posix_spawn and waitpid directly: Foundation's Process adds tens of milliseconds of its
 /// own, which would drown what is measured.
 func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
+    measureProcess(executable, arguments).nanoseconds
+}
+
+/// Wall nanoseconds and peak resident memory (bytes) of one run.
+func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds: Double, peakBytes: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -63,10 +68,11 @@ func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let start = now()
-    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return .nan }
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return (.nan, .nan) }
     var status: Int32 = 0
-    _ = waitpid(pid, &status, 0)
-    return Double(now() - start)
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    return (Double(now() - start), Double(usage.ru_maxrss) * 1024)
 }
 
 /// Runs a program and returns its standard output.

@@ -14,11 +14,12 @@ if arguments.first == "--child-load", arguments.count == 2 {
     exit(0)
 }
 let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
-// Name groups to run only those: startup, load, resolve, auth.
-let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve", "auth"] : arguments)
+// Name groups to run only those: startup, load, resolve, auth, geo.
+let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve", "auth", "geo"] : arguments)
 let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("load") { ModuleLoadBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("auth") { AuthBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("geo") { GeoBenchmark(rounds: rounds).run(into: report) }
 report.print()

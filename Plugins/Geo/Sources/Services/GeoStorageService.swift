@@ -33,7 +33,7 @@ public final class SQLiteGeoStorage: GeoStorageService {
         )
     ]
 
-    let database: Database
+    public let database: Database
 
     public init(storage: ModuleStorage) throws(StorageError) {
         database = try storage.database(named: "geo", migrations: Self.migrations)
