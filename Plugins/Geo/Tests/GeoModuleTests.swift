@@ -1,9 +1,10 @@
 import Contracts
-@testable import GeoFeature
 import ModuleKit
 import ModuleKitTesting
 import Synchronization
 import Testing
+
+@testable import GeoFeature
 
 /// Geo as the host runs it (through the harness): commands, Home entry, and the route.
 @Suite struct GeoModuleTests {
