@@ -75,7 +75,7 @@ var targets: [Target] = [
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting"]),
+    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting", "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
 ]

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AuthFeature
+import ModuleKit
 
 @Suite struct PasswordHasherTests {
     let hasher = PasswordHasher(cost: 1)
