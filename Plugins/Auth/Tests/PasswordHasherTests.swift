@@ -1,7 +1,7 @@
+import ModuleKit
 import Testing
 
 @testable import AuthFeature
-import ModuleKit
 
 @Suite struct PasswordHasherTests {
     let hasher = PasswordHasher(cost: 1)
