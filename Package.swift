@@ -15,11 +15,11 @@ let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", pac
 //   Sources/  the module's code (target <Name>Feature), which its unit tests link;
 //   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
 //   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
-let featureModules: [String] = ["Auth", "Geo"]
+let featureModules: [String] = ["Auth", "Geo", "Photos"]
 /// What a feature module needs beyond ModuleKit and Contracts.
 let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"]]
-/// Feature modules that ship strings in Sources/Resources/Strings.
-let featuresWithStrings: Set<String> = ["Auth", "Geo"]
+/// What each feature module ships in Sources/Resources (copied beside its library).
+let featureResources: [String: [String]] = ["Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"]]
 
 /// The three targets of a module laid out as above, under `folder`.
 func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {
@@ -29,7 +29,7 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
             name: "\(name)Feature",
             dependencies: [moduleKit, contracts] + (featureDependencies[name] ?? []),
             path: "\(folder)/Sources",
-            resources: featuresWithStrings.contains(name) ? [.copy("Resources/Strings")] : nil
+            resources: featureResources[name]?.map { .copy("Resources/\($0)") }
         ),
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(

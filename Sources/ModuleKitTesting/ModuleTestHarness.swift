@@ -49,16 +49,21 @@ public final class ModuleTestHarness<M: Module> {
     private func makeContext(name: String, resolver: ModuleResolver, strings: ModuleStrings) -> ModuleContext {
         ModuleContext(
             moduleName: name, environment: environment, logger: logger(name), resolver: resolver,
-            storage: ModuleStorage(dataFolder: dataFolder, module: name), strings: strings, locale: locale, navigator: navigator)
+            storage: ModuleStorage(dataFolder: dataFolder, module: name), strings: strings, locale: locale, navigator: navigator,
+            libraryFolder: Self.buildFolder)
+    }
+
+    /// Where SwiftPM left the test executable and the modules' resources.
+    static var buildFolder: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().path
     }
 
     /// The module's strings, from its resources beside the test executable (where SwiftPM
     /// puts them), or none when the module declares none.
     public func loadStrings() throws -> ModuleStrings {
         guard let folder = M.stringsFolder else { return .none(locale: locale) }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let buildFolder = URL(fileURLWithPath: executable).deletingLastPathComponent().path
-        return try ModuleStrings.load(module: M.name, from: buildFolder + "/" + folder, locale: locale)
+        return try ModuleStrings.load(module: M.name, from: Self.buildFolder + "/" + folder, locale: locale)
     }
 
     /// Registers `double` for a route the module requires or uses.

@@ -29,7 +29,8 @@ extension HostRuntime {
                 }
                 let context = self.context(
                     named: name, resolver: locator.resolver(for: module.manifest),
-                    strings: state.strings[name] ?? .none(locale: locale))
+                    strings: state.strings[name] ?? .none(locale: locale),
+                    libraryFolder: URL(fileURLWithPath: module.path).deletingLastPathComponent().path)
                 state.contexts[name] = context
                 do {
                     try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
@@ -77,12 +78,15 @@ extension HostRuntime {
 
     /// A module's context: its resolver, its storage in the data folder, its strings (read in
     /// `prepare`), and the app's shared locale and navigator.
-    private func context(named name: String, resolver: ModuleResolver, strings: ModuleStrings) -> ModuleContext {
+    private func context(
+        named name: String, resolver: ModuleResolver, strings: ModuleStrings,
+        libraryFolder: String = ModhostCommandLine.executableFolder()
+    ) -> ModuleContext {
         ModuleContext(
             moduleName: name, environment: configuration.environment,
             logger: name == Self.hostName ? logger : logger.relabeled(name), resolver: resolver,
             storage: ModuleStorage(dataFolder: options.dataFolder, module: name), strings: strings, locale: locale,
-            navigator: navigator)
+            navigator: navigator, libraryFolder: libraryFolder)
     }
 
     /// The Home entries of every active module, in file order.

@@ -17,6 +17,9 @@ public struct ModuleContext: Sendable {
     public let locale: LocaleSetting
     /// The app's screen stack, shared by every module.
     public let navigator: Navigator
+    /// The folder holding the module's library: where its resources are (SwiftPM's
+    /// `<Package>_<Target>.resources` lands beside it).
+    public let libraryFolder: String
 
     /// Titles, menus, forms and alerts on the app's terminal.
     public var ui: TerminalUI { navigator.ui }
@@ -29,7 +32,8 @@ public struct ModuleContext: Sendable {
         storage: ModuleStorage,
         strings: ModuleStrings,
         locale: LocaleSetting,
-        navigator: Navigator
+        navigator: Navigator,
+        libraryFolder: String = ""
     ) {
         self.moduleName = moduleName
         self.environment = environment
@@ -39,5 +43,6 @@ public struct ModuleContext: Sendable {
         self.strings = strings
         self.locale = locale
         self.navigator = navigator
+        self.libraryFolder = libraryFolder
     }
 }

@@ -42,6 +42,20 @@ public final class ModuleStorage: Sendable {
         return path
     }
 
+    /// The path of folder `name` in the module's folder, created (0700) if needed: for files
+    /// a module manages itself (a cache).
+    ///
+    /// - Throws: ``StorageError`` for a name with a path separator, or when it cannot be made.
+    public func folderPath(named name: String) throws(StorageError) -> String {
+        guard Self.isPlainName(name) else {
+            throw StorageError(.open, "'\(name)' is not a plain folder name; a module stores files only in its own folder")
+        }
+        let path = (folder as NSString).appendingPathComponent(name)
+        try Self.createFolder(folder)
+        try Self.createFolder(path)
+        return path
+    }
+
     static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".."
             && name.unicodeScalars.allSatisfy {

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// The embedded source: a JSON file in the API's response format (shipped with the module, or
+/// the user's own), searched by tags. Image paths in it are relative to the file.
+final class CatalogDataSource: PhotoDataSource {
+    let path: String
+    private let loaded = Mutex<[Hit]?>(nil)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult {
+        let words = query.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map(String.init)
+        let matches = try hits().filter { hit in
+            let tags = hit.tags.lowercased()
+            return words.allSatisfy { tags.contains($0) }
+        }
+        let start = (query.page - 1) * query.perPage
+        let page = start < matches.count ? Array(matches[start..<min(matches.count, start + query.perPage)]) : []
+        return PhotoResult(total: matches.count, totalHits: matches.count, hits: page)
+    }
+
+    func photo(id: Int) async throws(PhotoError) -> Hit {
+        guard let hit = try hits().first(where: { $0.id == id }) else { throw PhotoError.notFound(id: id) }
+        return hit
+    }
+
+    private func hits() throws(PhotoError) -> [Hit] {
+        if let hits = loaded.withLock({ $0 }) { return hits }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PhotoError.catalog("'\(path)' cannot be read")
+        }
+        let result: PhotoResult
+        do {
+            result = try JSONDecoder().decode(PhotoResult.self, from: data)
+        } catch {
+            throw PhotoError.catalog("'\(path)': \(PixabayDataSource.describe(error))")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let hits = result.hits.map { Self.resolving($0, against: folder) }
+        loaded.withLock { $0 = hits }
+        return hits
+    }
+
+    /// Relative image paths become file URLs beside the catalog.
+    static func resolving(_ hit: Hit, against folder: URL) -> Hit {
+        func absolute(_ reference: String) -> String {
+            reference.contains("://") ? reference : folder.appendingPathComponent(reference).absoluteString
+        }
+        return Hit(
+            id: hit.id, pageURL: hit.pageURL, type: hit.type, tags: hit.tags, previewURL: absolute(hit.previewURL),
+            previewWidth: hit.previewWidth, previewHeight: hit.previewHeight, webformatURL: absolute(hit.webformatURL),
+            webformatWidth: hit.webformatWidth, webformatHeight: hit.webformatHeight, largeImageURL: absolute(hit.largeImageURL),
+            imageWidth: hit.imageWidth, imageHeight: hit.imageHeight, imageSize: hit.imageSize, views: hit.views,
+            downloads: hit.downloads, collections: hit.collections, likes: hit.likes, comments: hit.comments, userID: hit.userID,
+            user: hit.user, userImageURL: hit.userImageURL)
+    }
+}

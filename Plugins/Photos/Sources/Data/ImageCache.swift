@@ -1,0 +1,132 @@
+import Foundation
+import ModuleKit
+
+/// Images by URL (Kingfisher's job): in memory and on disk, each bounded in bytes with
+/// least-recently-used eviction; files written atomically; concurrent requests for one URL
+/// fetched once.
+public actor ImageCache {
+    public typealias Fetch = @Sendable (URL, (@Sendable (Int64, Int64?) -> Void)?) async throws(PhotoError) -> [UInt8]
+
+    private let folder: String
+    private let memoryLimit: Int
+    private let diskLimit: Int
+    private let fetch: Fetch
+
+    private var memory: [String: [UInt8]] = [:]
+    private var memoryOrder: [String] = []
+    private var memoryBytes = 0
+    private var disk: [String: (bytes: Int, used: UInt64)] = [:]
+    private var diskBytes = 0
+    private var useCounter: UInt64 = 0
+    private var inFlight: [String: Task<[UInt8], any Error>] = [:]
+
+    /// How many times `fetch` ran: what deduplication saves.
+    public private(set) var fetchCount = 0
+
+    public init(folder: String, memoryLimit: Int = 16 << 20, diskLimit: Int = 256 << 20, fetch: @escaping Fetch) {
+        self.folder = folder
+        self.memoryLimit = memoryLimit
+        self.diskLimit = diskLimit
+        self.fetch = fetch
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var index: [String: (bytes: Int, used: UInt64)] = [:]
+        var total = 0
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for (order, name) in files.sorted().enumerated() {
+            let path = folder + "/" + name
+            if name.contains(".partial-") {
+                // Left by a write that never finished: never a cache entry.
+                unlink(path)
+                continue
+            }
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+            index[name] = (size, UInt64(order))
+            total += size
+        }
+        disk = index
+        diskBytes = total
+        useCounter = UInt64(files.count)
+    }
+
+    /// The image at `url`: from memory, else disk, else fetched (once, however many ask).
+    public func data(for url: URL, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(PhotoError) -> [UInt8] {
+        let key = SHA256.hex(Array(url.absoluteString.utf8))
+        if let bytes = memory[key] {
+            touchMemory(key)
+            return bytes
+        }
+        if disk[key] != nil, let data = FileManager.default.contents(atPath: folder + "/" + key) {
+            let bytes = [UInt8](data)
+            touchDisk(key)
+            remember(key, bytes)
+            return bytes
+        }
+        let task: Task<[UInt8], any Error>
+        if let running = inFlight[key] {
+            task = running
+        } else {
+            fetchCount += 1
+            let fetch = self.fetch
+            task = Task { try await fetch(url, progress) }
+            inFlight[key] = task
+        }
+        do {
+            let bytes = try await task.value
+            if inFlight.removeValue(forKey: key) != nil {
+                store(key, bytes)
+            }
+            return bytes
+        } catch {
+            inFlight[key] = nil
+            throw (error as? PhotoError) ?? PhotoError.storage("\(error)")
+        }
+    }
+
+    /// Bytes held in memory and on disk.
+    public var usage: (memory: Int, disk: Int) { (memoryBytes, diskBytes) }
+
+    /// Whether `url` is in memory.
+    public func isInMemory(_ url: URL) -> Bool { memory[SHA256.hex(Array(url.absoluteString.utf8))] != nil }
+
+    private func store(_ key: String, _ bytes: [UInt8]) {
+        remember(key, bytes)
+        guard bytes.count <= diskLimit else { return }
+        do {
+            try AtomicFile.write(bytes, to: folder + "/" + key)
+        } catch {
+            return  // A cache that cannot write still serves from memory.
+        }
+        if let old = disk[key] { diskBytes -= old.bytes }
+        useCounter += 1
+        disk[key] = (bytes.count, useCounter)
+        diskBytes += bytes.count
+        while diskBytes > diskLimit, let oldest = disk.min(by: { $0.value.used < $1.value.used })?.key {
+            unlink(folder + "/" + oldest)
+            diskBytes -= disk[oldest]?.bytes ?? 0
+            disk[oldest] = nil
+        }
+    }
+
+    private func remember(_ key: String, _ bytes: [UInt8]) {
+        guard bytes.count <= memoryLimit else { return }
+        if let old = memory[key] { memoryBytes -= old.count }
+        memory[key] = bytes
+        memoryBytes += bytes.count
+        touchMemory(key)
+        while memoryBytes > memoryLimit, let oldest = memoryOrder.first {
+            memoryOrder.removeFirst()
+            memoryBytes -= memory[oldest]?.count ?? 0
+            memory[oldest] = nil
+        }
+    }
+
+    private func touchMemory(_ key: String) {
+        if let index = memoryOrder.lastIndex(of: key) { memoryOrder.remove(at: index) }
+        memoryOrder.append(key)
+    }
+
+    private func touchDisk(_ key: String) {
+        useCounter += 1
+        disk[key]?.used = useCounter
+    }
+}

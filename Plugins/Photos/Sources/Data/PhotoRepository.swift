@@ -1,0 +1,52 @@
+import Foundation
+import ModuleKit
+
+/// The use cases on a data source and the image cache (seed 001's repository).
+public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, DownloadPhotoUseCase {
+    public static let maximumQueryLength = 100
+    public static let perPageRange = 3...200
+
+    let source: any PhotoDataSource
+    let images: ImageCache
+
+    init(source: any PhotoDataSource, images: ImageCache) {
+        self.source = source
+        self.images = images
+    }
+
+    public func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult {
+        let text = query.text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { throw PhotoError.emptyQuery }
+        guard text.count <= Self.maximumQueryLength else { throw PhotoError.queryTooLong(limit: Self.maximumQueryLength) }
+        let perPage = min(max(query.perPage, Self.perPageRange.lowerBound), Self.perPageRange.upperBound)
+        let checked = PhotoQuery(text: text, page: max(1, query.page), perPage: perPage)
+        let result = try await source.search(checked)
+        let pages = checked.pageCount(of: result)
+        if checked.page > pages && checked.page > 1 { throw PhotoError.pageOutOfRange(page: checked.page, pages: pages) }
+        return result
+    }
+
+    public func photo(id: Int) async throws(PhotoError) -> Hit {
+        try await source.photo(id: id)
+    }
+
+    public func image(of hit: Hit, progress: (@Sendable (Int64, Int64?) -> Void)?) async throws(PhotoError) -> [UInt8] {
+        guard let url = URL(string: hit.largeImageURL) else { throw PhotoError.badResponse("largeImageURL '\(hit.largeImageURL)'") }
+        return try await images.data(for: url, progress: progress)
+    }
+
+    /// Fetches an image: a file URL (the catalog's) from disk, anything else over HTTP.
+    static func fetcher(http: HTTPClient) -> ImageCache.Fetch {
+        { url, progress throws(PhotoError) in
+            if url.isFileURL {
+                guard let data = FileManager.default.contents(atPath: url.path) else { throw PhotoError.catalog("'\(url.path)' cannot be read") }
+                return [UInt8](data)
+            }
+            do throws(HTTPError) {
+                return [UInt8](try await http.data(from: url, progress: progress))
+            } catch {
+                throw PixabayDataSource.map(error)
+            }
+        }
+    }
+}

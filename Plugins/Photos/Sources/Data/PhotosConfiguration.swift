@@ -1,0 +1,47 @@
+import Foundation
+import ModuleKit
+
+/// Photos' `config` in modules.json.
+public struct PhotosConfiguration: Decodable, Sendable {
+    /// `catalog` (default) or `pixabay`.
+    public var source: String?
+    /// Overrides the per-environment default base URL of the API.
+    public var baseURL: String?
+    /// The API key; else `PIXABAY_API_KEY`. Never printed.
+    public var apiKey: String?
+    /// Hits per page, 3–200 (default 20).
+    public var perPage: Int?
+    /// A catalog file to use instead of the shipped one.
+    public var catalog: String?
+
+    enum CodingKeys: String, CodingKey { case source, baseURL, apiKey, perPage, catalog }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decodeIfPresent(String.self, forKey: .source)
+        baseURL = try container.decodeIfPresent(String.self, forKey: .baseURL)
+        apiKey = try container.decodeIfPresent(String.self, forKey: .apiKey)
+        perPage = try container.decodeIfPresent(Int.self, forKey: .perPage)
+        catalog = try container.decodeIfPresent(String.self, forKey: .catalog)
+        if let source, !["catalog", "pixabay"].contains(source) {
+            throw ConfigurationError(message: "config.source is '\(source)'; use 'catalog' or 'pixabay'")
+        }
+        if let perPage, !PhotoRepository.perPageRange.contains(perPage) {
+            throw ConfigurationError(message: "config.perPage is \(perPage); use 3 to 200")
+        }
+        if let baseURL, URL(string: baseURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ConfigurationError(message: "config.baseURL '\(baseURL)' is not an http(s) URL")
+        }
+    }
+
+    public init() {}
+
+    /// The API's base URL for `environment` (seed 000's `API.URLS`), unless `baseURL` is set.
+    public func apiURL(for environment: HostEnvironment) -> URL? {
+        if let baseURL { return URL(string: baseURL) }
+        switch environment {
+        case .development, .test: return URL(string: "http://localhost:8085/api/")
+        case .stage, .production: return URL(string: "https://pixabay.com/api/")
+        }
+    }
+}

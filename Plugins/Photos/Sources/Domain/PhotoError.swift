@@ -1,0 +1,24 @@
+/// Why Photos could not answer. Domain-level: the Data layer maps network and file failures
+/// onto these; the Presentation layer words them.
+public enum PhotoError: Error, Sendable, Equatable {
+    case emptyQuery
+    case queryTooLong(limit: Int)
+    case pageOutOfRange(page: Int, pages: Int)
+    case notFound(id: Int)
+    /// The service could not be reached, or the connection dropped; carries the URL.
+    case unreachable(String)
+    /// The service stopped answering; carries the URL.
+    case timeout(String)
+    /// Too many requests; retry after that many seconds when the service said.
+    case rateLimited(retryAfter: Int?)
+    /// The service refused: its status and its own message.
+    case rejected(status: Int, message: String)
+    /// The answer was not a page of photos (malformed or truncated).
+    case badResponse(String)
+    /// The answer was larger than accepted, in KB.
+    case tooLarge(limitKB: Int)
+    /// The catalog file could not be read or decoded.
+    case catalog(String)
+    /// The image could not be saved.
+    case storage(String)
+}

@@ -1,0 +1,22 @@
+import ModuleKit
+
+extension PhotoError {
+    /// The message a person reads, in the current locale.
+    public func message(_ strings: ModuleStrings) -> String {
+        switch self {
+        case .emptyQuery: strings[.errorEmptyQuery]
+        case .queryTooLong(let limit): strings.format(.errorQueryTooLong, "\(limit)")
+        case .pageOutOfRange(let page, let pages): strings.format(.errorPageRange, "\(page)", "\(pages)")
+        case .notFound(let id): strings.format(.errorNotFound, "\(id)")
+        case .unreachable(let url): strings.format(.errorUnreachable, url)
+        case .timeout(let url): strings.format(.errorTimeout, url)
+        case .rateLimited(let seconds?): strings.format(.errorRateLimitedAfter, "\(seconds)")
+        case .rateLimited(nil): strings[.errorRateLimited]
+        case .rejected(let status, let message): strings.format(.errorRejected, "\(status)", message.isEmpty ? "-" : message)
+        case .badResponse(let detail): strings.format(.errorBadResponse, detail)
+        case .tooLarge(let limit): strings.format(.errorTooLarge, "\(limit)")
+        case .catalog(let detail): strings.format(.errorCatalog, detail)
+        case .storage(let detail): strings.format(.errorStorage, detail)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ModuleKit
+
+/// `modhost photos search QUERY [--page N] [--per-page N] [--json] | show ID | download ID [--to DIR]`.
+struct PhotosCommands {
+    let context: ModuleContext
+    let perPage: Int
+
+    var all: [ModuleCommand] { [search, show, download] }
+
+    private var search: ModuleCommand {
+        let (context, defaultPerPage, run) = (self.context, perPage, Runner(strings: context.strings))
+        return ModuleCommand(name: "search", summary: "Search photos, a page at a time", usage: "search QUERY [--page N] [--per-page N] [--json]") {
+            (invocation: CommandInvocation) throws -> Int32 in
+            let (words, rest) = Self.splitWords(invocation.arguments)
+            let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
+            guard !words.isEmpty else { throw CommandUsageError("search needs a QUERY") }
+            let perPage = try Self.number(arguments, "--per-page") ?? defaultPerPage
+            guard PhotoRepository.perPageRange.contains(perPage) else { throw CommandUsageError("--per-page must be 3 to 200") }
+            let page = try Self.number(arguments, "--page") ?? 1
+            let viewModel = try PhotoViewModel(resolver: context.resolver)
+            let query = words.joined(separator: " ")
+            let result = try run { () throws(PhotoError) -> PhotoResult in try viewModel.search(query, page: page, perPage: perPage) }
+            if arguments.has("--json") {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                context.ui.print(String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self))
+            } else {
+                context.ui.print(context.strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
+                for hit in result.hits { context.ui.print("  #\(hit.id)  \(hit.tags) — \(hit.user)") }
+            }
+            return 0
+        }
+    }
+
+    private var show: ModuleCommand {
+        let (context, run) = (self.context, Runner(strings: context.strings))
+        return ModuleCommand(name: "show", summary: "Show a photo's details", usage: "show ID") {
+            (invocation: CommandInvocation) throws -> Int32 in
+            let id = try Self.id(invocation.arguments)
+            let viewModel = try PhotoViewModel(resolver: context.resolver)
+            let hit = try run { () throws(PhotoError) -> Hit in try viewModel.photo(id: id) }
+            for line in PhotoText.details(hit, context.strings) { context.ui.print(line) }
+            return 0
+        }
+    }
+
+    private var download: ModuleCommand {
+        let (context, run) = (self.context, Runner(strings: context.strings))
+        return ModuleCommand(name: "download", summary: "Download a photo's large image", usage: "download ID [--to DIR]") {
+            (invocation: CommandInvocation) throws -> Int32 in
+            let (words, rest) = Self.splitWords(invocation.arguments)
+            let id = try Self.id(words)
+            let arguments = try CommandArguments(rest, options: ["--to"], flags: [])
+            let folder = arguments.values["--to"] ?? FileManager.default.currentDirectoryPath
+            let viewModel = try PhotoViewModel(resolver: context.resolver)
+            let hit = try run { () throws(PhotoError) -> Hit in try viewModel.photo(id: id) }
+            let terminal = context.ui.terminal
+            let bar = ProgressBar.reporter(on: terminal)
+            let path = try run { () throws(PhotoError) -> String in try viewModel.download(hit, to: folder, progress: bar) }
+            if bar != nil { terminal.write("\n") }
+            context.ui.print(context.strings.format(.downloaded, path))
+            return 0
+        }
+    }
+
+    static func number(_ arguments: CommandArguments, _ option: String) throws -> Int? {
+        guard let text = arguments.values[option] else { return nil }
+        guard let value = Int(text), value > 0 else { throw CommandUsageError("option '\(option)' needs a positive number, found '\(text)'") }
+        return value
+    }
+
+    /// Leading words (the query or the id), then the options.
+    static func splitWords(_ arguments: [String]) -> ([String], [String]) {
+        let words = Array(arguments.prefix { !$0.hasPrefix("--") })
+        return (words, Array(arguments.dropFirst(words.count)))
+    }
+
+    static func id(_ arguments: [String]) throws -> Int {
+        guard arguments.count == 1, let id = Int(arguments[0]), id > 0 else {
+            throw CommandUsageError("expected one photo ID (a positive number), found '\(arguments.joined(separator: " "))'")
+        }
+        return id
+    }
+
+    /// Turns Photos' refusals into localized command failures.
+    struct Runner: Sendable {
+        let strings: ModuleStrings
+        func callAsFunction<T>(_ body: () throws(PhotoError) -> T) throws -> T {
+            do {
+                return try body()
+            } catch {
+                throw PhotosCommandFailure(description: error.message(strings))
+            }
+        }
+    }
+}
+
+/// `[##########          ]  52%` redrawn in place on a TTY.
+enum ProgressBar {
+    /// A progress callback drawing on `terminal`, or `nil` when it is not a TTY.
+    static func reporter(on terminal: any Terminal) -> (@Sendable (Int64, Int64?) -> Void)? {
+        guard terminal.isInteractive else { return nil }
+        return { received, expected in draw(on: terminal, received, expected) }
+    }
+
+    static func draw(on terminal: any Terminal, _ received: Int64, _ expected: Int64?) {
+        guard let expected, expected > 0 else {
+            terminal.write("\r\(received / 1024) KB")
+            return
+        }
+        let fraction = min(1, Double(received) / Double(expected))
+        let filled = Int(fraction * 30)
+        terminal.write("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(Int(fraction * 100))%")
+    }
+}
+
+struct PhotosCommandFailure: Error, CustomStringConvertible {
+    let description: String
+}

@@ -1,0 +1,137 @@
+import Contracts
+import Foundation
+import ModuleKit
+
+/// Photos' first screen: search, photos of a saved place (only while Geo is active), back.
+final class PhotosMenuScreen: Screen {
+    let viewModel: PhotoViewModel
+    let context: ModuleContext
+    let perPage: Int
+
+    init(viewModel: PhotoViewModel, context: ModuleContext, perPage: Int) {
+        self.viewModel = viewModel
+        self.context = context
+        self.perPage = perPage
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        let geo = try? context.resolver.optional((any GeoRoute).self)
+        var options = [strings[.menuSearch]]
+        if geo != nil { options.append(strings[.menuPlace]) }
+        options.append(strings[.menuBack])
+        guard let choice = ui.menu(strings[.menuTitle], options) else { return .quit }
+        if choice == 0 {
+            guard let text = ui.ask(strings[.fieldQuery]) else { return .quit }
+            return results(for: text, ui)
+        }
+        if let geo, choice == 1 {
+            let navigator = context.navigator
+            // The picker calls back on the app's thread, from its own screen.
+            let viewModel = AppThreadOnly(self.viewModel)
+            let (strings, perPage) = (context.strings, self.perPage)
+            geo.presentCityPicker { city in
+                guard let city else { return }
+                navigator.present(ResultsScreen(viewModel: viewModel.value, strings: strings, query: city.city, perPage: perPage))
+            }
+            return .stay
+        }
+        return .pop
+    }
+
+    private func results(for text: String, _ ui: TerminalUI) -> Navigation {
+        .push(ResultsScreen(viewModel: viewModel, strings: context.strings, query: text, perPage: perPage))
+    }
+}
+
+/// One page of results: the photos, next and previous, back.
+final class ResultsScreen: Screen {
+    let viewModel: PhotoViewModel
+    let strings: ModuleStrings
+    let query: String
+    let perPage: Int
+    private var page = 1
+
+    init(viewModel: PhotoViewModel, strings: ModuleStrings, query: String, perPage: Int) {
+        self.viewModel = viewModel
+        self.strings = strings
+        self.query = query
+        self.perPage = perPage
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        let result: PhotoResult
+        do {
+            result = try viewModel.search(query, page: page, perPage: perPage)
+        } catch {
+            ui.error(error.message(strings))
+            return .pop
+        }
+        ui.title(strings.format(.resultsTitle, query.trimmingCharacters(in: .whitespaces)))
+        if result.hits.isEmpty {
+            ui.print(strings[.resultsEmpty])
+        } else {
+            ui.print(strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
+        }
+        var options = result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }
+        let next = viewModel.hasNextPage ? options.count : nil
+        if next != nil { options.append(strings[.resultsNext]) }
+        let previous = viewModel.hasPreviousPage ? options.count : nil
+        if previous != nil { options.append(strings[.resultsPrevious]) }
+        options.append(strings[.menuBack])
+        guard let choice = ui.menu(strings[.menuTitle], options) else { return .quit }
+        if choice < result.hits.count { return .push(DetailsScreen(viewModel: viewModel, strings: strings, hit: result.hits[choice])) }
+        if choice == next { page += 1 } else if choice == previous { page -= 1 } else { return .pop }
+        return .stay
+    }
+}
+
+/// A photo's details and its download.
+final class DetailsScreen: Screen {
+    let viewModel: PhotoViewModel
+    let strings: ModuleStrings
+    let hit: Hit
+
+    init(viewModel: PhotoViewModel, strings: ModuleStrings, hit: Hit) {
+        self.viewModel = viewModel
+        self.strings = strings
+        self.hit = hit
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        for line in PhotoText.details(hit, strings) { ui.print(line) }
+        guard let choice = ui.menu(strings.format(.detailsTitle, "\(hit.id)"), [strings[.detailsDownload], strings[.menuBack]]) else {
+            return .quit
+        }
+        guard choice == 0 else { return .pop }
+        guard let folder = ui.ask(strings[.fieldFolder]) else { return .quit }
+        do {
+            let path = try viewModel.download(hit, to: folder.isEmpty ? FileManager.default.currentDirectoryPath : folder)
+            ui.success(strings.format(.downloaded, path))
+        } catch {
+            ui.error(error.message(strings))
+        }
+        return .stay
+    }
+}
+
+/// How a photo reads as text, for screens and `photos show`.
+enum PhotoText {
+    static func details(_ hit: Hit, _ strings: ModuleStrings) -> [String] {
+        [
+            "#\(hit.id) \(hit.type)",
+            strings.format(.detailTags, hit.tags),
+            strings.format(.detailSize, "\(hit.imageWidth)", "\(hit.imageHeight)", "\(hit.imageSize / 1024)"),
+            strings.format(.detailBy, hit.user, "\(hit.userID)"),
+            strings.format(.detailStats, "\(hit.views)", "\(hit.downloads)", "\(hit.likes)", "\(hit.comments)", "\(hit.collections)"),
+            strings.format(.detailPage, hit.pageURL),
+        ]
+    }
+}
+
+/// A value used only on the app's thread, carried through a `@Sendable` callback that the
+/// navigator also calls on that thread.
+struct AppThreadOnly<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
