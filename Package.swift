@@ -34,7 +34,7 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting")],
+            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting"), .target(name: "TestSupport")],
             path: "\(folder)/Tests"
         ),
     ]

@@ -28,7 +28,8 @@ public final class PhotosModule: Module {
         if configuration.source == "pixabay" {
             let key = configuration.apiKey ?? ProcessInfo.processInfo.environment["PIXABAY_API_KEY"] ?? ""
             guard !key.isEmpty else {
-                throw ConfigurationError(message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
+                throw ConfigurationError(
+                    message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
             }
             guard let url = configuration.apiURL(for: context.environment) else {
                 throw ConfigurationError(message: "config.baseURL is not a URL")

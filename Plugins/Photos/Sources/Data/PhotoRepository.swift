@@ -39,7 +39,9 @@ public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, Downlo
     static func fetcher(http: HTTPClient) -> ImageCache.Fetch {
         { url, progress throws(PhotoError) in
             if url.isFileURL {
-                guard let data = FileManager.default.contents(atPath: url.path) else { throw PhotoError.catalog("'\(url.path)' cannot be read") }
+                guard let data = FileManager.default.contents(atPath: url.path) else {
+                    throw PhotoError.catalog("'\(url.path)' cannot be read")
+                }
                 return [UInt8](data)
             }
             do throws(HTTPError) {

@@ -62,4 +62,3 @@ public struct PhotoQuery: Sendable, Equatable {
         max(1, (result.totalHits + perPage - 1) / perPage)
     }
 }
-

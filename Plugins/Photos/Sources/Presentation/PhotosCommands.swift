@@ -10,7 +10,9 @@ struct PhotosCommands {
 
     private var search: ModuleCommand {
         let (context, defaultPerPage, run) = (self.context, perPage, Runner(strings: context.strings))
-        return ModuleCommand(name: "search", summary: "Search photos, a page at a time", usage: "search QUERY [--page N] [--per-page N] [--json]") {
+        return ModuleCommand(
+            name: "search", summary: "Search photos, a page at a time", usage: "search QUERY [--page N] [--per-page N] [--json]"
+        ) {
             (invocation: CommandInvocation) throws -> Int32 in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
@@ -66,7 +68,9 @@ struct PhotosCommands {
 
     static func number(_ arguments: CommandArguments, _ option: String) throws -> Int? {
         guard let text = arguments.values[option] else { return nil }
-        guard let value = Int(text), value > 0 else { throw CommandUsageError("option '\(option)' needs a positive number, found '\(text)'") }
+        guard let value = Int(text), value > 0 else {
+            throw CommandUsageError("option '\(option)' needs a positive number, found '\(text)'")
+        }
         return value
     }
 
@@ -111,7 +115,8 @@ enum ProgressBar {
         }
         let fraction = min(1, Double(received) / Double(expected))
         let filled = Int(fraction * 30)
-        terminal.write("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(Int(fraction * 100))%")
+        terminal.write(
+            "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(Int(fraction * 100))%")
     }
 }
 

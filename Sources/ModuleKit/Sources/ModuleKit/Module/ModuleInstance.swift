@@ -102,7 +102,7 @@ public final class ModuleInstance: Sendable {
 }
 
 /// A module's `config` object could not be decoded into its configuration type.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     public let message: String
 
     public init(message: String) {

@@ -1,0 +1,93 @@
+import Foundation
+import ModuleKit
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import PhotosFeature
+
+/// The image cache: LRU bounds in memory and on disk, one fetch for concurrent requests, and
+/// no torn files.
+@Suite struct ImageCacheTests {
+    final class Counter: Sendable {
+        let fetches = Mutex<[String]>([])
+    }
+
+    func cache(folder: String = temporaryFolder(), memory: Int = 1_000, disk: Int = 2_000, counter: Counter = Counter()) -> ImageCache {
+        ImageCache(folder: folder, memoryLimit: memory, diskLimit: disk) { url, _ throws(PhotoError) in
+            counter.fetches.withLock { $0.append(url.lastPathComponent) }
+            return [UInt8](repeating: UInt8(url.lastPathComponent.count), count: 400)
+        }
+    }
+
+    func url(_ name: String) -> URL { URL(fileURLWithPath: "/images/" + name) }
+
+    @Test func hitsMemoryThenDiskThenFetches() async throws {
+        let counter = Counter()
+        let folder = temporaryFolder()
+        let first = cache(folder: folder, counter: counter)
+        _ = try await first.data(for: url("a.png"))
+        _ = try await first.data(for: url("a.png"))
+        #expect(counter.fetches.withLock { $0 } == ["a.png"])
+        #expect(await first.isInMemory(url("a.png")))
+        // A new process: the disk still has it.
+        let second = cache(folder: folder, counter: counter)
+        #expect(try await second.data(for: url("a.png")).count == 400)
+        #expect(counter.fetches.withLock { $0 }.count == 1)
+    }
+
+    @Test func evictsTheLeastRecentlyUsedWithinTheByteBounds() async throws {
+        let counter = Counter()
+        let images = cache(memory: 1_000, disk: 1_300, counter: counter)
+        for name in ["a.png", "b.png", "c.png"] { _ = try await images.data(for: url(name)) }
+        // 400 bytes each: memory holds 2, disk holds 3 (1 200 ≤ 1 300).
+        #expect(await images.usage.memory == 800)
+        #expect(await !images.isInMemory(url("a.png")))
+        _ = try await images.data(for: url("a.png"))  // from disk, becomes recent
+        _ = try await images.data(for: url("d.png"))  // evicts the least recent on disk: b
+        #expect(await images.usage.disk <= 1_300)
+        _ = try await images.data(for: url("b.png"))
+        #expect(counter.fetches.withLock { $0 } == ["a.png", "b.png", "c.png", "d.png", "b.png"])
+    }
+
+    @Test func concurrentRequestsForOneURLFetchOnce() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            var response = LoopbackHTTPServer.Response(body: [UInt8](repeating: 7, count: 50_000))
+            response.stallBeforeBody = 0.3
+            return response
+        }
+        defer { server.stop() }
+        let images = ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient()))
+        let target = try #require(URL(string: server.baseURL + "/big.jpg"))
+        let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await images.data(for: target).count } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(sizes == Array(repeating: 50_000, count: 8))
+        #expect(server.received == ["/big.jpg"])
+        #expect(await images.fetchCount == 1)
+    }
+
+    @Test func aWriteThatNeverFinishedIsNeverServed() async throws {
+        let folder = temporaryFolder()
+        let key = SHA256.hex(Array(url("x.png").absoluteString.utf8))
+        // What a kill -9 during a write leaves: the temporary file only.
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/" + key + ".partial-ABC"))
+        let counter = Counter()
+        let images = cache(folder: folder, counter: counter)
+        #expect(try await images.data(for: url("x.png")).count == 400)
+        #expect(counter.fetches.withLock { $0 } == ["x.png"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files == [key])
+    }
+
+    @Test func atomicWritesLeaveTheOldFileOrTheNew() throws {
+        let folder = temporaryFolder()
+        let path = folder + "/photo.png"
+        try AtomicFile.write([1, 1, 1], to: path)
+        try AtomicFile.write([2, 2], to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data([2, 2]))
+        #expect(throws: (any Error).self) { try AtomicFile.write([3], to: folder + "/missing/photo.png") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["photo.png"])
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ModuleKit
+import ModuleKitTesting
+import Testing
+
+@testable import PhotosFeature
+
+/// Searching the shipped catalog through the repository, and Photos as the host runs it.
+@Suite struct PhotoRepositoryTests {
+    func repository() -> PhotoRepository {
+        PhotoRepository(
+            source: CatalogDataSource(path: shippedCatalog),
+            images: ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+    }
+
+    @Test func pagesThroughTheCatalog() async throws {
+        let photos = repository()
+        let first = try await photos.search(PhotoQuery(text: "city", page: 1, perPage: 3))
+        #expect(first.totalHits == 4)
+        #expect(first.hits.map(\.id) == [106, 107, 108])
+        let second = try await photos.search(PhotoQuery(text: "CITY", page: 2, perPage: 3))
+        #expect(second.hits.map(\.id) == [112])
+        await #expect(throws: PhotoError.pageOutOfRange(page: 3, pages: 2)) {
+            try await photos.search(PhotoQuery(text: "city", page: 3, perPage: 3))
+        }
+        #expect(try await photos.search(PhotoQuery(text: "unicorn", page: 1, perPage: 20)).hits.isEmpty)
+    }
+
+    @Test func refusesBadQueries() async throws {
+        let photos = repository()
+        await #expect(throws: PhotoError.emptyQuery) { try await photos.search(PhotoQuery(text: "  ", page: 1, perPage: 20)) }
+        await #expect(throws: PhotoError.queryTooLong(limit: 100)) {
+            try await photos.search(PhotoQuery(text: String(repeating: "a", count: 101), page: 1, perPage: 20))
+        }
+        await #expect(throws: PhotoError.notFound(id: 999)) { try await photos.photo(id: 999) }
+    }
+
+    @Test func downloadsACatalogImage() async throws {
+        let photos = repository()
+        let hit = try await photos.photo(id: 104)
+        let bytes = try await photos.image(of: hit, progress: nil)
+        #expect(bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    @Test func aBrokenCatalogIsAClearError() async throws {
+        let path = temporaryFolder() + "/catalog.json"
+        try Data(#"{"total": 1, "hits": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let photos = PhotoRepository(
+            source: CatalogDataSource(path: path),
+            images: ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+        await #expect(throws: PhotoError.catalog("'\(path)': missing 'totalHits'")) {
+            try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
+        }
+    }
+
+    @Test func theModuleSearchesAndDownloadsThroughItsCommands() throws {
+        let harness = ModuleTestHarness(PhotosModule.self)
+        try harness.start(configuration: #"{"perPage": 3}"#)
+        #expect(try harness.run("search", ["cat"]) == 0)
+        #expect(harness.terminal.output.contains("Page 1 of 1 (3 photos)\n  #101  cat, kitten, pet — Mira\n"))
+        let folder = temporaryFolder()
+        #expect(try harness.run("download", ["111", "--to", folder]) == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/111.png"))
+        #expect(throws: CommandUsageError.self) { try harness.run("search", ["cat", "--per-page", "500"]) }
+        #expect(throws: CommandUsageError.self) { try harness.run("show", ["abc"]) }
+    }
+
+    @Test(arguments: [
+        (#"{"source": "flickr"}"#, "config.source is 'flickr'; use 'catalog' or 'pixabay'"),
+        (#"{"perPage": 500}"#, "config.perPage is 500; use 3 to 200"),
+        (#"{"baseURL": "ftp://x"}"#, "config.baseURL 'ftp://x' is not an http(s) URL"),
+    ])
+    func aBadConfigIsRefusedByKey(json: String, message: String) throws {
+        let harness = ModuleTestHarness(PhotosModule.self)
+        #expect(throws: ConfigurationError(message: message)) { try harness.start(configuration: json) }
+    }
+}

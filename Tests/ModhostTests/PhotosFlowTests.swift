@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Photos through the real binary: the catalog end to end, the API on loopback, Geo optional.
+@Suite struct PhotosFlowTests {
+    func app(_ modules: [(String, String)]) throws -> (config: String, data: String) {
+        (try TestEnvironment.write(TestEnvironment.modulesJSON(modules)), try TestEnvironment.temporaryFolder())
+    }
+
+    func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "", environment: [String: String] = [:])
+        throws -> ProcessResult
+    {
+        try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
+            environment: environment.merging(["MODHOST_DATA_DIR": app.data]) { $1 })
+    }
+
+    @Test func theCatalogWorksWithNoNetworkAndNoKey() throws {
+        let app = try app([("Photos", #""config": {"perPage": 3}"#)])
+        let search = try run(app, ["photos", "search", "city", "--page", "2"])
+        #expect(search.status == 0)
+        #expect(search.stdout == "Page 2 of 2 (4 photos)\n  #112  athens, acropolis, city — Nikos\n")
+        let show = try run(app, ["photos", "show", "104"])
+        #expect(show.stdout.hasPrefix("#104 photo\nTags: mountain, snow, alps\n"))
+        let folder = try TestEnvironment.temporaryFolder()
+        let download = try run(app, ["photos", "download", "104", "--to", folder])
+        #expect(download.status == 0)
+        #expect(download.stdout == "Saved \(folder)/104.png\n")
+        #expect(FileManager.default.contents(atPath: folder + "/104.png")?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        let json = try run(app, ["photos", "search", "cat", "--json"])
+        let page = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(page?["totalHits"] as? Int == 3)
+        #expect((page?["hits"] as? [[String: Any]])?.first?["user_id"] as? Int == 11)
+        let bad = try run(app, ["photos", "search", "cat", "--page", "0"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func searchAndDownloadThroughTheApp() throws {
+        let app = try app([("Photos", #""config": {"perPage": 3}"#)])
+        let folder = try TestEnvironment.temporaryFolder()
+        // Home → Photos → Search "cat" → first photo → Download into folder → Back → Back → Back → Quit.
+        let result = try run(app, [], input: "1\n1\ncat\n1\n1\n\(folder)\n2\n4\n2\n2\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Photos of “cat”"))
+        #expect(result.stdout.contains("Page 1 of 1 (3 photos)"))
+        #expect(result.stdout.contains("Saved \(folder)/101.png"))
+        #expect(!result.stdout.contains("Photos of a saved place"), "Geo is not in this modules.json")
+        #expect(result.stdout.hasSuffix("Goodbye.\n"))
+    }
+
+    @Test func photosOfASavedPlaceWhenGeoIsActive() throws {
+        let app = try app([("Geo", ""), ("Photos", "")])
+        #expect(try run(app, ["geo", "add", "--country", "FR", "--city", "Paris"]).status == 0)
+        // Home (Places, Photos) → Photos → saved place → Paris → back out.
+        let result = try run(app, [], input: "2\n2\n1\n2\n3\n3\n")
+        #expect(result.stdout.contains("  2. Photos of a saved place\n"))
+        #expect(result.stdout.contains("  1. Paris, France\n"))
+        #expect(result.stdout.contains("Photos of “Paris”"))
+        #expect(result.stdout.contains("paris, eiffel tower, city — Camille (#107)"))
+        let alone = try run(app, ["--only", "Photos"], input: "1\n3\n2\n")
+        #expect(!alone.stdout.contains("saved place"))
+        #expect(!alone.stdout.contains("Places"))
+    }
+
+    @Test func theAPIOnLoopbackEndToEnd() throws {
+        let page =
+            #"{"total": 1, "totalHits": 1, "hits": [{"id": 5, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "u", "previewWidth": 1, "previewHeight": 1, "webformatURL": "u", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "u", "imageWidth": 1, "imageHeight": 1, "imageSize": 1, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
+        let server = try LoopbackHTTPServer { target in
+            target.contains("q=fail") ? .json(#"{"message": "boom"}"#, status: 500) : .json(page)
+        }
+        defer { server.stop() }
+        let app = try app([("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "SEKRIT"}"#)])
+        let ok = try run(app, ["photos", "search", "sea"])
+        #expect(ok.stdout == "Page 1 of 1 (1 photos)\n  #5  sea — Nikos\n")
+        let failed = try run(app, ["photos", "search", "fail"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr == "modhost: error: photos search: The photo service refused (HTTP 500): boom\n")
+        #expect(!(failed.stdout + failed.stderr).contains("SEKRIT"))
+        #expect(server.received.allSatisfy { $0.contains("key=SEKRIT") })
+    }
+
+    @Test func theAPIWithoutAKeyFailsTheModuleClearly() throws {
+        let app = try app([("Photos", #""config": {"source": "pixabay"}"#)])
+        let result = try run(app, ["modules"], environment: ["PIXABAY_API_KEY": ""])
+        #expect(
+            result.stdout.contains(
+                "    reason: threw in register: config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY"))
+    }
+}
