@@ -158,13 +158,13 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
     }
 
     @Test func aLibraryMissingFromTheSearchPathsSaysWhereItLooked() throws {
-        let runtime = try makeRuntime([("Photos", "")])
+        let runtime = try makeRuntime([("Weather", "")])
         runtime.prepare()
         #expect(
-            state(runtime, "Photos")
+            state(runtime, "Weather")
                 == (
                     .failed,
-                    "library 'libPhotos.so' was not found in the search paths ('\(TestEnvironment.buildFolder)'); build it with 'swift build --product Photos' or set 'library' in modules.json"
+                    "library 'libWeather.so' was not found in the search paths ('\(TestEnvironment.buildFolder)'); build it with 'swift build --product Weather' or set 'library' in modules.json"
                 ))
     }
 
