@@ -69,7 +69,7 @@ var targets: [Target] = [
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
-        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature"],
+        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature", "PhotosFeature", "TestSupport"],
         path: "Benchmarks/ModhostBench"),
 
     // MARK: Tests

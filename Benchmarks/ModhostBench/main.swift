@@ -13,13 +13,19 @@ if arguments.first == "--child-load", arguments.count == 2 {
     print(ChildLoad.run(configPath: arguments[1]))
     exit(0)
 }
+if arguments.first == "--decode-pages", arguments.count == 2, let count = Int(arguments[1]) {
+    // For counting allocations under valgrind: decode `count` 200-hit pages, then exit.
+    PhotosBenchmark.decodePages(count)
+    exit(0)
+}
 let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
-// Name groups to run only those: startup, load, resolve, auth, geo.
-let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve", "auth", "geo"] : arguments)
+// Name groups to run only those: startup, load, resolve, auth, geo, photos.
+let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve", "auth", "geo", "photos"] : arguments)
 let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("load") { ModuleLoadBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("auth") { AuthBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("geo") { GeoBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("photos") { PhotosBenchmark(rounds: rounds).run(into: report) }
 report.print()

@@ -13,6 +13,7 @@ public actor ImageCache {
     private let fetch: Fetch
 
     private var memory: [String: [UInt8]] = [:]
+    /// Memory keys, least recently used first.
     private var memoryOrder: [String] = []
     private var memoryBytes = 0
     private var disk: [String: (bytes: Int, used: UInt64)] = [:]
@@ -50,15 +51,17 @@ public actor ImageCache {
 
     /// The image at `url`: from memory, else disk, else fetched (once, however many ask).
     public func data(for url: URL, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(PhotoError) -> [UInt8] {
-        let key = SHA256.hex(Array(url.absoluteString.utf8))
-        if let bytes = memory[key] {
-            touchMemory(key)
+        // Memory is keyed by the URL itself (no hashing on the hot path); files by its digest.
+        let address = url.absoluteString
+        if let bytes = memory[address] {
+            touchMemory(address)
             return bytes
         }
+        let key = SHA256.hex(Array(address.utf8))
         if disk[key] != nil, let data = FileManager.default.contents(atPath: folder + "/" + key) {
             let bytes = [UInt8](data)
             touchDisk(key)
-            remember(key, bytes)
+            remember(address, bytes)
             return bytes
         }
         let task: Task<[UInt8], any Error>
@@ -73,7 +76,7 @@ public actor ImageCache {
         do {
             let bytes = try await task.value
             if inFlight.removeValue(forKey: key) != nil {
-                store(key, bytes)
+                store(key, address, bytes)
             }
             return bytes
         } catch {
@@ -86,10 +89,10 @@ public actor ImageCache {
     public var usage: (memory: Int, disk: Int) { (memoryBytes, diskBytes) }
 
     /// Whether `url` is in memory.
-    public func isInMemory(_ url: URL) -> Bool { memory[SHA256.hex(Array(url.absoluteString.utf8))] != nil }
+    public func isInMemory(_ url: URL) -> Bool { memory[url.absoluteString] != nil }
 
-    private func store(_ key: String, _ bytes: [UInt8]) {
-        remember(key, bytes)
+    private func store(_ key: String, _ address: String, _ bytes: [UInt8]) {
+        remember(address, bytes)
         guard bytes.count <= diskLimit else { return }
         do {
             try AtomicFile.write(bytes, to: folder + "/" + key)
