@@ -15,11 +15,11 @@ let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", pac
 //   Sources/  the module's code (target <Name>Feature), which its unit tests link;
 //   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
 //   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
-let featureModules: [String] = ["Auth", "Geo", "Photos"]
+let featureModules: [String] = ["Auth", "Geo", "Photos", "Settings"]
 /// What a feature module needs beyond ModuleKit and Contracts.
 let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"]]
 /// What each feature module ships in Sources/Resources (copied beside its library).
-let featureResources: [String: [String]] = ["Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"]]
+let featureResources: [String: [String]] = ["Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"]]
 
 /// The three targets of a module laid out as above, under `folder`.
 func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {

@@ -6,11 +6,19 @@ public struct HostInfoDouble: HostInfoRoute {
     public var hostVersion: String
     public var environment: String
     public var modules: [ModuleStatus]
+    public var dataFolder: String
+    public var commands: [String]
 
-    public init(hostVersion: String = "0.0.0-test", environment: String = "test", modules: [ModuleStatus] = []) {
+    public init(
+        hostVersion: String = "0.0.0-test", environment: String = "test", modules: [ModuleStatus] = [],
+        dataFolder: String = "/tmp/modhost-test",
+        commands: [String] = []
+    ) {
         self.hostVersion = hostVersion
         self.environment = environment
         self.modules = modules
+        self.dataFolder = dataFolder
+        self.commands = commands
     }
 }
 
@@ -20,4 +28,6 @@ public struct UnimplementedHostInfo: HostInfoRoute {
     public var hostVersion: String { unimplemented("HostInfoRoute.hostVersion", placeholder: "") }
     public var environment: String { unimplemented("HostInfoRoute.environment", placeholder: "") }
     public var modules: [ModuleStatus] { unimplemented("HostInfoRoute.modules", placeholder: []) }
+    public var dataFolder: String { unimplemented("HostInfoRoute.dataFolder", placeholder: "") }
+    public var commands: [String] { unimplemented("HostInfoRoute.commands", placeholder: []) }
 }

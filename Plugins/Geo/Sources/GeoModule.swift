@@ -10,6 +10,7 @@ public final class GeoModule: Module {
     public static let name = "Geo"
     public static let version = "1.0.0"
     public static let provides: [RouteKey] = [.route((any GeoRoute).self)]
+    public static let uses: [RouteKey] = [.route((any SettingsRoute).self)]
     public static let stringsFolder: String? = "ModuleHost_GeoFeature.resources/Strings"
 
     public init() {}
@@ -19,6 +20,28 @@ public final class GeoModule: Module {
         try registry.service((any GeoStorageService).self, .singleton(storage))
         try registry.service(RegionCatalog.self, .lazySingleton { RegionCatalog() })
         try registry.route((any GeoRoute).self, .singleton(GeoRouter(context: registry.context)))
+    }
+
+    /// Contributes "default country" to Settings, when Settings is active.
+    public func start(_ context: ModuleContext) throws {
+        guard let settings = try context.resolver.optional((any SettingsRoute).self) else { return }
+        let strings = context.strings
+        settings.register(
+            [
+                SettingDefinition(
+                    key: "defaultCountry", title: { strings[.settingDefaultCountry] }, kind: .text(maxLength: 60), defaultValue: .text(""))
+            ],
+            module: Self.name)
+    }
+
+    /// Settings' `geo.defaultCountry`, when set.
+    static func defaultCountry(_ context: ModuleContext) -> String? {
+        guard
+            case .text(let country)? = (try? context.resolver.optional((any SettingsRoute).self))??.value(
+                of: "defaultCountry", module: name),
+            !country.isEmpty
+        else { return nil }
+        return country
     }
 
     public func commands(_ context: ModuleContext) -> [ModuleCommand] {

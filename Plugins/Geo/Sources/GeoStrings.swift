@@ -33,4 +33,6 @@ extension StringKey {
     static let errorNotFound: StringKey = "error.city.not.found"
     static let errorStorage: StringKey = "error.storage"
     static let errorNeedsYes: StringKey = "error.needs.yes"
+    static let settingDefaultCountry: StringKey = "setting.default.country"
+    static let errorNeedsCountry: StringKey = "error.needs.country"
 }

@@ -11,11 +11,12 @@ public final class PhotosModule: Module {
 
     public static let name = "Photos"
     public static let version = "1.0.0"
-    public static let uses: [RouteKey] = [.route((any GeoRoute).self)]
+    public static let uses: [RouteKey] = [.route((any GeoRoute).self), .route((any SettingsRoute).self)]
     public static let stringsFolder: String? = "ModuleHost_PhotosFeature.resources/Strings"
     /// The shipped catalog, relative to the module's library.
     static let catalogFile = "ModuleHost_PhotosFeature.resources/Catalog/catalog.json"
 
+    private var configuration = PhotosConfiguration()
     private var perPage = 20
 
     public init() {}
@@ -23,36 +24,64 @@ public final class PhotosModule: Module {
     public func register(_ registry: ModuleRegistry, configuration: PhotosConfiguration) throws {
         let context = registry.context
         perPage = configuration.perPage ?? 20
+        self.configuration = configuration
         let http = HTTPClient()
-        let source: any PhotoDataSource
-        if configuration.source == "pixabay" {
-            let key = configuration.apiKey ?? ProcessInfo.processInfo.environment["PIXABAY_API_KEY"] ?? ""
-            guard !key.isEmpty else {
-                throw ConfigurationError(
-                    message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
-            }
-            guard let url = configuration.apiURL(for: context.environment) else {
-                throw ConfigurationError(message: "config.baseURL is not a URL")
-            }
-            source = PixabayDataSource(
+        var sources: [String: any PhotoDataSource] = [
+            "catalog": CatalogDataSource(path: configuration.catalog ?? Self.shippedCatalog(context))
+        ]
+        let key = configuration.apiKey ?? ProcessInfo.processInfo.environment["PIXABAY_API_KEY"] ?? ""
+        if configuration.source == "pixabay", key.isEmpty {
+            throw ConfigurationError(message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
+        }
+        if !key.isEmpty, let url = configuration.apiURL(for: context.environment) {
+            sources["pixabay"] = PixabayDataSource(
                 baseURL: url, apiKey: key, http: http,
                 cache: ResponseCache(folder: try context.storage.folderPath(named: "responses")))
-        } else {
-            source = CatalogDataSource(path: configuration.catalog ?? Self.shippedCatalog(context))
+        }
+        let configured = configuration.source ?? "catalog"
+        let resolver = context.resolver
+        let chosen: @Sendable () -> String = {
+            if case .text(let name)? = (try? resolver.optional((any SettingsRoute).self))??.value(of: "source", module: PhotosModule.name) {
+                return name
+            }
+            return configured
         }
         let images = ImageCache(folder: try context.storage.folderPath(named: "images"), fetch: PhotoRepository.fetcher(http: http))
-        let repository = PhotoRepository(source: source, images: images)
+        let repository = PhotoRepository(sources: sources, chosenSource: chosen, images: images)
         try registry.service((any SearchPhotosUseCase).self, .singleton(repository))
         try registry.service((any GetPhotoUseCase).self, .singleton(repository))
         try registry.service((any DownloadPhotoUseCase).self, .singleton(repository))
     }
 
+    /// Contributes "photos per page" and "data source" to Settings, when Settings is active.
+    public func start(_ context: ModuleContext) throws {
+        guard let settings = try context.resolver.optional((any SettingsRoute).self) else { return }
+        let strings = context.strings
+        settings.register(
+            [
+                SettingDefinition(
+                    key: "perPage", title: { strings[.settingPerPage] }, kind: .number(PhotoRepository.perPageRange),
+                    defaultValue: .int(perPage)),
+                SettingDefinition(
+                    key: "source", title: { strings[.settingSource] }, kind: .choice(["catalog", "pixabay"]),
+                    defaultValue: .text(configuration.source ?? "catalog")),
+            ], module: Self.name)
+    }
+
+    /// Hits per page: Settings' `photos.perPage`, else the config's.
+    static func perPage(_ context: ModuleContext, configured: Int) -> Int {
+        if case .int(let value)? = (try? context.resolver.optional((any SettingsRoute).self))??.value(of: "perPage", module: name) {
+            return value
+        }
+        return configured
+    }
+
     public func commands(_ context: ModuleContext) -> [ModuleCommand] {
-        PhotosCommands(context: context, perPage: perPage).all
+        PhotosCommands(context: context, perPage: Self.perPage(context, configured: perPage)).all
     }
 
     public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
-        let perPage = self.perPage
+        let perPage = Self.perPage(context, configured: self.perPage)
         return [
             HomeEntry(title: context.strings[.homeEntry]) {
                 do {

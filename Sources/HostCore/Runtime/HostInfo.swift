@@ -5,11 +5,20 @@ import Synchronization
 final class HostInfo: HostInfoRoute {
     let hostVersion: String
     let environment: String
+    let dataFolder: String
     private let reports = Mutex<[ModuleReport]>([])
+    private let commandLines = Mutex<[String]>([])
 
-    init(hostVersion: String, environment: String) {
+    init(hostVersion: String, environment: String, dataFolder: String) {
         self.hostVersion = hostVersion
         self.environment = environment
+        self.dataFolder = dataFolder
+    }
+
+    var commands: [String] { commandLines.withLock { $0 } }
+
+    func update(commands: [String]) {
+        commandLines.withLock { $0 = commands }
     }
 
     func update(_ reports: [ModuleReport]) {

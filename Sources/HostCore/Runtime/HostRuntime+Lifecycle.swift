@@ -50,6 +50,10 @@ extension HostRuntime {
             locator.seal()
             hostInfo.update(state.reports)
         }
+        hostInfo.update(
+            commands: commands.flatMap { module in
+                module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
+            })
     }
 
     /// Stops started modules in reverse order; later calls do nothing.

@@ -78,7 +78,7 @@ public final class HostRuntime: Sendable {
         self.loader = loader
         let sink = logSink ?? StandardError.write
         logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
-        hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue)
+        hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
         let locale = LocaleSetting(environment: environment)
         self.locale = locale
         let strings: ModuleStrings

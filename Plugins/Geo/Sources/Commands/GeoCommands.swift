@@ -34,9 +34,12 @@ struct GeoCommands {
                 }
                 return 0
             },
-            ModuleCommand(name: "add", summary: "Save a city", usage: "add --country C --city NAME") {
+            ModuleCommand(name: "add", summary: "Save a city", usage: "add [--country C] --city NAME") {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: [])
-                let (country, city) = (try arguments.required("--country"), try arguments.required("--city"))
+                let city = try arguments.required("--city")
+                guard let country = arguments.values["--country"] ?? GeoModule.defaultCountry(context) else {
+                    throw CommandUsageError(strings[.errorNeedsCountry])
+                }
                 let places = try interactor()
                 let added = try run { () throws(GeoError) in try places.add(country: country, city: city) }
                 context.ui.print(strings.format(.added, added.name, places.countryName(added.country)))

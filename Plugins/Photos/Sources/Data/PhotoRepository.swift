@@ -6,12 +6,29 @@ public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, Downlo
     public static let maximumQueryLength = 100
     public static let perPageRange = 3...200
 
-    let source: any PhotoDataSource
+    let sources: [String: any PhotoDataSource]
+    let chosenSource: @Sendable () -> String
     let images: ImageCache
 
-    init(source: any PhotoDataSource, images: ImageCache) {
-        self.source = source
+    /// - Parameters:
+    ///   - sources: The configured sources by name (`catalog`, and `pixabay` when it has a key).
+    ///   - chosenSource: The name to use now (Settings' `photos.source`, else the config's).
+    init(sources: [String: any PhotoDataSource], chosenSource: @escaping @Sendable () -> String, images: ImageCache) {
+        self.sources = sources
+        self.chosenSource = chosenSource
         self.images = images
+    }
+
+    /// One source, always used.
+    convenience init(source: any PhotoDataSource, images: ImageCache) {
+        self.init(sources: ["only": source], chosenSource: { "only" }, images: images)
+    }
+
+    private var source: any PhotoDataSource {
+        get throws(PhotoError) {
+            guard let source = sources[chosenSource()] else { throw PhotoError.sourceNotConfigured }
+            return source
+        }
     }
 
     public func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult {

@@ -21,4 +21,6 @@ public enum PhotoError: Error, Sendable, Equatable {
     case catalog(String)
     /// The image could not be saved.
     case storage(String)
+    /// The chosen source (Settings' `photos.source`) is not configured.
+    case sourceNotConfigured
 }

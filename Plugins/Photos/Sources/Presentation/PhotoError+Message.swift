@@ -17,6 +17,7 @@ extension PhotoError {
         case .tooLarge(let limit): strings.format(.errorTooLarge, "\(limit)")
         case .catalog(let detail): strings.format(.errorCatalog, detail)
         case .storage(let detail): strings.format(.errorStorage, detail)
+        case .sourceNotConfigured: strings[.errorSourceNotConfigured]
         }
     }
 }

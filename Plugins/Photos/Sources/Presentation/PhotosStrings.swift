@@ -35,4 +35,7 @@ extension StringKey {
     static let errorTooLarge: StringKey = "error.too.large"
     static let errorCatalog: StringKey = "error.catalog"
     static let errorStorage: StringKey = "error.storage"
+    static let errorSourceNotConfigured: StringKey = "error.source.not.configured"
+    static let settingPerPage: StringKey = "setting.per.page"
+    static let settingSource: StringKey = "setting.source"
 }

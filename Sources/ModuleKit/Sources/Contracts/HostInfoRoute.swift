@@ -11,6 +11,10 @@ public protocol HostInfoRoute: Sendable {
     var environment: String { get }
     /// Every module in `modules.json`, in file order, with the state it ended start-up in.
     var modules: [ModuleStatus] { get }
+    /// The folder modules keep their data in.
+    var dataFolder: String { get }
+    /// `modhost <module> <command>` usage lines of the active modules, with their summaries.
+    var commands: [String] { get }
 }
 
 /// One module as the host sees it.

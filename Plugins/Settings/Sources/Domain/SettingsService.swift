@@ -1,0 +1,74 @@
+import Contracts
+import ModuleKit
+
+/// Settings' logic: the contributed settings, their stored values, and the app's language.
+public final class SettingsService: SettingsRoute {
+    public let registry = SettingsRegistry()
+    let store: SettingsStore
+    let locale: LocaleSetting
+
+    /// Settings' own section name and the language key (`settings.language`).
+    public static let module = "Settings"
+    public static let languageKey = "language"
+
+    public init(store: SettingsStore, locale: LocaleSetting) {
+        self.store = store
+        self.locale = locale
+    }
+
+    public func register(_ definitions: [SettingDefinition], module: String) {
+        registry.register(definitions, module: module)
+    }
+
+    public func value(of key: String, module: String) -> SettingValue? {
+        guard
+            let definition = registry.all.first(where: { $0.module.lowercased() == module.lowercased() })?.definitions.first(where: {
+                $0.key == key
+            })
+        else { return nil }
+        if let stored = store.value(module: module, key: key), SettingsRegistry.fits(stored, definition.kind) { return stored }
+        return definition.defaultValue
+    }
+
+    /// Validates `text` for the setting `fullKey` (`photos.perPage`), stores it, and applies
+    /// the language at once.
+    public func set(_ fullKey: String, to text: String) throws(SettingsError) -> SettingValue {
+        guard let (module, definition) = registry.definition(fullKey: fullKey) else {
+            throw SettingsError.unknownKey(fullKey, suggestion: Self.nearest(fullKey, registry.fullKeys))
+        }
+        let value = try SettingsRegistry.parse(text, as: definition.kind).get()
+        do {
+            try store.set(value, module: module, key: definition.key)
+        } catch {
+            throw SettingsError.storage("\(error)")
+        }
+        if module == Self.module, definition.key == Self.languageKey, case .text(let code) = value { locale.set(code) }
+        return value
+    }
+
+    /// The stored language, applied to the whole app (every module's strings switch).
+    func applyStoredLanguage() {
+        if case .text(let code)? = value(of: Self.languageKey, module: Self.module) { locale.set(code) }
+    }
+
+    static func nearest(_ key: String, _ candidates: [String]) -> String? {
+        let lowered = key.lowercased()
+        return candidates.min { distance(lowered, $0.lowercased()) < distance(lowered, $1.lowercased()) }
+            .flatMap { distance(lowered, $0.lowercased()) <= 3 ? $0 : nil }
+    }
+
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

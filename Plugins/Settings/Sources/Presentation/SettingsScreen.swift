@@ -1,0 +1,128 @@
+import Contracts
+import ModuleKit
+
+/// The settings screen in sections, like seed 000's table: a profile header; My Profile; the
+/// language; each module's settings; About, Help; Log Out with Continue/Cancel. Without Auth
+/// (or nobody logged in) the profile and log out are absent.
+final class SettingsScreen: Screen {
+    let service: SettingsService
+    let context: ModuleContext
+
+    init(service: SettingsService, context: ModuleContext) {
+        self.service = service
+        self.context = context
+    }
+
+    static let languageNames = ["en": "English", "es": "Español", "fr": "Français", "de": "Deutsch", "it": "Italiano", "el": "Ελληνικά"]
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        let auth = try? context.resolver.optional((any AuthRoute).self)
+        let user = auth?.currentUser
+        ui.title(strings[.title])
+        if let user { ui.print("\(user.name) <\(user.email)>") }
+        var actions: [(String, () -> Navigation)] = []
+        if let auth, user != nil {
+            actions.append((strings[.profileName], { self.editName(auth, ui) }))
+            actions.append((strings[.profilePassword], { self.changePassword(auth, ui) }))
+        }
+        for section in service.registry.all {
+            for definition in section.definitions {
+                let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
+                let shown =
+                    section.module == SettingsService.module && definition.key == SettingsService.languageKey
+                    ? Self.languageNames[SettingsRegistry.text(value)] ?? SettingsRegistry.text(value) : SettingsRegistry.text(value)
+                let label = section.module == SettingsService.module ? definition.title() : "\(section.module): \(definition.title())"
+                actions.append(("\(label): \(shown.isEmpty ? "-" : shown)", { self.edit(section.module, definition, ui) }))
+            }
+        }
+        actions.append((strings[.about], { self.about(ui) }))
+        actions.append((strings[.help], { self.help(ui) }))
+        if let auth, user != nil {
+            actions.append((strings[.logOut], { self.logOut(auth, ui) }))
+        }
+        actions.append((strings[.back], { .pop }))
+        guard let choice = ui.menu(strings[.title], actions.map(\.0)) else { return .quit }
+        return actions[choice].1()
+    }
+
+    private func edit(_ module: String, _ definition: SettingDefinition, _ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        let text: String?
+        switch definition.kind {
+        case .choice(let options):
+            let names = options.map { module == SettingsService.module ? Self.languageNames[$0] ?? $0 : $0 }
+            text = ui.menu(definition.title(), names).map { options[$0] }
+        case .toggle:
+            text = ui.menu(definition.title(), ["on", "off"]).map { $0 == 0 ? "on" : "off" }
+        default:
+            text = ui.ask(definition.title() + " — " + strings[.newValue])
+        }
+        guard let text else { return .quit }
+        do throws(SettingsError) {
+            _ = try service.set("\(module.lowercased()).\(definition.key)", to: text)
+            ui.success(strings[.saved])
+        } catch {
+            ui.error(error.message(strings))
+        }
+        return .stay
+    }
+
+    private func editName(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
+        guard let name = ui.ask(context.strings[.fieldName]) else { return .quit }
+        do {
+            try auth.updateDisplayName(name)
+            ui.success(context.strings[.saved])
+        } catch {
+            ui.error(context.strings.format(.errorFailed, "\(error)"))
+        }
+        return .stay
+    }
+
+    private func changePassword(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
+        guard let current = ui.ask(context.strings[.fieldCurrent], secret: true), let new = ui.ask(context.strings[.fieldNew], secret: true)
+        else { return .quit }
+        do {
+            try auth.changePassword(current: current, new: new)
+            ui.success(context.strings[.saved])
+        } catch {
+            ui.error(context.strings.format(.errorFailed, "\(error)"))
+        }
+        return .stay
+    }
+
+    private func about(_ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        guard let host = try? context.resolver.resolve((any HostInfoRoute).self) else { return .stay }
+        ui.title(strings[.about])
+        ui.print(strings.format(.aboutHost, host.hostVersion))
+        ui.print(strings.format(.aboutEnvironment, host.environment))
+        ui.print(strings.format(.aboutData, host.dataFolder))
+        ui.print(strings[.aboutModules])
+        for module in host.modules {
+            ui.print("  \(module.name) \(module.version ?? "-") — \(module.state)" + (module.reason.map { ": \($0)" } ?? ""))
+        }
+        return .stay
+    }
+
+    private func help(_ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        ui.title(strings[.help])
+        ui.print(strings[.helpReadme])
+        ui.print(strings[.helpCommands])
+        for line in (try? context.resolver.resolve((any HostInfoRoute).self))?.commands ?? [] { ui.print("  " + line) }
+        return .stay
+    }
+
+    private func logOut(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        ui.confirm(strings[.logOutTitle], strings[.logOutMessage]) {
+            do {
+                try auth.logOut()
+            } catch {
+                ui.error(strings.format(.errorFailed, "\(error)"))
+            }
+        }
+        return .stay
+    }
+}

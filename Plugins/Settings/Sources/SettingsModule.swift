@@ -1,0 +1,42 @@
+import Contracts
+import ModuleKit
+
+/// Settings (seed 000's `SettingsTableViewController`): profile, language, the settings other
+/// modules contribute through `SettingsRoute`, About, Help, Log Out.
+public final class SettingsModule: Module {
+    public static let name = "Settings"
+    public static let version = "1.0.0"
+    public static let provides: [RouteKey] = [.route((any SettingsRoute).self)]
+    public static let uses: [RouteKey] = [.route((any AuthRoute).self), .route((any HostInfoRoute).self)]
+    public static let stringsFolder: String? = "ModuleHost_SettingsFeature.resources/Strings"
+
+    private var service: SettingsService?
+
+    public init() {}
+
+    public func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {
+        let context = registry.context
+        let service = SettingsService(store: try SettingsStore(storage: context.storage), locale: context.locale)
+        let strings = context.strings
+        service.register(
+            [
+                SettingDefinition(
+                    key: SettingsService.languageKey, title: { strings[.language] }, kind: .choice(ModuleStrings.shippedLocales),
+                    defaultValue: .text(context.locale.current))
+            ], module: SettingsService.module)
+        // Before any module starts: every module's strings and every command see the choice.
+        service.applyStoredLanguage()
+        self.service = service
+        try registry.route((any SettingsRoute).self, .singleton(service))
+    }
+
+    public func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        guard let service else { return [] }
+        return SettingsCommands(service: service, context: context).all
+    }
+
+    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        guard let service else { return [] }
+        return [HomeEntry(title: context.strings[.homeEntry]) { SettingsScreen(service: service, context: context) }]
+    }
+}

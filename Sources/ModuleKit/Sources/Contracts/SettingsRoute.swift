@@ -1,0 +1,49 @@
+/// A setting's value.
+public enum SettingValue: Sendable, Hashable, Codable {
+    case bool(Bool)
+    case int(Int)
+    case text(String)
+}
+
+/// What a setting accepts.
+public enum SettingKind: Sendable, Hashable {
+    case toggle
+    /// One of these values.
+    case choice([String])
+    /// A whole number in this range.
+    case number(ClosedRange<Int>)
+    /// Text up to this many characters.
+    case text(maxLength: Int)
+}
+
+/// A setting a module contributes to the Settings screen and commands.
+public struct SettingDefinition: Sendable {
+    /// The key within the module (`perPage`); the full key is `<module>.<key>` in lowercase
+    /// module name (`photos.perPage`).
+    public let key: String
+    /// The title, in the current locale each time it is asked.
+    public let title: @Sendable () -> String
+    public let kind: SettingKind
+    public let defaultValue: SettingValue
+
+    public init(key: String, title: @escaping @Sendable () -> String, kind: SettingKind, defaultValue: SettingValue) {
+        self.key = key
+        self.title = title
+        self.kind = kind
+        self.defaultValue = defaultValue
+    }
+}
+
+/// Provided by Settings: modules register their settings and read their values.
+///
+/// ```swift
+/// settings.register([SettingDefinition(key: "perPage", title: { strings[.perPage] },
+///                                      kind: .number(3...200), defaultValue: .int(20))], module: "Photos")
+/// let perPage = settings.value(of: "perPage", module: "Photos")
+/// ```
+public protocol SettingsRoute: Sendable {
+    /// Adds `definitions` to `module`'s section; they live as long as the process.
+    func register(_ definitions: [SettingDefinition], module: String)
+    /// The stored value, or the default; `nil` for an unknown key.
+    func value(of key: String, module: String) -> SettingValue?
+}
