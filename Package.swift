@@ -19,7 +19,9 @@ let featureModules: [String] = ["Auth", "Geo", "Photos", "Settings"]
 /// What a feature module needs beyond ModuleKit and Contracts.
 let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"]]
 /// What each feature module ships in Sources/Resources (copied beside its library).
-let featureResources: [String: [String]] = ["Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"]]
+let featureResources: [String: [String]] = [
+    "Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"],
+]
 
 /// The three targets of a module laid out as above, under `folder`.
 func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {

@@ -94,7 +94,7 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(lines.contains("Auth disabled 1.0.0 AuthRoute - -"))
         #expect(lines.contains("note: not selected by --only Geo"))
-        #expect(lines.contains("Geo active 1.0.0 GeoRoute - -"))
+        #expect(lines.contains("Geo active 1.0.0 GeoRoute - SettingsRoute"))
         // With only Geo, the app opens on Home (no Welcome: Auth is not running).
         let app = try ChildProcess.run(
             TestEnvironment.modhost, ["--config", config, "--only", "Geo"], input: "2\n", environment: ["MODHOST_DATA_DIR": data])

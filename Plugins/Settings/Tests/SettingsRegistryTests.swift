@@ -1,0 +1,70 @@
+import Contracts
+import Foundation
+import ModuleKit
+import ModuleKitTesting
+import Testing
+
+@testable import SettingsFeature
+
+@Suite struct SettingsRegistryTests {
+    @Test(arguments: [
+        ("on", SettingKind.toggle, Result<SettingValue, SettingsError>.success(.bool(true))),
+        ("No", .toggle, .success(.bool(false))),
+        ("maybe", .toggle, .failure(.notAToggle("maybe"))),
+        ("PIXABAY", .choice(["catalog", "pixabay"]), .success(.text("pixabay"))),
+        ("flickr", .choice(["catalog", "pixabay"]), .failure(.notAChoice("flickr", options: ["catalog", "pixabay"]))),
+        (" 20 ", .number(3...200), .success(.int(20))),
+        ("2", .number(3...200), .failure(.outOfRange(2, range: 3...200))),
+        ("twenty", .number(3...200), .failure(.notANumber("twenty", range: 3...200))),
+        ("FR", .text(maxLength: 60), .success(.text("FR"))),
+        (String(repeating: "x", count: 61), .text(maxLength: 60), .failure(.tooLong(limit: 60))),
+        ("a\u{7}b", .text(maxLength: 60), .failure(.controlCharacters)),
+    ])
+    func valuesAreValidatedByKindAndRange(text: String, kind: SettingKind, expected: Result<SettingValue, SettingsError>) {
+        #expect(SettingsRegistry.parse(text, as: kind) == expected)
+    }
+
+    @Test func aStoredValueThatNoLongerFitsFallsBackToTheDefault() {
+        #expect(SettingsRegistry.fits(.int(50), .number(3...200)))
+        #expect(!SettingsRegistry.fits(.int(500), .number(3...200)))
+        #expect(!SettingsRegistry.fits(.text("x"), .toggle))
+    }
+
+    @Test func messagesAreLocalized() throws {
+        let harness = ModuleTestHarness(SettingsModule.self)
+        let strings = try harness.loadStrings()
+        #expect(SettingsError.outOfRange(500, range: 3...200).message(strings) == "'500' is not a whole number from 3 to 200.")
+        harness.locale.set("de")
+        #expect(SettingsError.notAToggle("x").message(strings) == "„x“ ist weder on noch off.")
+    }
+}
+
+/// Settings as the host runs it: the language, contributed settings, values that persist.
+@Suite struct SettingsModuleTests {
+    @Test func theLanguageSwitchesEveryModulesStringsAndPersists() throws {
+        let harness = ModuleTestHarness(SettingsModule.self)
+        try harness.start()
+        let settings = try harness.resolve((any SettingsRoute).self)
+        #expect(try harness.run("set", ["settings.language", "el"]) == 0)
+        #expect(harness.locale.current == "el")
+        #expect(settings.value(of: "language", module: "Settings") == .text("el"))
+        #expect(throws: (any Error).self) { try harness.run("set", ["settings.language", "xx"]) }
+        #expect(harness.locale.current == "el")
+    }
+
+    @Test func contributedSettingsAreValidatedAndStored() throws {
+        let harness = ModuleTestHarness(SettingsModule.self)
+        try harness.start()
+        let settings = try harness.resolve((any SettingsRoute).self)
+        settings.register(
+            [SettingDefinition(key: "perPage", title: { "Per page" }, kind: .number(3...200), defaultValue: .int(20))], module: "Photos")
+        #expect(settings.value(of: "perPage", module: "Photos") == .int(20))
+        #expect(try harness.run("set", ["photos.perPage", "50"]) == 0)
+        #expect(settings.value(of: "perPage", module: "Photos") == .int(50))
+        #expect(settings.value(of: "missing", module: "Photos") == nil)
+        #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPage", "500"]) }
+        #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPag", "5"]) }
+        #expect(try harness.run("list", ["--json"]) == 0)
+        #expect(harness.terminal.output.contains(#"{"default":"20","key":"photos.perPage","title":"Per page","value":"50"}"#))
+    }
+}

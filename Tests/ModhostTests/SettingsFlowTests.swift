@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Settings through the real binary.
+@Suite struct SettingsFlowTests {
+    func app(_ modules: [(String, String)]) throws -> (config: String, data: String) {
+        (try TestEnvironment.write(TestEnvironment.modulesJSON(modules)), try TestEnvironment.temporaryFolder())
+    }
+
+    func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "") throws -> ProcessResult {
+        try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input, environment: ["MODHOST_DATA_DIR": app.data])
+    }
+
+    static let all = [("Auth", ""), ("Photos", #""config": {"perPage": 5}"#), ("Geo", ""), ("Settings", "")]
+
+    @Test func changingTheLanguageChangesAnotherModulesScreen() throws {
+        let app = try app(Self.all)
+        _ = try run(
+            app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
+        // Home: 1 Photos, 2 Places, 3 Settings, 4 Log out, 5 Quit. Settings → Language → Français.
+        let session = try run(app, [], input: "3\n3\n3\n10\n5\n")
+        #expect(session.stdout.contains("  3. Language: English\n"))
+        #expect(session.stdout.contains("  3. Français\n"))
+        #expect(session.stdout.contains("Enregistré."))
+        #expect(session.stdout.contains("  3. Langue: Français\n"))
+        // Then back at Home, Geo's entry speaks French; and so do commands, after a restart.
+        #expect(session.stdout.contains("Accueil\n=======\n  1. Photos\n  2. Lieux\n  3. Réglages\n"))
+        #expect(session.stdout.hasSuffix("Au revoir.\n"))
+        #expect(try run(app, ["photos", "search", "city"]).stdout.hasPrefix("Page 1 sur 1 (4 photos)"))
+        #expect(try run(app, ["settings", "get", "settings.language"]).stdout == "fr\n")
+    }
+
+    @Test func logOutThroughSettingsReturnsToWelcome() throws {
+        let app = try app(Self.all)
+        _ = try run(
+            app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
+        // Home → Settings; its menu: name, password, language, 3 module settings, About, Help, Log Out (9), Back.
+        let session = try run(app, [], input: "3\n9\n2\n4\n")
+        #expect(session.stdout.contains("Ann <ann@example.com>"))
+        #expect(session.stdout.contains("  9. Log Out\n"))
+        #expect(session.stdout.contains("Log Out — Are you sure you want to log out?"))
+        #expect(session.stdout.contains("Welcome\n=======\n"))
+        #expect(try run(app, ["auth", "whoami"]).status == 1)
+    }
+
+    @Test func aContributedSettingIsValidatedPersistsAndVanishesWithItsModule() throws {
+        let app = try app(Self.all)
+        #expect(try run(app, ["settings", "get", "photos.perPage"]).stdout == "5\n")
+        for (value, message) in [
+            ("500", "modhost: error: settings set: '500' is not a whole number from 3 to 200.\n"),
+            ("many", "modhost: error: settings set: 'many' is not a whole number from 3 to 200.\n"),
+        ] {
+            let refused = try run(app, ["settings", "set", "photos.perPage", value])
+            #expect(refused.status == 1)
+            #expect(refused.stderr == message)
+        }
+        let unknown = try run(app, ["settings", "set", "photos.perPag", "3"])
+        #expect(unknown.stderr == "modhost: error: settings set: There is no setting 'photos.perPag'; did you mean 'photos.perPage'?\n")
+        #expect(try run(app, ["settings", "set", "photos.perPage", "3"]).stdout == "photos.perPage = 3\n")
+        #expect(try run(app, ["photos", "search", "city"]).stdout.hasPrefix("Page 1 of 2 (4 photos)"))
+        let list = try run(app, ["settings", "list"]).stdout
+        #expect(list.contains("photos.perPage = 3    (Photos per page)\n"))
+        let withoutPhotos = try run(app, ["--disable", "Photos", "settings", "list"]).stdout
+        #expect(!withoutPhotos.contains("photos."))
+        #expect(withoutPhotos.contains("geo.defaultCountry"))
+    }
+
+    @Test func settingsWorksWithAuthDisabled() throws {
+        let app = try app([("Auth", #""enabled": false"#), ("Geo", ""), ("Settings", "")])
+        // Home: 1 Places, 2 Settings, 3 Quit. Settings: Language, Geo setting, About, Help, Back.
+        let session = try run(app, [], input: "2\n3\n4\n5\n3\n")
+        #expect(!session.stdout.contains("My Profile"))
+        #expect(!session.stdout.contains("Log Out"))
+        #expect(session.stdout.contains("Environment: test"))
+        #expect(session.stdout.contains("Data folder: \(app.data)"))
+        #expect(session.stdout.contains("  Auth - — disabled: disabled in modules.json"))
+        #expect(session.stdout.contains("  Geo 1.0.0 — active"))
+        #expect(session.stdout.contains("modhost geo list [--json] — List saved cities by country"))
+        #expect(session.stdout.hasSuffix("Goodbye.\n"))
+    }
+}
