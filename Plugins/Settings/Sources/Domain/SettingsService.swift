@@ -53,22 +53,8 @@ public final class SettingsService: SettingsRoute {
 
     static func nearest(_ key: String, _ candidates: [String]) -> String? {
         let lowered = key.lowercased()
-        return candidates.min { distance(lowered, $0.lowercased()) < distance(lowered, $1.lowercased()) }
-            .flatMap { distance(lowered, $0.lowercased()) <= 3 ? $0 : nil }
+        return candidates.min { editDistance(lowered, $0.lowercased()) < editDistance(lowered, $1.lowercased()) }
+            .flatMap { editDistance(lowered, $0.lowercased()) <= 3 ? $0 : nil }
     }
 
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
 }
