@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKit
 
 /// Monotonic nanoseconds.
 func now() -> UInt64 {
@@ -35,10 +36,7 @@ final class BenchReport {
 }
 
 /// The folder of this executable, which holds modhost and the test libraries.
-let buildFolder: String = {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
-}()
+let buildFolder = ProcessLocation.executableFolder
 
 /// Writes a modules.json with `modules` enabled, searching the build folder.
 func writeConfig(_ modules: [String], name: String) -> String {

@@ -54,10 +54,7 @@ public final class ModuleTestHarness<M: Module> {
     }
 
     /// Where SwiftPM left the test executable and the modules' resources.
-    static var buildFolder: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().path
-    }
+    static var buildFolder: String { ProcessLocation.executableFolder }
 
     /// The module's strings, from its resources beside the test executable (where SwiftPM
     /// puts them), or none when the module declares none.

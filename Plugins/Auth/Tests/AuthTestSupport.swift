@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ModuleKit
+import ModuleKitTesting
 import Synchronization
 
 @testable import AuthFeature
@@ -22,17 +23,12 @@ func makeService(clock: TestClock = TestClock(), locale: String = "en") throws -
     return (service, storage)
 }
 
-/// Auth's shipped strings, from beside the test executable.
+/// Auth's shipped strings in `locale`, from beside the test executable (as the harness finds them).
 func authStrings(locale: String = "en") throws -> ModuleStrings {
-    let setting = LocaleSetting(environment: [:])
-    setting.set(locale)
-    return try ModuleStrings.load(module: "Auth", from: buildFolder + "/" + (AuthModule.stringsFolder ?? ""), locale: setting)
+    let harness = ModuleTestHarness(AuthModule.self)
+    harness.locale.set(locale)
+    return try harness.loadStrings()
 }
-
-let buildFolder: String = {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
-}()
 
 /// The token in the newest message of the outbox.
 func lastToken(in storage: ModuleStorage) throws -> String? {

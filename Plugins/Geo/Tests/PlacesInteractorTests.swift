@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitTesting
 import Testing
 
 @testable import GeoFeature
@@ -82,9 +83,7 @@ import Testing
 }
 
 func geoStrings(locale: String) throws -> ModuleStrings {
-    let setting = LocaleSetting(environment: [:])
-    setting.set(locale)
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/" + (GeoModule.stringsFolder ?? "")
-    return try ModuleStrings.load(module: "Geo", from: folder, locale: setting)
+    let harness = ModuleTestHarness(GeoModule.self)
+    harness.locale.set(locale)
+    return try harness.loadStrings()
 }

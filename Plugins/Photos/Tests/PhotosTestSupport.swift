@@ -35,7 +35,4 @@ func pixabay(_ server: LoopbackHTTPServer, timeout: TimeInterval = 30, maximumBy
 enum ServerError: Error { case bad }
 
 /// The shipped catalog, beside the test executable.
-var shippedCatalog: String {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/" + PhotosModule.catalogFile
-}
+var shippedCatalog: String { ProcessLocation.executableFolder + "/" + PhotosModule.catalogFile }

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitTesting
 import TestSupport
 import Testing
 
@@ -112,9 +113,7 @@ import Testing
 }
 
 func photoStrings(locale: String = "en") throws -> ModuleStrings {
-    let setting = LocaleSetting(environment: [:])
-    setting.set(locale)
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let folder = URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/" + (PhotosModule.stringsFolder ?? "")
-    return try ModuleStrings.load(module: "Photos", from: folder, locale: setting)
+    let harness = ModuleTestHarness(PhotosModule.self)
+    harness.locale.set(locale)
+    return try harness.loadStrings()
 }

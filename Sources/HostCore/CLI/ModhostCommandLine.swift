@@ -71,7 +71,6 @@ public enum ModhostCommandLine {
 
     /// The folder of the running executable: where `lib<Name>.so` is looked up by default.
     static func executableFolder() -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL.path
+        ProcessLocation.executableFolder
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKit
 import Synchronization
 
 /// The embedded source: a JSON file in the API's response format (shipped with the module, or
@@ -36,7 +37,7 @@ final class CatalogDataSource: PhotoDataSource {
         do {
             result = try JSONDecoder().decode(PhotoResult.self, from: data)
         } catch {
-            throw PhotoError.catalog("'\(path)': \(PixabayDataSource.describe(error))")
+            throw PhotoError.catalog("'\(path)': \(HTTPClient.describe(error))")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let hits = result.hits.map { Self.resolving($0, against: folder) }

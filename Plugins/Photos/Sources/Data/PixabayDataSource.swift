@@ -49,20 +49,10 @@ final class PixabayDataSource: PhotoDataSource {
         do {
             result = try JSONDecoder().decode(PhotoResult.self, from: data)
         } catch {
-            throw PhotoError.badResponse(Self.describe(error))
+            throw PhotoError.badResponse(HTTPClient.describe(error))
         }
         cache.put(cacheKey, [UInt8](data))
         return result
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            "missing '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        default: "not valid JSON"
-        }
     }
 
     /// Network failures in the domain's words.

@@ -94,7 +94,8 @@ public final class HTTPClient: Sendable {
         return text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control || $0 == "\n" }) ? text : ""
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// A decoding error in a few words naming the path (`missing 'hits.0.id'`), for messages.
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             "missing '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
