@@ -67,10 +67,26 @@ func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds
     var pid: pid_t = 0
     let start = now()
     guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return (.nan, .nan) }
+    // Peak memory: the child's own VmHWM, sampled until it exits. (wait4's ru_maxrss would
+    // include this process's memory: posix_spawn's vfork carries it into the child.)
+    var peak = 0.0
     var status: Int32 = 0
-    var usage = rusage()
-    _ = wait4(pid, &status, 0, &usage)
-    return (Double(now() - start), Double(usage.ru_maxrss) * 1024)
+    while true {
+        if let hwm = highWaterMark(of: pid) { peak = max(peak, hwm) }
+        let done = waitpid(pid, &status, WNOHANG)
+        if done == pid || done < 0 { break }
+        usleep(2_000)
+    }
+    return (Double(now() - start), peak)
+}
+
+/// `VmHWM` of a running process, in bytes.
+private func highWaterMark(of pid: pid_t) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return nil }
+    return kilobytes * 1024
 }
 
 /// Runs a program and returns its standard output.
