@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -78,6 +79,30 @@ import Testing
         #expect(failed.stderr == "modhost: error: photos search: The photo service refused (HTTP 500): boom\n")
         #expect(!(failed.stdout + failed.stderr).contains("SEKRIT"))
         #expect(server.received.allSatisfy { $0.contains("key=SEKRIT") })
+    }
+
+    @Test func downloadShowsAProgressBarOnATerminal() throws {
+        let image = [UInt8](repeating: 0xAB, count: 300_000)
+        let port = Mutex<UInt16>(0)
+        let server = try LoopbackHTTPServer { target in
+            if target.hasPrefix("/img/") { return LoopbackHTTPServer.Response(body: image) }
+            let base = "http://127.0.0.1:\(port.withLock { $0 })"
+            return .json(
+                #"{"total": 1, "totalHits": 1, "hits": [{"id": 77, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "u", "previewWidth": 1, "previewHeight": 1, "webformatURL": "u", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "\#(base)/img/77.jpg", "imageWidth": 1, "imageHeight": 1, "imageSize": 300000, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
+            )
+        }
+        defer { server.stop() }
+        port.withLock { $0 = server.port }
+        let app = try app([("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "k"}"#)])
+        let folder = try TestEnvironment.temporaryFolder()
+        let command = "\(TestEnvironment.modhost) --config \(app.config) photos download 77 --to \(folder)"
+        let tty = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": app.data])
+        #expect(tty.stdout.contains("] 100%"))
+        #expect(tty.stdout.contains("Saved \(folder)/77.jpg"))
+        #expect(FileManager.default.contents(atPath: folder + "/77.jpg")?.count == 300_000)
+        // Not on a terminal: no bar, just the result.
+        let plain = try run(app, ["photos", "download", "77", "--to", folder])
+        #expect(plain.stdout == "Saved \(folder)/77.jpg\n")
     }
 
     @Test func theAPIWithoutAKeyFailsTheModuleClearly() throws {
