@@ -44,7 +44,9 @@ enum ChildLoad {
     static func run(configPath: String) -> UInt64 {
         do {
             let configuration = try ModulesFileDecoder(defaultSearchPath: buildFolder).decode(contentsOf: configPath)
-            let runtime = try HostRuntime(configuration: configuration, logSink: { _ in })
+            let runtime = try HostRuntime(
+                configuration: configuration, options: RuntimeOptions(dataFolder: NSTemporaryDirectory() + "modhost-bench-data"),
+                logSink: { _ in })
             let start = now()
             runtime.start()
             let elapsed = now() - start

@@ -99,7 +99,9 @@ struct ResolveBenchmark {
         do {
             let configuration = try ModulesFileDecoder(defaultSearchPath: buildFolder)
                 .decode(contentsOf: writeConfig(["FixtureProvider"], name: "resolve"))
-            let runtime = try HostRuntime(configuration: configuration, logSink: { _ in })
+            let runtime = try HostRuntime(
+                configuration: configuration, options: RuntimeOptions(dataFolder: NSTemporaryDirectory() + "modhost-bench-data"),
+                logSink: { _ in })
             runtime.start()
             let resolver = runtime.resolver
             return (resolver, try resolver.resolve((any GreetingRoute).self))

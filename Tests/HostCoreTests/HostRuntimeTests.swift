@@ -16,6 +16,9 @@ func makeRuntime(
 ) throws -> HostRuntime {
     let path = try TestEnvironment.write(TestEnvironment.modulesJSON(modules))
     let configuration = try ModulesFileDecoder(defaultSearchPath: TestEnvironment.buildFolder).decode(contentsOf: path)
+    var options = options
+    // Never the real data folder.
+    options.dataFolder = try TestEnvironment.temporaryFolder()
     return try HostRuntime(configuration: configuration, options: options, locator: locator, logSink: { _ in })
 }
 
@@ -183,7 +186,8 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         let path = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureConsumer", ""), ("FixtureProvider", "")]))
         let configuration = try ModulesFileDecoder(defaultSearchPath: TestEnvironment.buildFolder).decode(contentsOf: path)
         let runtime = try HostRuntime(
-            configuration: configuration, options: RuntimeOptions(logLevel: .info), locator: ServiceLocator(),
+            configuration: configuration, options: RuntimeOptions(logLevel: .info, dataFolder: try TestEnvironment.temporaryFolder()),
+            locator: ServiceLocator(),
             logSink: { line in lines.withLock { $0.append(line) } })
         runtime.start()
         runtime.stop()
