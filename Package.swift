@@ -9,6 +9,7 @@ import PackageDescription
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
+let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
 
 // MARK: - Feature modules
 // One dynamic library per feature module, lib<Name>.so, each in Plugins/<Name>:
@@ -17,7 +18,7 @@ let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", pac
 //   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
 let featureModules: [String] = ["Auth", "Geo", "Photos", "Settings"]
 /// What a feature module needs beyond ModuleKit and Contracts.
-let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"]]
+let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"], "Photos": [networking]]
 /// What each feature module ships in Sources/Resources (copied beside its library).
 let featureResources: [String: [String]] = [
     "Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"],
@@ -77,7 +78,7 @@ var targets: [Target] = [
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, "ModuleKitTesting", "TestSupport"]),
+    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, "ModuleKitTesting", "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
 ]

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 
 /// Photos (seeds 001 and 002, Clean Architecture): search a Pixabay-compatible API or the
 /// embedded catalog page by page, show details, download through the image cache.

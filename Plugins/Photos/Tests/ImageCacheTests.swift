@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 import ModuleKitTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 import Synchronization
 
 /// The embedded source: a JSON file in the API's response format (shipped with the module, or

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 
 /// The use cases on a data source and the image cache (seed 001's repository).
 public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, DownloadPhotoUseCase {

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import ModuleKitNetworking
 
 /// A Pixabay-compatible API: `GET base?key=&q=&page=&per_page=` (and `&id=` for one photo).
 /// Answers are cached for 24 hours; the key never appears in messages or logs.

@@ -31,28 +31,6 @@ public struct HTTPError: Error, Sendable, Equatable {
         self.url = url
         self.detail = detail
     }
-
-    /// The message a person reads, from the module's strings (keys `http.error.*`, which a
-    /// module using the client ships).
-    public func message(_ strings: ModuleStrings) -> String {
-        switch kind {
-        case .cannotConnect: strings.format("http.error.cannot.connect", url)
-        case .connectionLost: strings.format("http.error.connection.lost", url)
-        case .timeout: strings.format("http.error.timeout", url)
-        case .rateLimited(let retryAfter?): strings.format("http.error.rate.limited.after", "\(retryAfter)")
-        case .rateLimited(nil): strings[.init("http.error.rate.limited")]
-        case .status(let code): strings.format("http.error.status", "\(code)", detail.isEmpty ? "-" : detail)
-        case .undecodable: strings.format("http.error.undecodable", detail)
-        case .tooLarge(let limit): strings.format("http.error.too.large", "\(limit / 1024)")
-        case .invalidURL: strings.format("http.error.invalid.url", url)
-        }
-    }
-}
-
-extension ModuleStrings {
-    func format(_ key: String, _ arguments: String...) -> String {
-        Self.substitute(self[StringKey(key)], arguments)
-    }
 }
 
 extension HTTPError: CustomStringConvertible {
