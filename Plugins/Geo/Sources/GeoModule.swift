@@ -54,7 +54,7 @@ public final class GeoModule: Module {
                 do {
                     return try PlacesModuleAssembly(context: context).view
                 } catch {
-                    return FailureView(message: "\(error)")
+                    return ErrorScreen(message: "\(error)")
                 }
             }
         ]

@@ -88,7 +88,7 @@ public final class PhotosModule: Module {
                 do {
                     return PhotosMenuScreen(viewModel: try PhotoViewModel(resolver: context.resolver), context: context, perPage: perPage)
                 } catch {
-                    return MessageScreen(message: "\(error)")
+                    return ErrorScreen(message: "\(error)")
                 }
             }
         ]
@@ -97,15 +97,5 @@ public final class PhotosModule: Module {
     /// The catalog that ships beside the module's library.
     static func shippedCatalog(_ context: ModuleContext) -> String {
         context.libraryFolder + "/" + catalogFile
-    }
-}
-
-/// Shows a message and goes back.
-final class MessageScreen: Screen {
-    let message: String
-    init(message: String) { self.message = message }
-    func show(_ ui: TerminalUI) -> Navigation {
-        ui.error(message)
-        return .pop
     }
 }

@@ -45,13 +45,3 @@ final class CityPickerView: Screen {
         return .pop
     }
 }
-
-/// Shown when a screen cannot be built: the reason, then back.
-final class FailureView: Screen {
-    let message: String
-    init(message: String) { self.message = message }
-    func show(_ ui: TerminalUI) -> Navigation {
-        ui.error(message)
-        return .pop
-    }
-}
