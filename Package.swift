@@ -1,15 +1,17 @@
 // swift-tools-version: 6.0
 // ModuleHost: a host process that loads feature modules (dynamic libraries) listed in
-// modules.json and runs the app they make up. See README.md and DESIGN.md.
+// modules.json and runs the app they make up. See README.md.
 import PackageDescription
 
 // MARK: - Shared kit
 // ModuleKit and Contracts come from their own package as dynamic products, so that the host
-// and every module share exactly one copy (DESIGN.md, "One copy of the kit").
+// and every module share exactly one copy (README, "Layout").
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
 let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
+/// Generates a module's name, version, routes and ELF descriptor from its module.manifest.
+func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
 
 // MARK: - Feature modules
 // One dynamic library per feature module, lib<Name>.so, each in Plugins/<Name>:
@@ -32,7 +34,9 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
             name: "\(name)Feature",
             dependencies: [moduleKit, contracts] + (featureDependencies[name] ?? []),
             path: "\(folder)/Sources",
-            resources: featureResources[name]?.map { .copy("Resources/\($0)") }
+            exclude: ["module.manifest"],
+            resources: featureResources[name]?.map { .copy("Resources/\($0)") },
+            plugins: [moduleDescriptor()]
         ),
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
@@ -89,7 +93,10 @@ for name in layeredFixtures {
     targets += layeredModule(name, in: "Tests/Fixtures/Modules/\(name)", contracts: fixtureContracts)
 }
 for name in flatFixtures {
-    targets.append(.target(name: name, dependencies: [moduleKit, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)"))
+    targets.append(
+        .target(
+            name: name, dependencies: [moduleKit, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)",
+            exclude: ["module.manifest"], plugins: [moduleDescriptor()]))
 }
 for name in brokenLibraries {
     targets.append(.target(name: name, path: "Tests/Fixtures/Broken/\(name)", publicHeadersPath: "."))

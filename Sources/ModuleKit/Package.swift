@@ -1,7 +1,7 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The libraries every ModuleHost module links. They live in their own package, built as
 // dynamic products, so that the host and every plugin share one copy of them in the process
-// (see DESIGN.md, "One copy of the kit").
+// (see the README, "Layout").
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ModuleKit", type: .dynamic, targets: ["ModuleKit"]),
         .library(name: "Contracts", type: .dynamic, targets: ["Contracts"]),
         .library(name: "ModuleKitNetworking", type: .dynamic, targets: ["ModuleKitNetworking"]),
+        // Applied to a module's target: generates its descriptor from its module.manifest.
+        .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
     ],
     targets: [
         // MARK: The plugin boundary
@@ -33,10 +35,16 @@ let package = Package(
         .target(name: "ModuleKitNetworking"),
 
         // MARK: Build tooling
-        // Hashes the kit's sources into the fingerprint a module is compiled against.
+        // Hashes the kit's sources into the fingerprint a module is compiled against, and
+        // writes each module's descriptor (Swift constants and an ELF section) from its manifest.
         .executableTarget(name: "KitFingerprintTool"),
         .plugin(
             name: "KitFingerprintPlugin",
+            capability: .buildTool(),
+            dependencies: ["KitFingerprintTool"]
+        ),
+        .plugin(
+            name: "ModuleDescriptorPlugin",
             capability: .buildTool(),
             dependencies: ["KitFingerprintTool"]
         ),

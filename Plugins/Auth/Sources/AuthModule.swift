@@ -4,9 +4,7 @@ import ModuleKit
 /// Auth (seed 000): accounts, log in and out, password reset, and `AuthRoute` for the shell
 /// and other modules.
 public final class AuthModule: Module {
-    public static let name = "Auth"
-    public static let version = "1.0.0"
-    public static let provides: [RouteKey] = [.route((any AuthRoute).self)]
+    // Name, version and routes: module.manifest (the build generates them).
     public static let stringsFolder: String? = "ModuleHost_AuthFeature.resources/Strings"
 
     private var service: AuthService?

@@ -7,10 +7,7 @@ import ModuleKit
 /// the interactors. Interactor: ``PlacesInteractor``. Router: ``PlacesRouter`` and
 /// ``InputRouter``. View: ``PlacesView`` and ``InputView``. Entity: ``City`` and ``Country``.
 public final class GeoModule: Module {
-    public static let name = "Geo"
-    public static let version = "1.0.0"
-    public static let provides: [RouteKey] = [.route((any GeoRoute).self)]
-    public static let uses: [RouteKey] = [.route((any SettingsRoute).self)]
+    // Name, version and routes: module.manifest (the build generates them).
     public static let stringsFolder: String? = "ModuleHost_GeoFeature.resources/Strings"
 
     public init() {}

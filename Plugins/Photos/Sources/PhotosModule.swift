@@ -10,9 +10,7 @@ import ModuleKitNetworking
 public final class PhotosModule: Module {
     public typealias Configuration = PhotosConfiguration
 
-    public static let name = "Photos"
-    public static let version = "1.0.0"
-    public static let uses: [RouteKey] = [.route((any GeoRoute).self), .route((any SettingsRoute).self)]
+    // Name, version and routes: module.manifest (the build generates them).
     public static let stringsFolder: String? = "ModuleHost_PhotosFeature.resources/Strings"
     /// The shipped catalog, relative to the module's library.
     static let catalogFile = "ModuleHost_PhotosFeature.resources/Catalog/catalog.json"

@@ -4,10 +4,7 @@ import ModuleKit
 /// Settings (seed 000's `SettingsTableViewController`): profile, language, the settings other
 /// modules contribute through `SettingsRoute`, About, Help, Log Out.
 public final class SettingsModule: Module {
-    public static let name = "Settings"
-    public static let version = "1.0.0"
-    public static let provides: [RouteKey] = [.route((any SettingsRoute).self)]
-    public static let uses: [RouteKey] = [.route((any AuthRoute).self), .route((any HostInfoRoute).self)]
+    // Name, version and routes: module.manifest (the build generates them).
     public static let stringsFolder: String? = "ModuleHost_SettingsFeature.resources/Strings"
 
     private var service: SettingsService?

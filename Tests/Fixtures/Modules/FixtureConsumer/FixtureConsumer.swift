@@ -4,11 +4,7 @@ import ModuleKit
 /// Test module: requires `GreetingRoute`, calls it from its own library at start, and
 /// reports what it saw through `ConsumerReportRoute`.
 final class FixtureConsumer: Module {
-    static let name = "FixtureConsumer"
-    static let version = "0.9.0"
-    static let provides: [RouteKey] = [.route((any ConsumerReportRoute).self)]
-    static let requires: [RouteKey] = [.route((any GreetingRoute).self)]
-
+    // Name, version and routes: module.manifest (the build generates them).
     private let report = Report()
 
     private var logger: Logger?

@@ -3,11 +3,7 @@ import ModuleKit
 
 /// Test module: provides `CycleARoute` and requires `CycleBRoute`, closing a cycle.
 final class FixtureCycleA: Module {
-    static let name = "FixtureCycleA"
-    static let version = "1.0.0"
-    static let provides: [RouteKey] = [.route((any CycleARoute).self)]
-    static let requires: [RouteKey] = [.route((any CycleBRoute).self)]
-
+    // Name, version and routes: module.manifest (the build generates them).
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {

@@ -3,11 +3,7 @@ import ModuleKit
 
 /// Test module: provides `CycleBRoute` and requires `CycleARoute`, closing a cycle.
 final class FixtureCycleB: Module {
-    static let name = "FixtureCycleB"
-    static let version = "1.0.0"
-    static let provides: [RouteKey] = [.route((any CycleBRoute).self)]
-    static let requires: [RouteKey] = [.route((any CycleARoute).self)]
-
+    // Name, version and routes: module.manifest (the build generates them).
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {

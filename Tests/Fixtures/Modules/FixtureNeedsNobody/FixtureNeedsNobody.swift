@@ -3,10 +3,7 @@ import ModuleKit
 
 /// Test module: requires `UnprovidedRoute`, which no module provides.
 final class FixtureNeedsNobody: Module {
-    static let name = "FixtureNeedsNobody"
-    static let version = "1.0.0"
-    static let requires: [RouteKey] = [.route((any UnprovidedRoute).self)]
-
+    // Name, version and routes: module.manifest (the build generates them).
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}

@@ -4,13 +4,7 @@ import ModuleKit
 /// Test module: uses `GreetingRoute`, `AlarmRoute` and `UnprovidedRoute` when available, and
 /// starts either way; reports what it found through `OptionalReportRoute`.
 final class FixtureOptional: Module {
-    static let name = "FixtureOptional"
-    static let version = "2.0.0"
-    static let provides: [RouteKey] = [.route((any OptionalReportRoute).self)]
-    static let uses: [RouteKey] = [
-        .route((any GreetingRoute).self), .route((any AlarmRoute).self), .route((any UnprovidedRoute).self),
-    ]
-
+    // Name, version and routes: module.manifest (the build generates them).
     private let report = Findings()
 
     init() {}

@@ -3,10 +3,7 @@ import ModuleKit
 
 /// Test module: provides `AlarmRoute` but always throws in start.
 final class FixtureThrowsOnStart: Module {
-    static let name = "FixtureThrowsOnStart"
-    static let version = "1.0.0"
-    static let provides: [RouteKey] = [.route((any AlarmRoute).self)]
-
+    // Name, version and routes: module.manifest (the build generates them).
     init() {}
 
     func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {

@@ -18,6 +18,24 @@
 #define MODHOST_ABI_VERSION 1u
 #define MODHOST_ENTRY_SYMBOL "modhost_module_entry"
 
+/*
+ * The descriptor as plain data, readable from the file without loading it.
+ *
+ * Every module library also carries its descriptor in an ELF section of this name, so the host
+ * can check it (and plan which modules start) before any of the library's code runs. Layout:
+ *   bytes 0-3   the magic "MHDS"
+ *   bytes 4-5   MODHOST_DESCRIPTOR_FORMAT, little endian; bytes 6-7 zero
+ *   bytes 8-11  the payload's length in bytes, little endian
+ *   payload     UTF-8 lines "key=value\n" in this order: abi (MODHOST_ABI_VERSION), kit (the
+ *               ModuleKit fingerprint), name, version, provides, requires, uses (route names
+ *               separated by commas, possibly none)
+ * At most MODHOST_DESCRIPTOR_MAX_SIZE bytes in all. Swift modules get it generated from their
+ * module.manifest by the kit's ModuleDescriptorPlugin.
+ */
+#define MODHOST_DESCRIPTOR_SECTION ".modhost_descriptor"
+#define MODHOST_DESCRIPTOR_FORMAT 1u
+#define MODHOST_DESCRIPTOR_MAX_SIZE 8192u
+
 enum {
     MODHOST_REQUEST_DESCRIBE = 1,
     MODHOST_REQUEST_INSTANTIATE = 2

@@ -13,9 +13,6 @@ public final class FixtureProvider: Module {
         public var failIn: String?
     }
 
-    public static let name = "FixtureProvider"
-    public static let version = "1.2.3"
-    public static let provides: [RouteKey] = [.route((any GreetingRoute).self)]
 
     private var configuration = Configuration()
 

@@ -1,0 +1,95 @@
+/// A module's `module.manifest`: the one place its name, version and routes are written.
+///
+/// ```
+/// # Geo's manifest
+/// type GeoModule
+/// name Geo
+/// version 1.0.0
+/// import Contracts
+/// provides GeoRoute
+/// uses AuthRoute
+/// ```
+///
+/// One keyword a line; `import`, `provides`, `requires` and `uses` may repeat and take names
+/// separated by spaces or commas. Every problem is an error naming the file and line.
+struct ManifestFile {
+    var type = ""
+    var name = ""
+    var version = ""
+    var imports: [String] = []
+    var provides: [String] = []
+    var requires: [String] = []
+    var uses: [String] = []
+
+    static func parse(_ text: String, path: String) throws(ToolError) -> ManifestFile {
+        var manifest = ManifestFile()
+        var seen: Set<String> = []
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingSpaces
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            func fail(_ message: String) -> ToolError {
+                ToolError(message: "\(path):\(offset + 1): \(message)")
+            }
+            let keyword = String(line.prefix { $0 != " " && $0 != "\t" })
+            let values = line.dropFirst(keyword.count).split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+            switch keyword {
+            case "type", "name", "version":
+                guard !seen.contains(keyword) else { throw fail("'\(keyword)' is given twice") }
+                guard values.count == 1 else { throw fail("'\(keyword)' takes one value") }
+                seen.insert(keyword)
+                let value = values[0]
+                if keyword == "version" {
+                    guard value.count <= 64, value.utf8.allSatisfy(isVersionByte) else {
+                        throw fail("version '\(value)' may hold only letters, digits, '.', '-' and '+' (64 at most)")
+                    }
+                    manifest.version = value
+                } else {
+                    guard isIdentifier(value) else { throw fail("\(keyword) '\(value)' is not an identifier") }
+                    if keyword == "type" { manifest.type = value } else { manifest.name = value }
+                }
+            case "import", "provides", "requires", "uses":
+                for value in values where !isIdentifier(value) {
+                    throw fail("'\(value)' is not an identifier")
+                }
+                switch keyword {
+                case "import": manifest.imports += values
+                case "provides": manifest.provides += values
+                case "requires": manifest.requires += values
+                default: manifest.uses += values
+                }
+            default:
+                throw fail("unknown keyword '\(keyword)'; use type, name, version, import, provides, requires or uses")
+            }
+        }
+        for keyword in ["type", "name", "version"] where !seen.contains(keyword) {
+            throw ToolError(message: "\(path): '\(keyword)' is missing")
+        }
+        return manifest
+    }
+
+    private static func isIdentifier(_ value: String) -> Bool {
+        guard value.count <= 128, let first = value.utf8.first, isLetter(first) else { return false }
+        return value.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func isVersionByte(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+")].contains(byte)
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" || first == "\r" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" || last == "\r" { result = result.dropLast() }
+        return result
+    }
+}
