@@ -63,9 +63,16 @@ var targets: [Target] = [
     // libcrypt (Debian: libcrypt-dev): yescrypt password hashing for Auth.
     .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
+    // libelf (Debian: libelf-dev): reads a module's descriptor section without loading it.
+    .systemLibrary(name: "CElf", providers: [.apt(["libelf-dev"])]),
+
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
-    .target(name: "HostCore", dependencies: [moduleKit, contracts], resources: [.copy("Resources/Strings")]),
+    .target(
+        name: "HostCore", dependencies: [moduleKit, contracts, "CElf", "CHostGuard"], resources: [.copy("Resources/Strings")]),
+    // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal),
+    // and SHA-256 through the system's libcrypto, opened on first use.
+    .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // The command line: parses arguments and calls HostCore.
     .executableTarget(name: "modhost", dependencies: ["HostCore"]),
 
@@ -121,7 +128,7 @@ let package = Package(
 )
 
 // MARK: - Settings for every Swift target
-for target in package.targets where !brokenLibraries.contains(target.name) && target.type != .system {
+for target in package.targets where !brokenLibraries.contains(target.name) && target.name != "CHostGuard" && target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

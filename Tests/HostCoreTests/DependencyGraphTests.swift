@@ -1,20 +1,17 @@
-import ModuleKit
 import Testing
 
 @testable import HostCore
 
-private protocol RouteA {}
-private protocol RouteB {}
-private protocol RouteC {}
-private protocol RouteD {}
+private let a = "RouteA"
+private let b = "RouteB"
+private let c = "RouteC"
+private let d = "RouteD"
 
-private let a = RouteKey.route((any RouteA).self)
-private let b = RouteKey.route((any RouteB).self)
-private let c = RouteKey.route((any RouteC).self)
-private let d = RouteKey.route((any RouteD).self)
-
-private func node(_ name: String, provides: [RouteKey] = [], requires: [RouteKey] = [], uses: [RouteKey] = []) -> DependencyGraph.Node {
-    .init(name: name, manifest: ModuleManifest(name: name, version: "1", provides: provides, requires: requires, uses: uses))
+private func node(_ name: String, provides: [String] = [], requires: [String] = [], uses: [String] = []) -> DependencyGraph.Node {
+    .init(
+        name: name,
+        descriptor: ModuleDescriptor(
+            abiVersion: 1, kitFingerprint: "", name: name, version: "1", provides: provides, requires: requires, uses: uses))
 }
 
 private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:]) -> DependencyGraph.Plan {

@@ -1,15 +1,13 @@
-import ModuleKit
-
 /// Orders modules from what they provide and require, and explains every module that cannot
 /// start: a route no active module provides, a route two modules provide, a cycle.
 ///
 /// Hard edges (`requires`) decide order and whether a module may start; soft edges (`uses`)
 /// only improve order, and are dropped where they would close a cycle.
 struct DependencyGraph {
-    /// A module that loaded, with what it declares, in file order.
+    /// A module, with the route names its descriptor declares, in file order.
     struct Node {
         let name: String
-        let manifest: ModuleManifest
+        let descriptor: ModuleDescriptor
     }
 
     /// The outcome: an order to start in, and the modules that must not start.
@@ -19,7 +17,7 @@ struct DependencyGraph {
         /// Modules that must not start, with their state and reason.
         var blocked: [String: (state: ModuleState, reason: String)]
         /// The provider of each route, by route.
-        var providers: [RouteKey: String]
+        var providers: [String: String]
     }
 
     let nodes: [Node]
@@ -27,16 +25,16 @@ struct DependencyGraph {
     /// consumers learn why.
     var alreadyFailed: [String: String] = [:]
     /// Routes the host itself provides (to every module).
-    let hostRoutes: [RouteKey]
+    let hostRoutes: [String]
     /// Explains a route that no loaded module provides (e.g. "Geo is disabled in modules.json").
-    let explainMissing: (RouteKey) -> String?
+    let explainMissing: (String) -> String?
 
     func plan() -> Plan {
         var blocked = alreadyFailed.mapValues { (state: ModuleState.failed, reason: $0) }
-        var providers: [RouteKey: String] = [:]
+        var providers: [String: String] = [:]
         for route in hostRoutes { providers[route] = HostRuntime.hostName }
         for node in nodes {
-            for route in node.manifest.provides {
+            for route in node.descriptor.provides {
                 if let first = providers[route], blocked[node.name] == nil {
                     blocked[node.name] = (
                         .failed,
@@ -56,7 +54,7 @@ struct DependencyGraph {
         for name in order where blocked[name] == nil {
             guard let node = nodes.first(where: { $0.name == name }) else { continue }
             if let reason = Self.unmetRequirement(
-                of: node.manifest, providers: providers, explainMissing: explainMissing,
+                requiring: node.descriptor.requires, providers: providers, explainMissing: explainMissing,
                 stateOf: { provider in
                     blocked[provider].map { ($0.state, $0.reason) }
                 })
@@ -67,15 +65,15 @@ struct DependencyGraph {
         return Plan(order: order.filter { blocked[$0] == nil }, blocked: blocked, providers: providers)
     }
 
-    /// Why `manifest` cannot start, or `nil` when every required route has a working provider.
-    /// `stateOf` answers for a provider that is not working (failed or skipped), else `nil`.
+    /// Why a module requiring `routes` cannot start, or `nil` when every one has a working
+    /// provider. `stateOf` answers for a provider that is not working (failed or skipped).
     static func unmetRequirement(
-        of manifest: ModuleManifest,
-        providers: [RouteKey: String],
-        explainMissing: (RouteKey) -> String?,
+        requiring routes: [String],
+        providers: [String: String],
+        explainMissing: (String) -> String?,
         stateOf: (String) -> (ModuleState, String)?
     ) -> String? {
-        for route in manifest.requires {
+        for route in routes {
             guard let provider = providers[route] else {
                 let why = explainMissing(route).map { ": \($0)" } ?? ""
                 return "requires '\(route)', which no active module provides\(why)"
@@ -88,7 +86,7 @@ struct DependencyGraph {
     }
 
     /// Each module in a cycle of hard edges, with the cycle written out from it and back.
-    private func cycles(providers: [RouteKey: String]) -> [String: [String]] {
+    private func cycles(providers: [String: String]) -> [String: [String]] {
         let edges = hardEdges(providers: providers)
         var result: [String: [String]] = [:]
         for node in nodes where result[node.name] == nil {
@@ -137,23 +135,23 @@ struct DependencyGraph {
     }
 
     /// Consumer → providers it requires (modules only; the host is always there).
-    private func hardEdges(providers: [RouteKey: String]) -> [String: [String]] {
+    private func hardEdges(providers: [String: String]) -> [String: [String]] {
         var edges: [String: [String]] = [:]
         for node in nodes {
-            edges[node.name] = node.manifest.requires.compactMap { providers[$0] }.filter { $0 != HostRuntime.hostName }
+            edges[node.name] = node.descriptor.requires.compactMap { providers[$0] }.filter { $0 != HostRuntime.hostName }
         }
         return edges
     }
 
     /// Providers before consumers; ties keep file order. Soft edges are honoured while they
     /// do not block progress.
-    private func topologicalOrder(providers: [RouteKey: String]) -> [String] {
+    private func topologicalOrder(providers: [String: String]) -> [String] {
         let names = nodes.map(\.name)
         var hard: [String: Set<String>] = [:]
         var soft: [String: Set<String>] = [:]
         for node in nodes {
-            hard[node.name] = Set(node.manifest.requires.compactMap { providers[$0] }).intersection(names)
-            soft[node.name] = Set(node.manifest.uses.compactMap { providers[$0] }).intersection(names).subtracting([node.name])
+            hard[node.name] = Set(node.descriptor.requires.compactMap { providers[$0] }).intersection(names)
+            soft[node.name] = Set(node.descriptor.uses.compactMap { providers[$0] }).intersection(names).subtracting([node.name])
         }
         var placed: [String] = []
         var placedSet: Set<String> = []

@@ -4,6 +4,12 @@ public struct LoadError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case missingFile, notLoadable, missingEntry, noDescriptor, abiMismatch
         case malformedDescriptor, fingerprintMismatch, nameMismatch, duplicatePath, noInstance
+        /// The file or a folder above it fails the trust rules, or is not a regular file.
+        case untrusted
+        /// The file's SHA-256 differs from the `sha256` pinned in modules.json.
+        case checksumMismatch
+        /// What the module's code declares differs from the descriptor in its file.
+        case descriptorMismatch
     }
 
     public let kind: Kind
@@ -17,6 +23,6 @@ public struct LoadError: Error, Sendable, Equatable {
 
 extension LoadError: CustomStringConvertible {
     public var description: String {
-        "module '\(module)': library '\(path)' \(cause)"
+        "module '\(module)': library '\(Escaped(path))' \(cause)"
     }
 }

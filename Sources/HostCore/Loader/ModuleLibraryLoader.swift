@@ -35,10 +35,12 @@ public final class ModuleLibraryLoader: Sendable {
 
     init() {}
 
-    /// Loads `name` from `path` and instantiates it.
+    /// Loads `name` from `path` and instantiates it. The file was checked and its descriptor
+    /// read before (see `HostRuntime.inspect`); the entry point's answer and the module's own
+    /// declarations must agree with that descriptor.
     ///
     /// - Throws: ``LoadError`` naming the module, the path and the cause.
-    public func load(name: String, path: String) throws(LoadError) -> LoadedModule {
+    func load(name: String, path: String, descriptor: ModuleDescriptor) throws(LoadError) -> LoadedModule {
         func refuse(_ kind: LoadError.Kind, _ cause: String) -> LoadError {
             LoadError(kind: kind, module: name, path: path, cause: cause)
         }
@@ -64,14 +66,19 @@ public final class ModuleLibraryLoader: Sendable {
         guard instance.manifest.name == name else {
             throw refuse(.nameMismatch, "describes itself as '\(name)' but its module type is named '\(instance.manifest.name)'")
         }
+        let declared = instance.manifest
+        let code = [declared.version] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name).joined(separator: ",") }
+        let file = [descriptor.version] + [descriptor.provides, descriptor.requires, descriptor.uses].map { $0.joined(separator: ",") }
+        if let field = zip(["version", "provides", "requires", "uses"], zip(code, file)).first(where: { $0.1.0 != $0.1.1 }) {
+            throw refuse(
+                .descriptorMismatch,
+                "declares \(field.0) '\(field.1.0)' in its code but '\(field.1.1)' in its descriptor; declare them only in module.manifest and rebuild it"
+            )
+        }
         return LoadedModule(path: path, version: library.version, instance: instance)
     }
 
     private func open(name: String, path: String, refuse: (LoadError.Kind, String) -> LoadError) throws(LoadError) -> OpenLibrary {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw refuse(.missingFile, "does not exist; build it with 'swift build --product \(name)' or set 'library' in modules.json")
-        }
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             throw refuse(.notLoadable, "is not a loadable library: \(Self.lastDynamicLinkerError())")
@@ -91,7 +98,7 @@ public final class ModuleLibraryLoader: Sendable {
         guard abi == ModuleKitABI.version else {
             throw refuse(
                 .abiMismatch,
-                "speaks module ABI version \(abi), the host speaks \(ModuleKitABI.version); rebuild it with 'swift build --product \(name)'"
+                "speaks module ABI version \(abi), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit"
             )
         }
         guard let fingerprintPointer = descriptor.pointee.kit_fingerprint else {
@@ -107,7 +114,7 @@ public final class ModuleLibraryLoader: Sendable {
         guard fingerprint == ModuleKitABI.hostFingerprint else {
             throw refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(fingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it with 'swift build --product \(name)'"
+                "was built against ModuleKit \(fingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit"
             )
         }
         let libraryName = Self.boundedString(namePointer)

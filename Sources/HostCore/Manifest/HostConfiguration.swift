@@ -25,6 +25,10 @@ public struct ModuleEntry: Sendable {
     public let library: String?
     /// The `config` object, as JSON, if given.
     public let config: Data?
+    /// The library's SHA-256 (hex) it must have, if pinned.
+    public let sha256: String?
+    /// The time limit of its entry point, register, start and stop, if not the default.
+    public let startTimeout: Duration?
     /// The position in the `modules` array, for messages.
     public let index: Int
 }

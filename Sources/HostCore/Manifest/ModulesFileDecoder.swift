@@ -6,7 +6,11 @@ import ModuleKit
 /// typo. Every problem is collected, so `modhost check` can list them all at once.
 public struct ModulesFileDecoder {
     static let topLevelKeys = ["environment", "searchPaths", "modules"]
-    static let moduleKeys = ["name", "enabled", "library", "config"]
+    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout"]
+    /// The largest `modules.json` read; a larger one is refused before parsing.
+    static let maximumSize = 1 << 20
+    /// The longest string value accepted (a name, a path), in bytes.
+    static let maximumStringLength = 16_384
 
     /// The folder `searchPaths` defaults to: the one holding the `modhost` executable.
     let defaultSearchPath: String
@@ -18,23 +22,34 @@ public struct ModulesFileDecoder {
     /// Reads and checks the file at `path`.
     ///
     /// - Throws: ``ModulesFileError`` with every problem found.
+    ///
+    /// The file is checked before it is read (see ``TrustedFile``): it decides which code runs.
     public func decode(contentsOf path: String) throws(ModulesFileError) -> HostConfiguration {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let file = try TrustedFile(path: path, maximumSize: Self.maximumSize)
+            bytes = try file.contents()
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw ModulesFileError(
-                path: path,
-                problems: ["\(reason); pass another file with --config PATH or MODHOST_CONFIG"])
+            if error == .missing {
+                throw ModulesFileError(path: path, problems: ["does not exist; pass another file with --config PATH or MODHOST_CONFIG"])
+            }
+            throw ModulesFileError(path: path, problems: [error.cause(for: path)])
         }
-        return try decode(data, path: path)
+        return try decode(Data(bytes), path: path)
     }
 
     /// Checks `data`, read from `path` (relative paths inside it are relative to its folder).
     ///
     /// - Throws: ``ModulesFileError`` with every problem found.
     public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
+        guard data.count <= Self.maximumSize else {
+            throw ModulesFileError(path: path, problems: ["is \(data.count) bytes, more than the \(Self.maximumSize) allowed"])
+        }
+        if let long = Self.longString(in: data) {
+            throw ModulesFileError(
+                path: path,
+                problems: ["holds a string longer than \(Self.maximumStringLength) bytes, starting '\(Escaped(long))'; shorten it"])
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(Array(data))
@@ -46,7 +61,7 @@ public struct ModulesFileDecoder {
             throw ModulesFileError(path: path, problems: ["must be a JSON object with 'modules', found \(root.kindName)"])
         }
         for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
-            problems.append("unknown top-level key '\(key)'\(didYouMean(key, among: Self.topLevelKeys))")
+            problems.append("unknown top-level key '\(Escaped(key))'\(didYouMean(key, among: Self.topLevelKeys))")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let environment = Self.environment(top["environment"], problems: &problems)
@@ -72,7 +87,7 @@ public struct ModulesFileDecoder {
         case .string(let name)?:
             if let environment = HostEnvironment(rawValue: name) { return environment }
             problems.append(
-                "unknown environment '\(name)'\(didYouMean(name, among: names)); use one of \(names.joined(separator: ", "))")
+                "unknown environment '\(Escaped(name))'\(didYouMean(name, among: names)); use one of \(names.joined(separator: ", "))")
         case let other?:
             problems.append("'environment' must be a string, found \(other.kindName)")
         }
@@ -114,7 +129,7 @@ public struct ModulesFileDecoder {
             let label = label(index: index, fields: fields)
             var entryProblems: [String] = []
             for key in fields.keys.sorted() where !moduleKeys.contains(key) {
-                entryProblems.append("unknown key '\(key)'\(didYouMean(key, among: moduleKeys))")
+                entryProblems.append("unknown key '\(Escaped(key))'\(didYouMean(key, among: moduleKeys))")
             }
             var name = ""
             switch fields["name"] {
@@ -123,7 +138,7 @@ public struct ModulesFileDecoder {
                 name = value
                 if !isValidName(value) {
                     entryProblems.append(
-                        "name '\(value)' must start with a letter and hold only letters, digits and '_' (it names lib\(value).so)")
+                        "name '\(Escaped(value))' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)")
                 }
             case let other?: entryProblems.append("'name' must be a string, found \(other.kindName)")
             }
@@ -140,6 +155,20 @@ public struct ModulesFileDecoder {
             case .string?: entryProblems.append("'library' is empty; remove it or give the library's path")
             case let other?: entryProblems.append("'library' must be a string (a path), found \(other.kindName)")
             }
+            var sha256: String?
+            switch fields["sha256"] {
+            case nil: break
+            case .string(let value)? where value.count == 64 && value.allSatisfy(\.isHexDigit): sha256 = value.lowercased()
+            case .string(let value)?: entryProblems.append("'sha256' must be 64 hex digits, found '\(Escaped(value))'")
+            case let other?: entryProblems.append("'sha256' must be a string of 64 hex digits, found \(other.kindName)")
+            }
+            var startTimeout: Duration?
+            switch fields["startTimeout"] {
+            case nil: break
+            case .number(let value)? where value > 0 && value <= 3_600: startTimeout = .milliseconds(Int64((value * 1_000).rounded(.up)))
+            case .number(let value)?: entryProblems.append("'startTimeout' must be a number of seconds from 0 to 3600, found \(value)")
+            case let other?: entryProblems.append("'startTimeout' must be a number of seconds, found \(other.kindName)")
+            }
             var config: Data?
             switch fields["config"] {
             case nil: break
@@ -155,7 +184,10 @@ public struct ModulesFileDecoder {
             }
             problems += entryProblems.map { "\(label): \($0)" }
             if entryProblems.isEmpty {
-                entries.append(ModuleEntry(name: name, enabled: enabled, library: library, config: config, index: index))
+                entries.append(
+                    ModuleEntry(
+                        name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
+                        index: index))
             }
         }
         return entries
@@ -163,8 +195,30 @@ public struct ModulesFileDecoder {
 
     /// `modules[2] ('Geo')`, or `modules[2]` when the name is unknown.
     private static func label(index: Int, fields: [String: JSONValue]) -> String {
-        if case .string(let name)? = fields["name"] { return "modules[\(index)] ('\(name)')" }
+        if case .string(let name)? = fields["name"] { return "modules[\(index)] ('\(Escaped(name))')" }
         return "modules[\(index)]"
+    }
+
+    /// The start of the first string longer than the limit, found before parsing.
+    private static func longString(in data: Data) -> String? {
+        var start: Int?
+        var escaped = false
+        for (index, byte) in data.enumerated() {
+            if let open = start {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    start = nil
+                } else if index - open > maximumStringLength {
+                    return String(decoding: data[open..<index], as: UTF8.self)
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                start = index + 1
+            }
+        }
+        return nil
     }
 
     static func isValidName(_ name: String) -> Bool {

@@ -11,7 +11,8 @@ extension HostRuntime {
         state.withLock { state in
             if !state.isPrepared {
                 state.isPrepared = true
-                prepare(&state)
+                if !state.isPlanned { plan(&state) }
+                load(&state)
             }
             guard !state.isStarted else { return }
             state.isStarted = true
@@ -23,6 +24,8 @@ extension HostRuntime {
             registerHostRoutes()
             for name in state.plan.order {
                 guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
+                let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+                let identity = state.inspected[name]?.identity
                 if let reason = unmetRequirement(of: module.manifest, in: state) {
                     settle(name, as: .skipped, reason: reason, module: module, in: &state)
                     continue
@@ -33,13 +36,17 @@ extension HostRuntime {
                     libraryFolder: URL(fileURLWithPath: module.path).deletingLastPathComponent().path)
                 state.contexts[name] = context
                 do {
-                    try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
+                    try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {
+                        try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
+                    }
                 } catch {
                     settle(name, as: .failed, reason: "threw in register: \(error)", module: module, in: &state)
                     continue
                 }
                 do {
-                    try module.instance.start(context)
+                    try moduleGuard.run(name, .start, library: module.path, identity: identity, timeout: timeout) {
+                        try module.instance.start(context)
+                    }
                 } catch {
                     settle(name, as: .failed, reason: "threw in start: \(error)", module: module, in: &state)
                     continue
@@ -58,13 +65,25 @@ extension HostRuntime {
 
     /// Stops started modules in reverse order; later calls do nothing.
     public func stop() {
-        state.withLock { state in
-            guard state.isStarted, !state.isStopped else { return }
-            state.isStopped = true
-            for name in state.started.reversed() {
-                state.loaded[name]?.instance.stop()
-                logger.debug("module '\(name)' stopped")
+        state.withLock { stop(&$0) }
+    }
+
+    /// Stops the modules unless module code holds the runtime (a module still in `start`):
+    /// the signal path must never wait on anything a module can hold.
+    func stopIfIdle() {
+        _ = state.withLockIfAvailable { stop(&$0) }
+    }
+
+    private func stop(_ state: inout State) {
+        guard state.isStarted, !state.isStopped else { return }
+        state.isStopped = true
+        for name in state.started.reversed() {
+            guard let module = state.loaded[name] else { continue }
+            let timeout = configuration.entry(named: name)?.startTimeout ?? ModuleGuard.defaultTimeout
+            moduleGuard.run(name, .stop, library: module.path, identity: state.inspected[name]?.identity, timeout: timeout) {
+                module.instance.stop()
             }
+            logger.debug("module '\(name)' stopped")
         }
     }
 
@@ -75,7 +94,13 @@ extension HostRuntime {
                 guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
                     return nil
                 }
-                return (report.name, module.instance.commands(context))
+                let identity = state.inspected[report.name]?.identity
+                return (
+                    report.name,
+                    moduleGuard.run(report.name, .contributions, library: module.path, identity: identity) {
+                        module.instance.commands(context)
+                    }
+                )
             }
         }
     }
@@ -95,16 +120,18 @@ extension HostRuntime {
 
     /// The Home entries of every active module, in file order.
     public var homeEntries: [HomeEntry] {
-        let active: [(ModuleInstance, ModuleContext)] = state.withLock { state in
+        let active: [(String, LoadedModule, ModuleContext, FileIdentity?)] = state.withLock { state in
             state.reports.compactMap { report in
                 guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
                     return nil
                 }
-                return (module.instance, context)
+                return (report.name, module, context, state.inspected[report.name]?.identity)
             }
         }
         // Asked outside the runtime's lock: making entries is module code.
-        return active.flatMap { $0.0.homeEntries($0.1) }
+        return active.flatMap { name, module, context, identity in
+            moduleGuard.run(name, .contributions, library: module.path, identity: identity) { module.instance.homeEntries(context) }
+        }
     }
 
     private func registerHostRoutes() {
@@ -121,9 +148,9 @@ extension HostRuntime {
     /// Why `manifest` cannot start now that earlier modules have settled, or `nil`.
     private func unmetRequirement(of manifest: ModuleManifest, in state: State) -> String? {
         DependencyGraph.unmetRequirement(
-            of: manifest,
+            requiring: manifest.requires.map(\.name),
             providers: state.plan.providers,
-            explainMissing: { Self.explainMissing($0, reports: state.reports) },
+            explainMissing: { Self.explainMissing($0, reports: state.reports, disabled: state.disabledDescriptors) },
             stateOf: { provider in
                 guard let report = state.reports.first(where: { $0.name == provider }), report.state != .active else { return nil }
                 return (report.state, report.reason ?? "")

@@ -2,79 +2,233 @@ import Foundation
 @_spi(Host) import ModuleKit
 
 extension HostRuntime {
-    /// Loads every enabled library, checks its configuration, and plans the start order,
-    /// without running module code beyond the handshake. Safe to call more than once.
+    /// The largest module library the host reads.
+    static let maximumLibrarySize = 512 << 20
+
+    /// Plans from the libraries' descriptors (no module code runs), then loads the libraries
+    /// the plan starts and checks their configuration. Safe to call more than once.
     public func prepare() {
         state.withLock { state in
             guard !state.isPrepared else { return }
             state.isPrepared = true
-            prepare(&state)
+            plan(&state)
+            load(&state)
         }
     }
 
-    func prepare(_ state: inout State) {
+    /// Only the plan: every library checked and read from its file, nothing opened with
+    /// `dlopen`, nothing written (what `check` and `--help` use).
+    public func planOnly() {
+        state.withLock { state in
+            guard !state.isPlanned else { return }
+            plan(&state)
+        }
+    }
+
+    /// A library checked and described: what planning knows of an enabled module.
+    struct Inspected: Sendable {
+        let path: String
+        let descriptor: ModuleDescriptor
+        let identity: FileIdentity
+        let sha256: String?
+    }
+
+    func plan(_ state: inout State) {
+        state.isPlanned = true
+        var crashes = CrashRecords(dataFolder: options.dataFolder, collect: options.recordsCrashes && !options.readOnly)
+        if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { $0.lowercased() == "all" }) {
+            crashes.forgetAll()
+        }
         var reports: [ModuleReport] = []
-        var badConfigurations: [String: String] = [:]
         for entry in configuration.modules {
             var report = ModuleReport(name: entry.name, state: .disabled)
             guard entry.enabled else {
                 report.reason = disabledReason(entry)
+                // Read only to explain routes that consumers miss; a problem here is not reported.
+                if case .success(let inspected) = inspect(entry, hashing: false) {
+                    state.disabledDescriptors[entry.name] = inspected.descriptor
+                }
                 reports.append(report)
                 continue
             }
-            switch locate(entry) {
+            switch inspect(entry, hashing: options.hashLibraries) {
             case .failure(let error):
                 report.state = .failed
-                report.reason = "library '\(error.path)' \(error.cause)"
-            case .success(let path):
-                report.library = path
-                do throws(LoadError) {
-                    let module = try loader.load(name: entry.name, path: path)
-                    report.version = module.version
-                    report.provides = module.manifest.provides.map(\.name)
-                    report.requires = module.manifest.requires.map(\.name)
-                    report.uses = module.manifest.uses.map(\.name)
-                    state.loaded[entry.name] = module
-                    do {
-                        try module.instance.validateConfiguration(entry.config)
-                        state.strings[entry.name] = try strings(of: module)
-                    } catch {
-                        badConfigurations[entry.name] = "\(error)"
+                report.library = error.path.hasPrefix("/") ? error.path : nil
+                report.reason = "library '\(Escaped(error.path))' \(error.cause)"
+            case .success(let inspected):
+                report.library = inspected.path
+                report.version = inspected.descriptor.version
+                report.provides = inspected.descriptor.provides
+                report.requires = inspected.descriptor.requires
+                report.uses = inspected.descriptor.uses
+                report.sha256 = inspected.sha256
+                state.inspected[entry.name] = inspected
+                if options.recordsCrashes {
+                    if options.retry.contains(where: { $0.lowercased() == entry.name.lowercased() }) {
+                        if !options.readOnly { crashes.forget(entry.name) }
+                    } else if let record = crashes.record(for: entry.name, identity: inspected.identity) {
+                        report.state = .failed
+                        report.reason = record.reason
+                        state.crashed[entry.name] = record.reason
+                    } else if crashes.records[entry.name] != nil, !options.readOnly {
+                        crashes.forget(entry.name)
+                        logger.info("module '\(entry.name)': its library changed since it crashed the host; trying it again")
                     }
-                } catch {
-                    report.state = .failed
-                    report.reason = "library '\(error.path)' \(error.cause)"
                 }
             }
             reports.append(report)
         }
-        let selected = selection(loaded: state.loaded)
-        for index in reports.indices where state.loaded[reports[index].name] != nil && !selected.contains(reports[index].name) {
+        let selected = selection(inspected: state.inspected)
+        for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
             reports[index].state = .disabled
             reports[index].reason = "not selected by --only \((options.only ?? []).joined(separator: ","))"
         }
+        let explain = { [reports, disabled = state.disabledDescriptors] (route: String) in
+            Self.explainMissing(route, reports: reports, disabled: disabled)
+        }
         var graph = DependencyGraph(
             nodes: configuration.modules.compactMap { entry in
-                guard selected.contains(entry.name), let module = state.loaded[entry.name] else { return nil }
-                return DependencyGraph.Node(name: entry.name, manifest: module.manifest)
+                guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
+                return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
             },
-            hostRoutes: Self.hostRoutes,
-            explainMissing: { route in Self.explainMissing(route, reports: reports) }
+            hostRoutes: Self.hostRoutes.map(\.name),
+            explainMissing: explain
         )
-        graph.alreadyFailed = badConfigurations.filter { selected.contains($0.key) }
+        graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
         state.plan = graph.plan()
+        apply(state.plan, to: &reports)
+        state.reports = reports
+        if !state.isStarted { hostInfo.update(reports) }
+    }
+
+    /// Loads the libraries the plan starts, in order, each under the guard; then re-plans so a
+    /// module that failed to load takes its dependents with it.
+    func load(_ state: inout State) {
+        var failures: [String: String] = [:]
+        for name in state.plan.order {
+            guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
+            let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+            do {
+                let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                    () throws(LoadError) -> LoadedModule in
+                    try loader.load(name: name, path: inspected.path, descriptor: inspected.descriptor)
+                }
+                state.loaded[name] = module
+                try moduleGuard.run(name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                    try module.instance.validateConfiguration(entry.config)
+                    state.strings[name] = try strings(of: module)
+                }
+            } catch let error as LoadError {
+                failures[name] = "library '\(Escaped(error.path))' \(error.cause)"
+            } catch {
+                failures[name] = "\(error)"
+            }
+        }
+        guard !failures.isEmpty else {
+            markUnavailableRoutes(state)
+            return
+        }
+        let selected = Set(state.plan.order).union(state.plan.blocked.keys)
+        var graph = DependencyGraph(
+            nodes: configuration.modules.compactMap { entry in
+                guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
+                return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
+            },
+            hostRoutes: Self.hostRoutes.map(\.name),
+            explainMissing: { [reports = state.reports, disabled = state.disabledDescriptors] route in
+                Self.explainMissing(route, reports: reports, disabled: disabled)
+            }
+        )
+        graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter { selected.contains($0.key) }
+        state.plan = graph.plan()
+        apply(state.plan, to: &state.reports)
+        markUnavailableRoutes(state)
+        if !state.isStarted { hostInfo.update(state.reports) }
+    }
+
+    private func apply(_ plan: DependencyGraph.Plan, to reports: inout [ModuleReport]) {
         for index in reports.indices {
-            if let blocked = state.plan.blocked[reports[index].name] {
+            if let blocked = plan.blocked[reports[index].name] {
                 reports[index].state = blocked.state
                 reports[index].reason = blocked.reason
-            } else if state.plan.order.contains(reports[index].name) {
+            } else if plan.order.contains(reports[index].name) {
                 reports[index].state = .active
                 reports[index].reason = nil
             }
         }
-        state.reports = reports
-        markUnavailableRoutes(state)
-        if !state.isStarted { hostInfo.update(reports) }
+    }
+
+    /// Finds, checks and describes an enabled module's library without running any of it:
+    /// trust (owner, modes, file type), the optional sha256 pin, then the descriptor (ABI,
+    /// kit fingerprint, name).
+    func inspect(_ entry: ModuleEntry, hashing: Bool) -> Result<Inspected, LoadError> {
+        let path: String
+        switch locate(entry) {
+        case .failure(let error): return .failure(error)
+        case .success(let found): path = found
+        }
+        func refuse(_ kind: LoadError.Kind, _ cause: String) -> Result<Inspected, LoadError> {
+            .failure(LoadError(kind: kind, module: entry.name, path: path, cause: cause))
+        }
+        let file: TrustedFile
+        do {
+            file = try TrustedFile(path: path, maximumSize: Self.maximumLibrarySize)
+        } catch {
+            return refuse(error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(entry) : error.cause(for: path))
+        }
+        var digest: String?
+        if hashing || entry.sha256 != nil {
+            switch SHA256File.hex(of: file) {
+            case .failure(let problem): return refuse(.untrusted, problem.message)
+            case .success(let hex): digest = hex
+            }
+            if let pinned = entry.sha256, pinned.lowercased() != digest {
+                return refuse(
+                    .checksumMismatch,
+                    "has sha256 \(digest ?? "?"), but modules.json pins \(Escaped(pinned)); if the new library is the one you want, "
+                        + "update 'sha256' (see 'modhost modules --json')")
+            }
+        }
+        let descriptor: ModuleDescriptor
+        do {
+            descriptor = try DescriptorReader.read(fileDescriptor: file.descriptor)
+        } catch {
+            switch error {
+            case .notELF(let what): return refuse(.notLoadable, "\(what); a module library is a shared object built with 'swift build'")
+            case .missing:
+                return refuse(
+                    .noDescriptor,
+                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(entry.name))"
+                )
+            case .malformed(let what): return refuse(.malformedDescriptor, "has a malformed module descriptor: it \(what)")
+            }
+        }
+        guard descriptor.abiVersion == ModuleKitABI.version else {
+            return refuse(
+                .abiMismatch,
+                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(entry.name))"
+            )
+        }
+        guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
+            return refuse(
+                .fingerprintMismatch,
+                "was built against ModuleKit \(descriptor.kitFingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit\(rebuildAdvice(entry.name))"
+            )
+        }
+        guard descriptor.name == entry.name else {
+            return refuse(.nameMismatch, "holds module '\(descriptor.name)', not '\(entry.name)'; fix 'name' or 'library' in modules.json")
+        }
+        return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
+    }
+
+    /// "; e.g. 'swift build --product Geo'" for a module this checkout builds.
+    private func rebuildAdvice(_ name: String) -> String {
+        "; in this checkout: 'swift build --product \(name)'"
+    }
+
+    private func missingAdvice(_ entry: ModuleEntry) -> String {
+        "does not exist; build it (in this checkout: 'swift build --product \(entry.name)') or set 'library' in modules.json"
     }
 
     /// The module's strings, read from beside its library (none when it declares none).
@@ -99,24 +253,25 @@ extension HostRuntime {
         }
         let file = "lib\(entry.name).so"
         let candidates = configuration.searchPaths.map { URL(fileURLWithPath: $0).appendingPathComponent(file).path }
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        var status = stat()
+        if let found = candidates.first(where: { lstat($0, &status) == 0 }) {
             return .success(found)
         }
-        let searched = configuration.searchPaths.map { "'\($0)'" }.joined(separator: ", ")
+        let searched = configuration.searchPaths.map { "'\(Escaped($0))'" }.joined(separator: ", ")
         return .failure(
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
                 cause:
-                    "was not found in the search paths (\(searched)); build it with 'swift build --product \(entry.name)' or set 'library' in modules.json"
+                    "was not found in the search paths (\(searched)); build it (in this checkout: 'swift build --product \(entry.name)') or set 'library' in modules.json"
             ))
     }
 
     /// With `--only`, the named modules plus every provider they require, transitively.
-    private func selection(loaded: [String: LoadedModule]) -> Set<String> {
-        guard let only = options.only else { return Set(loaded.keys) }
-        var providers: [RouteKey: String] = [:]
+    private func selection(inspected: [String: Inspected]) -> Set<String> {
+        guard let only = options.only else { return Set(inspected.keys) }
+        var providers: [String: String] = [:]
         for entry in configuration.modules {
-            for route in loaded[entry.name]?.manifest.provides ?? [] where providers[route] == nil {
+            for route in inspected[entry.name]?.descriptor.provides ?? [] where providers[route] == nil {
                 providers[route] = entry.name
             }
         }
@@ -124,43 +279,42 @@ extension HostRuntime {
         var pending = only.compactMap { configuration.entry(named: $0)?.name }
         while let name = pending.popLast() {
             guard selected.insert(name).inserted else { continue }
-            pending += (loaded[name]?.manifest.requires ?? []).compactMap { providers[$0] }
+            pending += (inspected[name]?.descriptor.requires ?? []).compactMap { providers[$0] }
         }
-        return selected.intersection(loaded.keys)
+        return selected.intersection(inspected.keys)
     }
 
-    /// Names the module that would provide `route` when it is conventionally named after it
-    /// (`GeoRoute` from `Geo`) and is not running.
-    static func explainMissing(_ route: RouteKey, reports: [ModuleReport]) -> String? {
-        guard route.name.hasSuffix("Route") else { return nil }
-        let owner = String(route.name.dropLast("Route".count)).lowercased()
-        guard let report = reports.first(where: { $0.name.lowercased() == owner }) else { return nil }
-        switch report.state {
-        case .disabled:
-            return "\(report.name) is \(report.reason ?? "disabled")"
-        case .failed:
-            return "\(report.name) failed: \(report.reason ?? "")"
-        case .active, .skipped:
-            return nil
+    /// Names the module that would provide `route` when it is not running: the enabled module
+    /// whose descriptor provides it, or the disabled one whose library's descriptor does.
+    static func explainMissing(_ route: String, reports: [ModuleReport], disabled: [String: ModuleDescriptor]) -> String? {
+        for report in reports {
+            let provides = report.provides.contains(route) || disabled[report.name]?.provides.contains(route) == true
+            guard provides else { continue }
+            switch report.state {
+            case .disabled: return "\(report.name) is \(report.reason ?? "disabled")"
+            case .failed: return "\(report.name) failed: \(report.reason ?? "")"
+            case .active, .skipped: return nil
+            }
         }
+        return nil
     }
 
-    /// Tells the locator why routes declared by modules have no working provider, so that a
-    /// module resolving them gets the reason.
-    private func markUnavailableRoutes(_ state: State) {
+    /// Tells the locator why routes declared by loaded modules have no working provider, so
+    /// that a module resolving them gets the reason.
+    func markUnavailableRoutes(_ state: State) {
         var declared: Set<RouteKey> = []
         for module in state.loaded.values {
             declared.formUnion(module.manifest.declaredRoutes)
         }
         for route in declared {
-            if let provider = state.plan.providers[route] {
+            if let provider = state.plan.providers[route.name] {
                 if let blocked = state.plan.blocked[provider] {
                     locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason)")
                 } else if !state.plan.order.contains(provider) && provider != Self.hostName {
                     locator.markUnavailable(route, reason: "'\(provider)' is not selected by --only")
                 }
             } else {
-                let why = Self.explainMissing(route, reports: state.reports).map { ": \($0)" } ?? ""
+                let why = Self.explainMissing(route.name, reports: state.reports, disabled: state.disabledDescriptors).map { ": \($0)" } ?? ""
                 locator.markUnavailable(route, reason: "no active module provides it\(why)")
             }
         }

@@ -21,6 +21,8 @@ public final class HostRuntime: Sendable {
     let loader: ModuleLibraryLoader
     let logger: Logger
     let hostInfo: HostInfo
+    /// Records whose code runs, so a crash, an exit or a hang is named.
+    let moduleGuard: ModuleGuard
     /// The app's locale, shared by every module.
     public let locale: LocaleSetting
     /// The app's screen stack and terminal, shared by every module.
@@ -30,11 +32,18 @@ public final class HostRuntime: Sendable {
 
     struct State {
         var reports: [ModuleReport] = []
+        /// Enabled modules whose library passed the checks, with its descriptor.
+        var inspected: [String: Inspected] = [:]
+        /// Descriptors of disabled modules, to explain what their consumers miss.
+        var disabledDescriptors: [String: ModuleDescriptor] = [:]
+        /// Modules skipped for a recorded crash, with the reason.
+        var crashed: [String: String] = [:]
         var loaded: [String: LoadedModule] = [:]
         var contexts: [String: ModuleContext] = [:]
         var strings: [String: ModuleStrings] = [:]
         var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
         var started: [String] = []
+        var isPlanned = false
         var isPrepared = false
         var isStarted = false
         var isStopped = false
@@ -78,6 +87,7 @@ public final class HostRuntime: Sendable {
         self.loader = loader
         let sink = logSink ?? StandardError.write
         logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
+        moduleGuard = ModuleGuard(dataFolder: options.dataFolder, recordsCrashes: options.recordsCrashes && !options.readOnly)
         hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
         let locale = LocaleSetting(environment: environment)
         self.locale = locale

@@ -13,11 +13,13 @@ public struct ModuleReport: Sendable, Equatable {
     public var provides: [String] = []
     public var requires: [String] = []
     public var uses: [String] = []
+    /// The library's SHA-256, when it was computed (`modules --json`, or a `sha256` pin).
+    public var sha256: String?
 }
 
 extension ModuleReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, state, reason, version, library, provides, requires, uses
+        case name, state, reason, version, library, sha256, provides, requires, uses
     }
 
     /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
@@ -28,6 +30,7 @@ extension ModuleReport: Encodable {
         try container.encode(reason, forKey: .reason)
         try container.encode(version, forKey: .version)
         try container.encode(library, forKey: .library)
+        try container.encode(sha256, forKey: .sha256)
         try container.encode(provides, forKey: .provides)
         try container.encode(requires, forKey: .requires)
         try container.encode(uses, forKey: .uses)

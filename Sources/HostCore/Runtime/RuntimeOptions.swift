@@ -12,6 +12,14 @@ public struct RuntimeOptions: Sendable {
     public var logLevel: LogLevel = .warn
     /// The folder holding every module's data folder.
     public var dataFolder: String
+    /// Modules (or `all`) whose recorded crash is forgotten: they are tried again.
+    public var retry: [String] = []
+    /// Whether crashes are recorded and recorded crashes skip modules (off for bisect's tries).
+    public var recordsCrashes = true
+    /// Plan without changing anything in the data folder (check, --help).
+    public var readOnly = false
+    /// Compute every library's SHA-256 (modules --json).
+    public var hashLibraries = false
 
     public init(
         only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn,

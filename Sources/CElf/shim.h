@@ -1,0 +1,2 @@
+#include <gelf.h>
+#include <libelf.h>

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A module that crashed, exited or hung the host, as the next start learns it.
+struct CrashRecord: Sendable, Equatable {
+    let module: String
+    let phase: String
+    let date: Date
+    let library: String
+    let identity: FileIdentity?
+    /// Seconds allowed for the call, for a hang.
+    let timeout: Double
+    /// `signal SIGSEGV`, `exit 0`, `hang`, or `running` (the process vanished in the call).
+    let outcome: String
+
+    /// The reason shown for the module while it is skipped.
+    var reason: String {
+        let when = Self.localTime(date)
+        let what: String
+        switch outcome {
+        case _ where outcome.hasPrefix("signal "):
+            what = "crashed the host on \(when) in \(phase) (\(outcome.dropFirst("signal ".count)))"
+        case _ where outcome.hasPrefix("exit "):
+            what = "called exit(\(outcome.dropFirst("exit ".count))) in \(phase) on \(when)"
+        case "hang":
+            what = "did not return from \(phase) within \(ModuleGuard.format(timeout)) s on \(when)"
+        default:
+            what = "ended the host without a word in \(phase) on \(when) (_exit or SIGKILL)"
+        }
+        return "\(what); 'modhost --retry \(module)' tries it again"
+    }
+
+    /// The marker's fields before the outcome, tab-separated (the C guard appends the outcome).
+    static func markerPrefix(
+        module: String, phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Double, date: Date = Date()
+    ) -> String {
+        let identityText = identity.map { "\($0.size)\t\($0.modified)\t\($0.modifiedNanoseconds)\t\($0.inode)" } ?? "-\t-\t-\t-"
+        let path = (library ?? "-").replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+        return "\(module)\t\(phase.rawValue)\t\(Int(date.timeIntervalSince1970))\t\(path)\t\(identityText)\t\(timeout)\t"
+    }
+
+    var line: String {
+        Self.markerPrefix(
+            module: module, phase: GuardPhase(rawValue: phase) ?? .load, library: library, identity: identity, timeout: timeout,
+            date: date) + outcome
+    }
+
+    /// Parses one line of a marker or of the records file; `nil` for anything else.
+    init?(line: Substring) {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 10, ModuleDescriptor.isIdentifier(fields[0]), GuardPhase(rawValue: fields[1]) != nil,
+            let seconds = Int(fields[2]), let timeout = Double(fields[8])
+        else { return nil }
+        module = fields[0]
+        phase = fields[1]
+        date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        library = fields[3]
+        if let size = Int64(fields[4]), let modified = Int64(fields[5]), let nanoseconds = Int64(fields[6]), let inode = UInt64(fields[7]) {
+            identity = FileIdentity(size: size, modified: modified, modifiedNanoseconds: nanoseconds, inode: inode)
+        } else {
+            identity = nil
+        }
+        self.timeout = timeout
+        outcome = fields[9].trimmingCharacters(in: .whitespaces)
+        guard !outcome.isEmpty else { return nil }
+    }
+
+    /// `2026-11-29 14:03` in the local time zone.
+    private static func localTime(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The crashes the host remembers, in `<data>/.modhost/crashes`: one ``CrashRecord`` per module.
+///
+/// At each start the markers left by processes that ended inside a module call are turned into
+/// records. A module with a record is skipped until its library changes (size, modification
+/// time or inode: the author shipped a fix) or `--retry` names it.
+struct CrashRecords {
+    static func folder(in dataFolder: String) -> String { dataFolder + "/.modhost" }
+
+    let folder: String
+    private(set) var records: [String: CrashRecord] = [:]
+
+    /// Reads the records and collects the markers of dead processes; writes nothing when
+    /// `collect` is false (a read-only look, as `check` takes).
+    init(dataFolder: String, collect: Bool) {
+        folder = Self.folder(in: dataFolder)
+        if let text = try? String(contentsOfFile: folder + "/crashes", encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                if let record = CrashRecord(line: line) { records[record.module] = record }
+            }
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        var changed = false
+        for name in names where name.hasPrefix("running-") {
+            guard let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid) else { continue }
+            let path = folder + "/" + name
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if let record = CrashRecord(line: Substring(text.trimmingCharacters(in: .newlines))) {
+                records[record.module] = record
+                changed = true
+            }
+            if collect { unlink(path) }
+        }
+        if changed && collect { save() }
+    }
+
+    /// The record that still applies to `module` loaded from a file of `identity`.
+    func record(for module: String, identity: FileIdentity) -> CrashRecord? {
+        guard let record = records[module] else { return nil }
+        return record.identity == identity ? record : nil
+    }
+
+    /// Forgets `module`'s record (a retry, or its library changed).
+    mutating func forget(_ module: String) {
+        guard records.removeValue(forKey: module) != nil else { return }
+        save()
+    }
+
+    mutating func forgetAll() {
+        guard !records.isEmpty else { return }
+        records = [:]
+        save()
+    }
+
+    private func save() {
+        let text = records.values.sorted { $0.module < $1.module }.map { $0.line + "\n" }.joined()
+        guard (try? Self.createFolder(folder)) != nil else { return }
+        let temporary = folder + "/crashes.\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        fsync(descriptor)
+        close(descriptor)
+        if written == bytes.count { rename(temporary, folder + "/crashes") } else { unlink(temporary) }
+    }
+
+    static func createFolder(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    private static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+}

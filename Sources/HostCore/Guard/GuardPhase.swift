@@ -1,0 +1,13 @@
+/// What the host was doing in a module when it crashed, hung or exited.
+enum GuardPhase: String, Sendable, CaseIterable {
+    /// Opening the library (its constructors) and calling its entry point.
+    case load
+    /// Decoding its `config` (module code) and reading its strings.
+    case configuration
+    case register
+    case start
+    /// Asking it for its commands or Home entries.
+    case contributions
+    case command
+    case stop
+}

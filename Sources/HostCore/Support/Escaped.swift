@@ -1,0 +1,41 @@
+/// A value from outside (a file, a module, the command line) made safe to print in one line
+/// of a message: control characters are escaped, so a value cannot forge another
+/// `modhost: error:` line or send terminal escapes, and a long value is cut.
+struct Escaped: CustomStringConvertible {
+    /// Longest value printed whole; a longer one is cut and its length said.
+    static let maximumLength = 120
+
+    let value: String
+
+    init(_ value: String) {
+        self.value = value
+    }
+
+    var description: String {
+        let characters = Array(value.unicodeScalars)
+        var text = Self.escapingControlCharacters(String(String.UnicodeScalarView(characters.prefix(Self.maximumLength))))
+        if characters.count > Self.maximumLength { text += "… (\(characters.count) characters)" }
+        return text
+    }
+
+    /// `text` with every control character written as an escape (`\n`, `\t`, `\u{1B}`).
+    static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.generalCategory == .format
+            && scalar.value != 0x200D
+    }
+}
