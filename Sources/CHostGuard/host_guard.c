@@ -2,6 +2,7 @@
 #include "host_guard.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -255,3 +256,10 @@ void modhost_guard_leave(void) {
 void modhost_guard_host_exiting(void) { atomic_store(&host_exiting, 1); }
 
 int modhost_guard_pending_signal(void) { return atomic_load(&pending_signal); }
+
+int modhost_flush_stdout(void) {
+    clearerr(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : EIO;
+    return 0;
+}

@@ -1,5 +1,5 @@
-import Foundation
 import HostCore
 
 // Thin by design: everything modhost does lives in HostCore, where tests reach it.
-exit(ModhostCommandLine.main(arguments: Array(CommandLine.arguments.dropFirst())))
+ModhostCommandLine.installGuard()
+ModhostCommandLine.exit(ModhostCommandLine.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -43,4 +43,7 @@ int modhost_guard_pending_signal(void);
 /* Ends the process now with `status`: terminal restored, marker removed, no atexit work. */
 void modhost_guard_exit_now(int status) __attribute__((noreturn));
 
+/* Flushes stdio's standard output; 0, or the errno of a write that failed (ENOSPC, EPIPE…). */
+int modhost_flush_stdout(void);
+
 #endif

@@ -10,6 +10,11 @@ struct CommandLineArguments: Equatable {
         case modules(json: Bool)
         case check
         case routes
+        /// `modhost bisect -- ARGS…`: the smallest set of modules with which `ARGS` still fails.
+        case bisect(arguments: [String])
+        /// Internal: load these modules in this process and report each (what `check` runs in
+        /// a child process, so a library's code cannot crash, stop or hang `check`).
+        case probe(names: [String])
         /// `modhost <module> <command> ARGS…`; `command` is nil when only the module is named.
         case module(name: String, command: String?, arguments: [String])
     }
@@ -21,11 +26,16 @@ struct CommandLineArguments: Equatable {
     var enable: [String] = []
     var disable: [String] = []
     var logLevel: LogLevel = .warn
+    var retry: [String] = []
+    var recordsCrashes = true
     var help = false
     var version = false
 
-    static let builtins = ["modules", "check", "routes"]
-    static let globalOptions = ["--config", "--data-dir", "--only", "--enable", "--disable", "--log-level", "--help", "--version"]
+    static let builtins = ["modules", "check", "routes", "bisect"]
+    static let globalOptions = [
+        "--config", "--data-dir", "--only", "--enable", "--disable", "--retry", "--no-crash-records", "--log-level", "--help", "--version",
+    ]
+    static let probeCommand = "__probe"
 
     /// Parses `arguments` (without the program name).
     ///
@@ -40,7 +50,7 @@ struct CommandLineArguments: Equatable {
             let argument = arguments[index]
             index += 1
             // After `modhost <module> <command>`, everything belongs to the module.
-            if case .some(let first) = words.first, !builtins.contains(first), words.count >= 2 {
+            if case .some(let first) = words.first, !builtins.contains(first), first != probeCommand, words.count >= 2 {
                 words.append(argument)
                 continue
             }
@@ -65,6 +75,8 @@ struct CommandLineArguments: Equatable {
             case "--only": parsed.only = (parsed.only ?? []) + (try names(value(), for: option))
             case "--enable": parsed.enable += try names(value(), for: option)
             case "--disable": parsed.disable += try names(value(), for: option)
+            case "--retry": parsed.retry += try names(value(), for: option)
+            case "--no-crash-records": parsed.recordsCrashes = false
             case "--log-level":
                 let name = try value()
                 guard let level = LogLevel(name: name) else {
@@ -89,6 +101,11 @@ struct CommandLineArguments: Equatable {
         guard let first = words.first else { return .run }
         let rest = Array(words.dropFirst())
         switch first {
+        case "bisect":
+            guard !rest.isEmpty else { throw UsageError("'bisect' needs the command to try: modhost bisect -- ARGS…") }
+            return .bisect(arguments: rest)
+        case probeCommand:
+            return .probe(names: rest)
         case "modules", "check", "routes":
             if let extra = rest.first {
                 throw UsageError("'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")

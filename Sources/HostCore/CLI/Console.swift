@@ -14,13 +14,13 @@ public struct Console: Sendable {
 
     /// Standard output and standard error of the process.
     public static let standard = Console(
-        out: { text in
-            FileHandle.standardOutput.write(Data(text.utf8))
-        },
+        out: StandardOutput.write,
         err: StandardError.write
     )
 
     func print(_ line: String = "") { out(line + "\n") }
-    func error(_ message: String) { err("modhost: error: \(message)\n") }
-    func warning(_ message: String) { err("modhost: warning: \(message)\n") }
+    /// One `modhost: error:` line; control characters in it are escaped, so no value it quotes
+    /// can forge a second line or send terminal escapes.
+    func error(_ message: String) { err("modhost: error: \(Escaped.escapingControlCharacters(message))\n") }
+    func warning(_ message: String) { err("modhost: warning: \(Escaped.escapingControlCharacters(message))\n") }
 }

@@ -5,15 +5,25 @@ import ModuleKit
 struct HostSession {
     let runtime: HostRuntime
     let console: Console
+    /// The command line as given, for the child processes of `check` and `bisect`.
+    var arguments: [String] = []
 
     func run(_ arguments: CommandLineArguments) -> Int32 {
         if arguments.help {
-            runtime.start()
-            defer { runtime.stop() }
-            console.out(HelpText.render(commands: runtime.commands))
+            if case .module(let name, nil, _) = arguments.command { return moduleHelp(name) }
+            // From the descriptors: no module code runs for help.
+            runtime.planOnly()
+            console.out(HelpText.render(modules: runtime.modules))
             return ModhostCommandLine.exitSuccess
         }
         switch arguments.command {
+        case .probe(let names):
+            runtime.planOnly()
+            runtime.probe(names, write: console.out)
+            return ModhostCommandLine.exitSuccess
+        case .bisect(let tried):
+            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: globalOptions())
+                .run(tried)
         case .modules(let json):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
@@ -34,8 +44,15 @@ struct HostSession {
         }
     }
 
+    /// Checks everything without running module code here: the plan from the descriptors,
+    /// then each library that would start, loaded in a child process.
     private func check() -> Int32 {
-        runtime.prepare()
+        runtime.planOnly()
+        let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
+        let probe = LibraryProbe(
+            executable: ProcessLocation.executablePath, options: globalOptions(),
+            timeout: { runtime.configuration.entry(named: $0)?.startTimeout ?? ModuleGuard.defaultTimeout })
+        runtime.recordProbeFailures(probe.run(toProbe))
         let problems = runtime.problems
         guard problems.isEmpty else {
             for problem in problems { console.error(problem) }
@@ -51,27 +68,21 @@ struct HostSession {
     /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
     /// ends, or SIGINT/SIGTERM; then stops the modules.
     private func runInteractive() -> Int32 {
-        let signals = SignalTrap(runtime: runtime)
         runtime.start()
         for problem in runtime.problems { console.error(problem) }
         AppShell(runtime: runtime).run()
         runtime.stop()
-        signals.cancel()
         return ModhostCommandLine.exitSuccess
     }
 
     private func runModuleCommand(module name: String, command: String?, arguments: [String]) -> Int32 {
         guard let entry = runtime.configuration.entry(named: name) else {
             let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
-            console.error("unknown command '\(name)'\(didYouMean(name, among: known)); see 'modhost --help'")
+            console.error("unknown command '\(Escaped(name))'\(didYouMean(name, among: known)); see 'modhost --help'")
             return ModhostCommandLine.exitUsage
         }
-        let signals = SignalTrap(runtime: runtime)
         runtime.start()
-        defer {
-            runtime.stop()
-            signals.cancel()
-        }
+        defer { runtime.stop() }
         if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
             console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
             return ModhostCommandLine.exitFailure
@@ -84,12 +95,12 @@ struct HostSession {
         }
         guard let chosen = commands.first(where: { $0.name == command }) else {
             console.error(
-                "module '\(entry.name)' has no command '\(command)'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))"
+                "module '\(entry.name)' has no command '\(Escaped(command))'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))"
             )
             return ModhostCommandLine.exitUsage
         }
         do {
-            return try chosen.run(CommandInvocation(arguments: arguments))
+            return try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
         } catch let error as CommandUsageError {
             console.error("\(label) \(chosen.name): \(error.message)")
             console.err("usage: modhost \(label) \(chosen.usage)\n")
@@ -98,6 +109,31 @@ struct HostSession {
             console.error("\(label) \(chosen.name): \(error)")
             return ModhostCommandLine.exitFailure
         }
+    }
+
+    /// `modhost <module> --help`: the module's commands (the module is started to ask it).
+    private func moduleHelp(_ name: String) -> Int32 {
+        guard let entry = runtime.configuration.entry(named: name) else {
+            console.error("unknown command '\(Escaped(name))'; see 'modhost --help'")
+            return ModhostCommandLine.exitUsage
+        }
+        runtime.start()
+        defer { runtime.stop() }
+        if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
+            console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
+            return ModhostCommandLine.exitFailure
+        }
+        let commands = runtime.commands.first { $0.module == entry.name }?.commands ?? []
+        console.out(HelpText.renderModule(entry.name, commands: commands))
+        return ModhostCommandLine.exitSuccess
+    }
+
+    /// The options that choose the configuration, data folder and modules, for a child.
+    private func globalOptions() -> [String] {
+        var options = ["--config", runtime.configuration.path, "--data-dir", runtime.options.dataFolder]
+        if !runtime.options.enable.isEmpty { options += ["--enable", runtime.options.enable.joined(separator: ",")] }
+        if !runtime.options.disable.isEmpty { options += ["--disable", runtime.options.disable.joined(separator: ",")] }
+        return options
     }
 
     private static func whyInactive(_ report: ModuleReport) -> String {

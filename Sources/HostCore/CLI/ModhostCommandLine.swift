@@ -1,3 +1,4 @@
+import CHostGuard
 import Foundation
 import ModuleKit
 
@@ -35,28 +36,49 @@ public enum ModhostCommandLine {
             configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
         } catch {
             if parsed.help {
-                console.out(HelpText.render(commands: []))
+                console.out(HelpText.render(modules: []))
                 console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
                 return exitSuccess
             }
             for problem in error.problems { console.error("'\(configPath)': \(problem)") }
             return exitFailure
         }
+        var options = RuntimeOptions(
+            only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
+            dataFolder: parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment))
+        options.retry = parsed.retry
+        options.recordsCrashes = parsed.recordsCrashes
+        switch parsed.command {
+        case .check, .probe, .bisect: options.readOnly = true
+        case .modules(let json): options.hashLibraries = json
+        default: options.readOnly = parsed.help && parsed.command == .run
+        }
         let runtime: HostRuntime
         do {
-            runtime = try HostRuntime(
-                configuration: configuration,
-                options: RuntimeOptions(
-                    only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
-                    dataFolder: parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)),
-                environment: environment,
-                logSink: console.err
-            )
+            runtime = try HostRuntime(configuration: configuration, options: options, environment: environment, logSink: console.err)
         } catch {
             console.error(error.message)
             return exitUsage
         }
-        return HostSession(runtime: runtime, console: console).run(parsed)
+        SignalTrap.runtime.withLock { $0 = runtime }
+        let status = HostSession(runtime: runtime, console: console, arguments: arguments).run(parsed)
+        runtime.moduleGuard.finish()
+        return status
+    }
+
+    /// Installs the guard around module code (fatal signals, exit, hangs, SIGINT/SIGTERM, the
+    /// terminal). Only the `modhost` executable calls it: tests that run `main` in-process keep
+    /// their own signal handling.
+    public static func installGuard() {
+        SignalTrap.install()
+    }
+
+    /// Ends the executable: flushes what modules printed (reporting a failed write) and exits
+    /// as the host, so the guard does not take the exit for a module's.
+    public static func exit(_ status: Int32) -> Never {
+        StandardOutput.flush()
+        modhost_guard_host_exiting()
+        Foundation.exit(status)
     }
 
     /// The host checks itself as it checks modules: code inlined from ModuleKit into modhost

@@ -1,27 +1,37 @@
-import Dispatch
+import CHostGuard
 import Foundation
+import Synchronization
 
-/// Stops the runtime's modules in reverse order on SIGINT or SIGTERM, then exits with
-/// 128 + the signal number, as shells expect.
-final class SignalTrap {
-    private let sources: [any DispatchSourceSignal]
+/// Ends the process on SIGINT or SIGTERM within a second, whatever module code is doing.
+///
+/// The C guard's handler notes the signal and writes a byte to a pipe; a thread here then
+/// stops the modules if none is mid-call (it never waits for the runtime's lock) and exits with
+/// 128 + the signal. The guard's watchdog ends the process after one second if that stalls; a
+/// second signal ends it at once. The terminal is restored on every path.
+enum SignalTrap {
+    /// The runtime the signal path stops, once there is one.
+    static let runtime = Mutex<HostRuntime?>(nil)
 
-    init(runtime: HostRuntime) {
-        let queue = DispatchQueue(label: "modhost.signals")
-        sources = [SIGINT, SIGTERM].map { signalNumber in
-            // The default action would kill the process before modules stop.
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler {
-                runtime.stop()
-                exit(128 + signalNumber)
-            }
-            source.resume()
-            return source
+    /// Installs the process-wide guard and its signal path; called once, by `main`.
+    static func install() {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        modhost_guard_install(ends[1])
+        let readEnd = ends[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+            let signal = modhost_guard_pending_signal()
+            let current = runtime.withLock { $0 }
+            current?.stopIfIdle()
+            current?.moduleGuard.finish()
+            // A new line after the ^C the terminal echoed.
+            _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
+            _ = modhost_flush_stdout()
+            modhost_guard_exit_now(128 + (signal == 0 ? SIGINT : signal))
         }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
+        thread.start()
     }
 }

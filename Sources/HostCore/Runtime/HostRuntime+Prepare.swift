@@ -234,7 +234,7 @@ extension HostRuntime {
     /// The module's strings, read from beside its library (none when it declares none).
     ///
     /// - Throws: ``StringsError`` when it declares strings that cannot be read.
-    private func strings(of module: LoadedModule) throws -> ModuleStrings {
+    func strings(of module: LoadedModule) throws -> ModuleStrings {
         guard let folder = module.manifest.stringsFolder else { return .none(locale: locale) }
         let libraryFolder = URL(fileURLWithPath: module.path).deletingLastPathComponent().path
         return try ModuleStrings.load(module: module.manifest.name, from: libraryFolder + "/" + folder, locale: locale)

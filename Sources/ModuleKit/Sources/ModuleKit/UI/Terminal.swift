@@ -50,7 +50,14 @@ public final class StandardTerminal: Terminal {
     }
 
     public func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        // The throwing write: FileHandle.write(_:) traps when standard output is full or gone.
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            // _exit: the host is ending, not the module whose screen was drawing.
+            StandardError.write("modhost: error: cannot write to standard output: \(error.localizedDescription)\n")
+            _exit(1)
+        }
     }
 }
 

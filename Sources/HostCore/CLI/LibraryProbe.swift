@@ -1,0 +1,146 @@
+import ModuleKit
+import Foundation
+
+/// Proves that libraries load by loading them in a child process (`modhost __probe NAME…`),
+/// with a time limit per module: what `check` does, so that a library's own code can neither
+/// crash, end nor hang `check`.
+///
+/// The child writes `begin NAME`, then `ok NAME` or `problem NAME TEXT`, one line each, as it
+/// goes. When it dies or overruns, the module it had begun is the culprit, and a new child
+/// goes on with the modules after it.
+struct LibraryProbe {
+    let executable: String
+    /// Global options for the child (config, data folder, enable/disable).
+    let options: [String]
+    /// The time limit of each module.
+    let timeout: (String) -> Duration
+
+    /// The problem of each module that does not load, by name.
+    func run(_ names: [String]) -> [String: String] {
+        var problems: [String: String] = [:]
+        var pending = names[...]
+        while !pending.isEmpty {
+            let outcome = runChild(Array(pending))
+            problems.merge(outcome.problems) { first, _ in first }
+            pending = pending.dropFirst(outcome.finished)
+            if let culprit = outcome.culprit {
+                problems[culprit] = outcome.culpritProblem
+                pending = pending.drop { $0 != culprit }.dropFirst()
+            } else if outcome.finished == 0 {
+                for name in pending { problems[name] = outcome.culpritProblem }
+                break
+            }
+        }
+        return problems
+    }
+
+    private struct Outcome {
+        var problems: [String: String] = [:]
+        /// How many modules got a result.
+        var finished = 0
+        var culprit: String?
+        var culpritProblem = "could not be checked"
+    }
+
+    private func runChild(_ names: [String]) -> Outcome {
+        var outcome = Outcome()
+        let errorFile = NSTemporaryDirectory() + "modhost-probe-\(getpid())-\(UUID().uuidString)"
+        defer { unlink(errorFile) }
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else {
+            outcome.culpritProblem = "could not be checked: no pipe for the child process"
+            return outcome
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addclose(&actions, output[0])
+        let arguments = [executable] + options + ["--no-crash-records", CommandLineArguments.probeCommand] + names
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        close(output[1])
+        defer { close(output[0]) }
+        guard spawned == 0 else {
+            outcome.culpritProblem = "could not be checked: cannot start '\(executable)': \(String(cString: strerror(spawned)))"
+            return outcome
+        }
+        var current: String?
+        var deadline = ContinuousClock.now + timeout(names[0]) + .seconds(5)
+        var buffer: [UInt8] = []
+        var timedOut = false
+        readLoop: while true {
+            let remaining = deadline - ContinuousClock.now
+            let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                timedOut = true
+                kill(pid, SIGKILL)
+                break
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+                guard parts.count >= 2 else { continue }
+                switch parts[0] {
+                case "begin":
+                    current = parts[1]
+                    deadline = ContinuousClock.now + timeout(parts[1]) + .seconds(1)
+                case "ok":
+                    outcome.finished += 1
+                    current = nil
+                case "problem":
+                    outcome.finished += 1
+                    outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "could not be loaded"
+                    current = nil
+                default:
+                    continue readLoop
+                }
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
+        outcome.culprit = culprit
+        let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
+        let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+        if timedOut {
+            outcome.culpritProblem = "did not finish loading within \(seconds) s (checked in a child process); it would hang the host"
+        } else if status & 0x7f != 0 {
+            let signal = status & 0x7f
+            outcome.culpritProblem = "crashes the host when it is loaded (\(Self.signalName(signal)), checked in a child process)"
+        } else if let range = stderr.range(of: "called exit(") {
+            let code = stderr[range.upperBound...].prefix { $0 != ")" }
+            outcome.culpritProblem = "calls exit(\(code)) when it is loaded (checked in a child process); it would end the host"
+        } else {
+            outcome.culpritProblem = "ended the check's child process with status \((status >> 8) & 0xff) when it was loaded"
+        }
+        return outcome
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGABRT: "SIGABRT", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
+            SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}
+
+extension ProcessLocation {
+    /// The running executable itself, for the child processes of `check` and `bisect`.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

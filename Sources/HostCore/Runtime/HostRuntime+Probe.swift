@@ -1,0 +1,69 @@
+@_spi(Host) import ModuleKit
+
+/// The child side of `check`'s probe: loads each named module here, in this process.
+extension HostRuntime {
+    /// Loads each module of `names` (checks, handshake, instance, config, strings) and writes
+    /// `begin NAME` and then `ok NAME` or `problem NAME TEXT` for each, through `write`.
+    func probe(_ names: [String], write: (String) -> Void) {
+        for name in names {
+            guard let entry = configuration.entry(named: name) else { continue }
+            write("begin \(entry.name)\n")
+            switch inspect(entry, hashing: false) {
+            case .failure(let error):
+                write("problem \(entry.name) library '\(Escaped(error.path))' \(error.cause)\n")
+            case .success(let inspected):
+                let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+                do {
+                    let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                        () throws(LoadError) -> LoadedModule in
+                        try loader.load(name: entry.name, path: inspected.path, descriptor: inspected.descriptor)
+                    }
+                    try moduleGuard.run(name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                        try module.instance.validateConfiguration(entry.config)
+                        _ = try strings(of: module)
+                    }
+                    write("ok \(entry.name)\n")
+                } catch let error as LoadError {
+                    write("problem \(entry.name) library '\(Escaped(error.path))' \(error.cause)\n")
+                } catch {
+                    write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
+                }
+            }
+        }
+    }
+}
+
+extension HostRuntime {
+    /// Marks modules whose probe failed as failed, and skips what requires them.
+    func recordProbeFailures(_ problems: [String: String]) {
+        guard !problems.isEmpty else { return }
+        state.withLock { state in
+            for (name, problem) in problems { state.crashed[name] = problem }
+            let selected = Set(state.plan.order).union(state.plan.blocked.keys)
+            var graph = DependencyGraph(
+                nodes: configuration.modules.compactMap { entry in
+                    guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
+                    return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
+                },
+                hostRoutes: Self.hostRoutes.map(\.name),
+                explainMissing: { [reports = state.reports, disabled = state.disabledDescriptors] route in
+                    Self.explainMissing(route, reports: reports, disabled: disabled)
+                }
+            )
+            graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
+            state.plan = graph.plan()
+            for index in state.reports.indices {
+                if let blocked = state.plan.blocked[state.reports[index].name] {
+                    state.reports[index].state = blocked.state
+                    state.reports[index].reason = blocked.reason
+                }
+            }
+        }
+    }
+
+    /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
+    func guarded<T>(_ name: String, _ phase: GuardPhase, _ body: () throws -> T) rethrows -> T {
+        let (path, identity) = state.withLock { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }
+        return try moduleGuard.run(name, phase, library: path, identity: identity, body)
+    }
+}
