@@ -53,10 +53,15 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // provides, two that require each other, and one with optional routes.
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
-    "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA", "FixtureCycleB", "FixtureOptional",
+    "FixtureMisbehaves", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA", "FixtureCycleB", "FixtureOptional",
 ]
 // C libraries that break the entry-point handshake in one way each.
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
+// C libraries that misbehave when opened or called: the crash guard's and probe's fixtures.
+let hostileLibraries = [
+    "HostileAbortInConstructor", "HostileExitInConstructor", "HostileQuietExitInConstructor", "HostileSleepsInConstructor",
+    "HostileSegfaultInEntry", "HostileGarbageDescriptor",
+]
 
 var targets: [Target] = [
     // MARK: System libraries
@@ -108,8 +113,11 @@ for name in flatFixtures {
 for name in brokenLibraries {
     targets.append(.target(name: name, path: "Tests/Fixtures/Broken/\(name)", publicHeadersPath: "."))
 }
+for name in hostileLibraries {
+    targets.append(.target(name: name, path: "Tests/Fixtures/Hostile/\(name)", publicHeadersPath: "."))
+}
 
-let moduleLibraries: [Product] = (featureModules + layeredFixtures + flatFixtures + brokenLibraries).map {
+let moduleLibraries: [Product] = (featureModules + layeredFixtures + flatFixtures + brokenLibraries + hostileLibraries).map {
     .library(name: $0, type: .dynamic, targets: [$0])
 }
 
@@ -128,7 +136,8 @@ let package = Package(
 )
 
 // MARK: - Settings for every Swift target
-for target in package.targets where !brokenLibraries.contains(target.name) && target.name != "CHostGuard" && target.type != .system {
+let cTargets = Set(brokenLibraries + hostileLibraries + ["CHostGuard"])
+for target in package.targets where !cTargets.contains(target.name) && target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

@@ -209,6 +209,13 @@ void modhost_guard_install(int fd) {
     sigemptyset(&stop.sa_mask);
     sigaction(SIGINT, &stop, NULL);
     sigaction(SIGTERM, &stop, NULL);
+    /* A parent may have started us with these blocked (a spawning thread's mask is inherited). */
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) sigaddset(&wanted, fatal_signals[index]);
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     on_exit(on_exit_hook, NULL);
 
     pthread_t thread;

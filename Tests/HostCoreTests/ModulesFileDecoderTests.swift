@@ -78,7 +78,7 @@ import Testing
         (#"{"modules": [{"name": 7, "enabled": true}]}"#, "modules[0]: 'name' must be a string, found a number"),
         (
             #"{"modules": [{"name": "my geo", "enabled": true}]}"#,
-            "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names libmy geo.so)"
+            "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)"
         ),
         (
             #"{"modules": [{"name": "Geo", "enabled": true, "library": ""}]}"#,

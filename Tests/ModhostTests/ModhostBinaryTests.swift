@@ -51,7 +51,8 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(document?["configuration"] as? String == path)
         let modules = document?["modules"] as? [[String: Any]] ?? []
         #expect(modules.count == 2)
-        #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "library", "provides", "requires", "uses"])
+        #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "library", "sha256", "provides", "requires", "uses"])
+        #expect((modules[0]["sha256"] as? String)?.count == 64)
         #expect(modules[0]["name"] as? String == "FixtureConsumer")
         #expect(modules[0]["state"] as? String == "skipped")
         #expect(modules[0]["reason"] as? String == "requires 'GreetingRoute', which no active module provides")
@@ -86,8 +87,8 @@ func config(_ modules: [(String, String)]) throws -> String {
             result.errorLines == [
                 "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
                 "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
-                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' speaks module ABI version 99, the host speaks 1; rebuild it with 'swift build --product BrokenWrongABI'",
-                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it with 'swift build --product FixtureProvider' or set 'library' in modules.json",
+                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' has no module descriptor (section '.modhost_descriptor'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it; in this checkout: 'swift build --product BrokenWrongABI'",
+                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in this checkout: 'swift build --product FixtureProvider') or set 'library' in modules.json",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.
     }
@@ -175,7 +176,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureConsumer' is not active: it was skipped: requires 'GreetingRoute', which no active module provides\n"
+                == "modhost: error: module 'FixtureConsumer' is not active: it was skipped: requires 'GreetingRoute', which no active module provides: FixtureProvider is disabled in modules.json\n"
         )
     }
 
@@ -191,17 +192,19 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(enabled.stdout == "Hello, Ann!\n")
     }
 
-    @Test func helpListsCommandsOfActiveModulesOnly() throws {
-        let path = try config([("FixtureProvider", ""), ("FixtureConsumer", "")])
+    @Test func helpListsModulesFromTheirDescriptorsAndAModuleItsCommands() throws {
+        // The aborting library would kill --help if help ran any module code.
+        let path = try config([("FixtureProvider", ""), ("FixtureConsumer", ""), ("HostileAbortInConstructor", "")])
         let all = try modhost(["--config", path, "--help"])
         #expect(all.status == 0)
         #expect(all.stdout.contains("USAGE: modhost [OPTIONS] [COMMAND]"))
-        #expect(all.stdout.contains("  fixtureprovider greet NAME  Print a greeting\n"))
-        #expect(all.stdout.contains("  fixtureconsumer report      Print what the consumer saw at start\n"))
+        #expect(all.stdout.contains("  fixtureprovider            active 1.2.3\n"))
+        #expect(all.stdout.contains("  fixtureconsumer            active 0.9.0\n"))
+        #expect(all.stdout.contains("  hostileabortinconstructor  failed\n"))
         let withoutProvider = try modhost(["--config", path, "--disable", "FixtureProvider", "--help"])
-        #expect(!withoutProvider.stdout.contains("greet"))
-        #expect(!withoutProvider.stdout.contains("report"), "the consumer is skipped without its provider")
-        #expect(withoutProvider.stdout.contains("(no active module contributes commands)"))
+        #expect(withoutProvider.stdout.contains("  fixtureconsumer            skipped 0.9.0\n"))
+        let module = try modhost(["--config", path, "--disable", "HostileAbortInConstructor", "fixtureprovider", "--help"])
+        #expect(module.stdout.contains("  fixtureprovider greet NAME  Print a greeting\n"))
     }
 
     @Test func helpStillWorksWithABrokenModulesFile() throws {

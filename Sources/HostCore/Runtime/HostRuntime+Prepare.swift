@@ -163,27 +163,30 @@ extension HostRuntime {
     /// trust (owner, modes, file type), the optional sha256 pin, then the descriptor (ABI,
     /// kit fingerprint, name).
     func inspect(_ entry: ModuleEntry, hashing: Bool) -> Result<Inspected, LoadError> {
-        let path: String
         switch locate(entry) {
         case .failure(let error): return .failure(error)
-        case .success(let found): path = found
+        case .success(let path): return Self.inspectLibrary(name: entry.name, path: path, pinned: entry.sha256, hashing: hashing)
         }
+    }
+
+    /// Checks and describes the library at `path` for module `name` (see ``inspect(_:hashing:)``).
+    static func inspectLibrary(name: String, path: String, pinned: String? = nil, hashing: Bool = false) -> Result<Inspected, LoadError> {
         func refuse(_ kind: LoadError.Kind, _ cause: String) -> Result<Inspected, LoadError> {
-            .failure(LoadError(kind: kind, module: entry.name, path: path, cause: cause))
+            .failure(LoadError(kind: kind, module: name, path: path, cause: cause))
         }
         let file: TrustedFile
         do {
             file = try TrustedFile(path: path, maximumSize: Self.maximumLibrarySize)
         } catch {
-            return refuse(error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(entry) : error.cause(for: path))
+            return refuse(error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(name) : error.cause(for: path))
         }
         var digest: String?
-        if hashing || entry.sha256 != nil {
+        if hashing || pinned != nil {
             switch SHA256File.hex(of: file) {
             case .failure(let problem): return refuse(.untrusted, problem.message)
             case .success(let hex): digest = hex
             }
-            if let pinned = entry.sha256, pinned.lowercased() != digest {
+            if let pinned, pinned.lowercased() != digest {
                 return refuse(
                     .checksumMismatch,
                     "has sha256 \(digest ?? "?"), but modules.json pins \(Escaped(pinned)); if the new library is the one you want, "
@@ -199,7 +202,7 @@ extension HostRuntime {
             case .missing:
                 return refuse(
                     .noDescriptor,
-                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(entry.name))"
+                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(name))"
                 )
             case .malformed(let what): return refuse(.malformedDescriptor, "has a malformed module descriptor: it \(what)")
             }
@@ -207,28 +210,28 @@ extension HostRuntime {
         guard descriptor.abiVersion == ModuleKitABI.version else {
             return refuse(
                 .abiMismatch,
-                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(entry.name))"
+                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(name))"
             )
         }
         guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
             return refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(descriptor.kitFingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit\(rebuildAdvice(entry.name))"
+                "was built against ModuleKit \(descriptor.kitFingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit\(rebuildAdvice(name))"
             )
         }
-        guard descriptor.name == entry.name else {
-            return refuse(.nameMismatch, "holds module '\(descriptor.name)', not '\(entry.name)'; fix 'name' or 'library' in modules.json")
+        guard descriptor.name == name else {
+            return refuse(.nameMismatch, "holds module '\(descriptor.name)', not '\(name)'; fix 'name' or 'library' in modules.json")
         }
         return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
     }
 
     /// "; e.g. 'swift build --product Geo'" for a module this checkout builds.
-    private func rebuildAdvice(_ name: String) -> String {
+    private static func rebuildAdvice(_ name: String) -> String {
         "; in this checkout: 'swift build --product \(name)'"
     }
 
-    private func missingAdvice(_ entry: ModuleEntry) -> String {
-        "does not exist; build it (in this checkout: 'swift build --product \(entry.name)') or set 'library' in modules.json"
+    private static func missingAdvice(_ name: String) -> String {
+        "does not exist; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
     }
 
     /// The module's strings, read from beside its library (none when it declares none).

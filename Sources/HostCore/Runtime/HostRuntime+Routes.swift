@@ -13,10 +13,11 @@ extension HostRuntime {
     /// Every route that a loaded module or the host declares, sorted by name.
     public var routes: [RouteReport] {
         state.withLock { state in
-            var routes: [RouteKey: (provider: String?, consumers: [String])] = [:]
-            for route in Self.hostRoutes { routes[route] = (Self.hostName, []) }
+            // From the descriptors: a module skipped before loading still shows what it declares.
+            var routes: [String: (provider: String?, consumers: [String])] = [:]
+            for route in Self.hostRoutes { routes[route.name] = (Self.hostName, []) }
             for report in state.reports {
-                guard let manifest = state.loaded[report.name]?.manifest, report.state != .disabled else { continue }
+                guard let manifest = state.inspected[report.name]?.descriptor, report.state != .disabled else { continue }
                 let label = report.state == .active ? report.name : "\(report.name) [\(report.state.rawValue)]"
                 for route in manifest.provides where routes[route]?.provider == nil {
                     routes[route, default: (nil, [])].provider = label
@@ -24,7 +25,7 @@ extension HostRuntime {
                 for route in manifest.requires { routes[route, default: (nil, [])].consumers.append("\(label) (requires)") }
                 for route in manifest.uses { routes[route, default: (nil, [])].consumers.append("\(label) (uses)") }
             }
-            return routes.map { RouteReport(route: $0.key.name, provider: $0.value.provider, consumers: $0.value.consumers) }
+            return routes.map { RouteReport(route: $0.key, provider: $0.value.provider, consumers: $0.value.consumers) }
                 .sorted { $0.route < $1.route }
         }
     }

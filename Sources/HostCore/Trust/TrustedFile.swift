@@ -100,7 +100,8 @@ final class TrustedFile {
             throw .foreignOwner(path, owner: userName(status.st_uid), mode: status.st_mode, isFolder: isFolder, runningAs: userName(user))
         }
         let sticky = isFolder && status.st_mode & S_ISVTX != 0
-        let groupWritable = status.st_mode & S_IWGRP != 0
+        // In a sticky folder only a file's owner may rename or remove it (as /tmp).
+        let groupWritable = status.st_mode & S_IWGRP != 0 && !sticky
         let othersWritable = status.st_mode & S_IWOTH != 0 && !sticky
         guard !groupWritable && !othersWritable else {
             throw .writableByOthers(path, owner: userName(status.st_uid), mode: status.st_mode, isFolder: isFolder)

@@ -31,3 +31,6 @@ public protocol OptionalReportRoute: Sendable {
     /// For each optional route, "available" or the unavailable reason.
     var findings: [String: String] { get }
 }
+
+/// Provided by the module that misbehaves on demand, so others can depend on it.
+public protocol MisbehaviourRoute: Sendable {}
