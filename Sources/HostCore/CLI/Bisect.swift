@@ -33,7 +33,8 @@ struct Bisect {
         let last = attempt(kept, arguments)
         console.print(
             "modhost bisect: it fails with \(kept.map { "'\($0)'" }.joined(separator: ", "))"
-                + " and the modules they require (\(last?.how ?? first.how)); without \(kept.count == 1 ? "it" : "any one of them") it succeeds")
+                + " and the modules they require (\(last?.how ?? first.how)); without \(kept.count == 1 ? "it" : "any one of them") it succeeds"
+        )
         return ModhostCommandLine.exitFailure
     }
 
@@ -48,7 +49,8 @@ struct Bisect {
         let selection = modules.isEmpty ? ["--disable", all.joined(separator: ",")] : ["--only", modules.joined(separator: ",")]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection) + arguments
+        process.arguments =
+            options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection) + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,5 +1,5 @@
-import ModuleKit
 import Foundation
+import ModuleKit
 
 /// Proves that libraries load by loading them in a child process (`modhost __probe NAME…`),
 /// with a time limit per module: what `check` does, so that a library's own code can neither

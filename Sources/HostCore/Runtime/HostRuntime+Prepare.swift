@@ -317,7 +317,8 @@ extension HostRuntime {
                     locator.markUnavailable(route, reason: "'\(provider)' is not selected by --only")
                 }
             } else {
-                let why = Self.explainMissing(route.name, reports: state.reports, disabled: state.disabledDescriptors).map { ": \($0)" } ?? ""
+                let why =
+                    Self.explainMissing(route.name, reports: state.reports, disabled: state.disabledDescriptors).map { ": \($0)" } ?? ""
                 locator.markUnavailable(route, reason: "no active module provides it\(why)")
             }
         }

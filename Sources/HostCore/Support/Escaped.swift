@@ -35,7 +35,8 @@ struct Escaped: CustomStringConvertible {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.generalCategory == .format
-            && scalar.value != 0x200D
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.properties.generalCategory == .format
+                && scalar.value != 0x200D
     }
 }

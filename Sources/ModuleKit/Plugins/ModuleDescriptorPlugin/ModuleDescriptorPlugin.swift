@@ -8,7 +8,8 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let manifest = target.directoryURL.appending(path: "module.manifest")
         guard let kit = Self.kitPackage(in: context.package) else {
-            throw PluginError(message: "'\(target.name)': the ModuleKit package is not among the dependencies of '\(context.package.displayName)'")
+            throw PluginError(
+                message: "'\(target.name)': the ModuleKit package is not among the dependencies of '\(context.package.displayName)'")
         }
         let kitTargets = kit.targets.filter { ["ModuleKit", "Contracts"].contains($0.name) }
         let sources = kitTargets.flatMap { ($0 as? SourceModuleTarget)?.sourceFiles(withSuffix: "swift").map(\.url) ?? [] }

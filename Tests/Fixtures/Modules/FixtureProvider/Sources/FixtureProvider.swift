@@ -13,7 +13,6 @@ public final class FixtureProvider: Module {
         public var failIn: String?
     }
 
-
     private var configuration = Configuration()
 
     private var logger: Logger?
