@@ -142,11 +142,16 @@ static void on_exit_hook(int status, void *argument) {
             number[--position] = (char)('0' + value % 10);
             value /= 10;
         } while (value > 0 && position > 0);
+        /* exit_line holds one '%' where the status goes: "module 'X' called exit(%) in start". */
         put("modhost: error: ");
-        put(exit_line);
-        put(" (");
-        put(number + position);
-        put(")");
+        const char *mark = strchr(exit_line, '%');
+        if (mark == NULL) {
+            put(exit_line);
+        } else {
+            (void)write(STDERR_FILENO, exit_line, (size_t)(mark - exit_line));
+            put(number + position);
+            put(mark + 1);
+        }
         put(crash_suffix);
         put("\n");
         char outcome[32] = "exit ";

@@ -2,47 +2,200 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A copy of a hostile C library whose placeholder fingerprint is replaced by the host's, so
-/// the host really opens it (in a private 0700 folder, as the trust rules require).
-func armedCopy(of name: String, fingerprint: String) throws -> String {
-    let folder = try TestEnvironment.temporaryFolder()
-    chmod(folder, 0o700)
-    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.library(name))))
-    let placeholder = [UInt8](repeating: UInt8(ascii: "f"), count: 32)
-    guard let start = (0...(bytes.count - 32)).first(where: { Array(bytes[$0..<$0 + 32]) == placeholder }) else {
-        throw CocoaError(.fileReadCorruptFile)
+/// One way a module misbehaves, and what the host must say about it now and at the next start.
+struct Misbehaviour: Sendable, CustomTestStringConvertible {
+    /// The module's name in modules.json.
+    let module: String
+    /// Extra fields of its entry (config, library, startTimeout).
+    let fields: String
+    /// The command line that meets the misbehaviour.
+    let arguments: [String]
+    /// The signal that ends the first run, or nil when it exits.
+    let signal: Int32?
+    /// The exit status of the first run when it exits.
+    let status: Int32
+    /// The line the host prints about it, if any.
+    let line: String?
+    /// What the reason says at the next start (before the date and after it).
+    let reasonPrefix: String
+    let reasonSuffix: String
+
+    var testDescription: String { "\(module) \(fields)" }
+
+    static func swift(_ how: String, in phase: String, signal: Int32?, status: Int32 = 1, timeout: String = "") -> Misbehaviour {
+        let verb =
+            how == "fatalError"
+            ? "crashed the host in \(phase) (SIGILL)" : how == "exit" ? "called exit(0) in \(phase)" : "has not returned from \(phase) after 1 s"
+        let reason =
+            how == "fatalError"
+            ? ("crashed the host on ", " in \(phase) (SIGILL); 'modhost --retry FixtureMisbehaves' tries it again")
+            : how == "exit"
+                ? ("called exit(0) in \(phase) on ", "; 'modhost --retry FixtureMisbehaves' tries it again")
+                : ("did not return from \(phase) within 1 s on ", "; 'modhost --retry FixtureMisbehaves' tries it again")
+        return Misbehaviour(
+            module: "FixtureMisbehaves", fields: #""config": {"in": "\#(phase)", "how": "\#(how)"}\#(timeout)"#,
+            arguments: phase == "command" ? ["fixturemisbehaves", "run"] : ["modules"], signal: signal, status: status,
+            line: "modhost: error: module 'FixtureMisbehaves' \(verb); it is skipped from the next start; 'modhost --retry FixtureMisbehaves' tries it again",
+            reasonPrefix: reason.0, reasonSuffix: reason.1)
     }
-    bytes.replaceSubrange(start..<start + 32, with: Array(fingerprint.utf8))
-    let path = folder + "/lib\(name).so"
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    chmod(path, 0o755)
-    return path
+
+    static func hostile(_ name: String, signal: Int32?, status: Int32 = 1, verb: String?, reason: (String, String), timeout: String = "")
+        -> Misbehaviour
+    {
+        Misbehaviour(
+            module: name, fields: #""library": "\#(name)"\#(timeout)"#, arguments: ["modules"], signal: signal, status: status,
+            line: verb.map {
+                "modhost: error: module '\(name)' \($0); it is skipped from the next start; 'modhost --retry \(name)' tries it again"
+            },
+            reasonPrefix: reason.0, reasonSuffix: reason.1 + "; 'modhost --retry \(name)' tries it again")
+    }
+
+    static let all: [Misbehaviour] = [
+        .hostile(
+            "HostileAbortInConstructor", signal: SIGABRT, verb: "crashed the host in load (SIGABRT)",
+            reason: ("crashed the host on ", " in load (SIGABRT)")),
+        .hostile(
+            "HostileSegfaultInEntry", signal: SIGSEGV, verb: "crashed the host in load (SIGSEGV)",
+            reason: ("crashed the host on ", " in load (SIGSEGV)")),
+        .hostile(
+            "HostileExitInConstructor", signal: nil, verb: "called exit(0) in load", reason: ("called exit(0) in load on ", "")),
+        .hostile(
+            "HostileQuietExitInConstructor", signal: nil, status: 3, verb: nil,
+            reason: ("ended the host without a word in load on ", " (_exit or SIGKILL)")),
+        .hostile(
+            "HostileSleepsInConstructor", signal: nil, verb: "has not returned from load after 1 s",
+            reason: ("did not return from load within 1 s on ", ""), timeout: #", "startTimeout": 1"#),
+        .swift("fatalError", in: "register", signal: SIGILL),
+        .swift("fatalError", in: "start", signal: SIGILL),
+        .swift("fatalError", in: "command", signal: SIGILL),
+        .swift("fatalError", in: "stop", signal: SIGILL),
+        .swift("exit", in: "start", signal: nil),
+        .swift("exit", in: "command", signal: nil),
+        .swift("block", in: "start", signal: nil, timeout: #", "startTimeout": 1"#),
+        .swift("block", in: "stop", signal: nil, timeout: #", "startTimeout": 1"#),
+    ]
 }
 
 @Suite struct CrashGuardTests {
-    @Test func aConstructorThatAbortsIsNamedThenSkippedThenRetried() throws {
-        let version = try modhost(["--version"]).stdout
-        let fingerprint = String(version.split(separator: " ").last?.dropLast(2) ?? "")
-        let library = try armedCopy(of: "HostileAbortInConstructor", fingerprint: fingerprint)
-        let path = try config([("FixtureProvider", ""), ("HostileAbortInConstructor", #""library": "\#(library)""#)])
-        let data = try TestEnvironment.temporaryFolder()
-        let first = try modhost(["--config", path, "modules"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(first.status == SIGABRT, "the crash proceeds as before: killed by SIGABRT")
+    /// A modules.json with Geo (whose data must survive) and `misbehaviour`'s module, whose
+    /// hostile library is armed in a private folder.
+    func setUp(_ misbehaviour: Misbehaviour) throws -> (config: String, data: String) {
+        var fields = misbehaviour.fields
+        if misbehaviour.module.hasPrefix("Hostile") {
+            fields = fields.replacingOccurrences(
+                of: #""library": "\#(misbehaviour.module)""#, with: #""library": "\#(try HostileLibrary.armedCopy(of: misbehaviour.module))""#)
+        }
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), (misbehaviour.module, fields)]))
+        return (config, try TestEnvironment.temporaryFolder())
+    }
+
+    @Test(arguments: Misbehaviour.all)
+    func aModuleThatCrashesExitsOrHangsIsNamedThenSkippedWhileOthersKeepTheirData(_ misbehaviour: Misbehaviour) throws {
+        let (config, data) = try setUp(misbehaviour)
+        let environment = ["MODHOST_DATA_DIR": data]
+        let saved = try modhost(["--config", config, "--disable", misbehaviour.module, "geo", "add", "--country", "FR", "--city", "Paris"], environment: environment)
+        #expect(saved.status == 0)
+
+        let first = try modhost(["--config", config] + misbehaviour.arguments, environment: environment)
+        if let signal = misbehaviour.signal {
+            #expect(first.signaled && first.status == signal, "the crash proceeds as it would have")
+        } else {
+            #expect(!first.signaled && first.status == misbehaviour.status, "never 0: \(first.stderr)")
+        }
+        if let line = misbehaviour.line {
+            #expect(first.errorLines.contains(line), "\(first.stderr)")
+        } else {
+            #expect(!first.stderr.contains("modhost: error: module"))
+        }
+
+        let next = try modhost(["--config", config, "modules", "--json"], environment: environment)
+        #expect(next.status == 0)
+        let modules = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])["modules"] as? [[String: Any]]
+        let report = try #require(modules?.first { $0["name"] as? String == misbehaviour.module })
+        #expect(report["state"] as? String == "failed")
+        let reason = report["reason"] as? String ?? ""
+        #expect(reason.hasPrefix(misbehaviour.reasonPrefix) && reason.hasSuffix(misbehaviour.reasonSuffix), "\(reason)")
+        #expect(modules?.first { $0["name"] as? String == "Geo" }?["state"] as? String == "active")
+        let list = try modhost(["--config", config, "geo", "list"], environment: environment)
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("Paris"), "data stored before the crash is intact")
+    }
+
+    @Test func aRetryAndAChangedLibraryBothTryTheModuleAgain() throws {
+        let misbehaviour = Misbehaviour.all[0]
+        let (config, data) = try setUp(misbehaviour)
+        let environment = ["MODHOST_DATA_DIR": data]
+        #expect(try modhost(["--config", config, "modules"], environment: environment).signaled)
+        #expect(try modhost(["--config", config, "modules"], environment: environment).status == 0, "skipped")
+        let retried = try modhost(["--config", config, "--retry", misbehaviour.module, "modules"], environment: environment)
+        #expect(retried.signaled, "--retry opens it again, and it crashes again")
+        #expect(try modhost(["--config", config, "modules"], environment: environment).status == 0, "recorded again")
+        #expect(try modhost(["--config", config, "--retry", "all", "modules"], environment: environment).signaled)
+
+        // The author ships a "fix": the library file changes, so the host tries it by itself.
+        let library = try #require(
+            (try String(contentsOfFile: config, encoding: .utf8)).split(separator: "\"").first { $0.hasSuffix("libHostileAbortInConstructor.so") })
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: String(library))
+        let changed = try modhost(["--config", config, "--log-level", "info", "modules"], environment: environment)
+        #expect(changed.signaled, "the changed library is tried again")
         #expect(
-            first.errorLines.first
-                == "modhost: error: module 'HostileAbortInConstructor' crashed the host in load (SIGABRT); it is skipped from the next start; 'modhost --retry HostileAbortInConstructor' tries it again"
-        )
-        let second = try modhost(["--config", path, "modules", "--json"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(second.status == 0)
-        #expect(second.stdout.contains("crashed the host on "))
-        #expect(second.stdout.contains("in load (SIGABRT); 'modhost --retry HostileAbortInConstructor' tries it again"))
-        #expect(second.stdout.contains(#""state" : "active""#), "the other module still starts")
-        let check = try modhost(
-            ["--config", path, "check", "--retry", "HostileAbortInConstructor"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(check.status == 1)
-        #expect(check.stderr.contains("crashes the host when it is loaded (SIGABRT, checked in a child process)"))
-        let retried = try modhost(
-            ["--config", path, "--retry", "HostileAbortInConstructor", "modules"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(retried.status == SIGABRT, "a retry really opens it again")
+            changed.errorLines.contains(
+                "modhost: info: module 'HostileAbortInConstructor': its library changed since it crashed the host; trying it again"))
+    }
+
+    @Test func checkRunsLibrariesInAChildProcessSoNothingTakesItDown() throws {
+        var entries: [(String, String)] = [("Geo", "")]
+        for name in ["HostileAbortInConstructor", "HostileExitInConstructor", "HostileSleepsInConstructor", "HostileSegfaultInEntry"] {
+            entries.append((name, #""library": "\#(try HostileLibrary.armedCopy(of: name))", "startTimeout": 1"#))
+        }
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON(entries))
+        let result = try modhost(["--config", config, "check"])
+        #expect(!result.signaled)
+        #expect(result.status == 1, "a library that calls exit(0) must not make check pass")
+        func path(_ name: String) -> String {
+            String((try? String(contentsOfFile: config, encoding: .utf8))?.split(separator: "\"").first { $0.hasSuffix("lib\(name).so") } ?? "")
+        }
+        #expect(
+            result.errorLines == [
+                "modhost: error: module 'HostileAbortInConstructor': crashes the host when it is loaded (SIGABRT, checked in a child process)",
+                "modhost: error: module 'HostileExitInConstructor': calls exit(0) when it is loaded (checked in a child process); it would end the host",
+                "modhost: error: module 'HostileSleepsInConstructor': did not finish loading within 1 s (checked in a child process); it would hang the host",
+                "modhost: error: module 'HostileSegfaultInEntry': crashes the host when it is loaded (SIGSEGV, checked in a child process)",
+            ])
+        #expect(result.stdout == "")
+    }
+
+    @Test func onlyAndHelpNeverOpenAnUnselectedLibrary() throws {
+        let hostile = try HostileLibrary.armedCopy(of: "HostileAbortInConstructor")
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureProvider", ""), ("HostileAbortInConstructor", #""library": "\#(hostile)""#)]))
+        let greet = try modhost(["--config", config, "--only", "FixtureProvider", "fixtureprovider", "greet", "Ann"])
+        #expect(greet.status == 0)
+        #expect(greet.stdout == "Hello, Ann!\n")
+        let help = try modhost(["--config", config, "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("  hostileabortinconstructor  active 0.0.1\n"))
+    }
+
+    @Test func bisectNamesTheModuleBehindAFailure() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
+                ("FixtureOptional", ""),
+            ]))
+        let data = try TestEnvironment.temporaryFolder()
+        let result = try modhost(["--config", config, "bisect", "--", "modules"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout == """
+                modhost bisect: trying 'modhost modules' with 4 modules
+                modhost bisect: it fails with 'FixtureMisbehaves' and the modules they require (crash, SIGILL); without it it succeeds
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/crashes"), "bisect's tries record nothing")
+        let fine = try modhost(["--config", config, "--disable", "FixtureMisbehaves", "bisect", "--", "modules"])
+        #expect(fine.status == 0)
+        #expect(fine.stdout.hasSuffix("modhost bisect: it succeeds with every enabled module; nothing to find\n"))
     }
 }

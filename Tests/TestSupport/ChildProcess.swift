@@ -2,7 +2,10 @@ import Foundation
 
 /// A finished child process: exit code and everything it wrote.
 public struct ProcessResult: Sendable {
+    /// The exit status, or the signal number when `signal` is true.
     public let status: Int32
+    /// Whether a signal ended the process (`status` is then the signal).
+    public var signaled = false
     public let stdout: String
     public let stderr: String
     /// Standard error split into lines, without the empty last one.
@@ -130,6 +133,7 @@ public final class RunningProcess: @unchecked Sendable {
         defer { lock.unlock() }
         return ProcessResult(
             status: process.terminationStatus,
+            signaled: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self)
         )

@@ -21,8 +21,9 @@ void modhost_guard_set_marker(int fd, const char *path);
 
 /*
  * The host is about to run module code. `crash_line` is printed as is on a fatal signal,
- * followed by " (SIGNAME)" and `crash_suffix`; `exit_line` and `hang_line` likewise for exit()
- * (followed by "(STATUS)") and for a call that overruns `timeout_ms` (0: no limit).
+ * followed by " (SIGNAME)" and `crash_suffix`; `exit_line` (its one '%' replaced by the status)
+ * and `hang_line`, each followed by `crash_suffix`, for an exit() and for a call that overruns
+ * `timeout_ms` (0: no limit).
  * `record` is the marker's content; the outcome is appended to it.
  */
 void modhost_guard_enter(const char *crash_line, const char *crash_suffix, const char *exit_line, const char *hang_line,

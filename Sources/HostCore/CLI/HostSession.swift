@@ -76,18 +76,13 @@ struct HostSession {
     }
 
     private func runModuleCommand(module name: String, command: String?, arguments: [String]) -> Int32 {
-        guard let entry = runtime.configuration.entry(named: name) else {
-            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
-            console.error("unknown command '\(Escaped(name))'\(didYouMean(name, among: known)); see 'modhost --help'")
-            return ModhostCommandLine.exitUsage
-        }
-        runtime.start()
         defer { runtime.stop() }
-        if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
-            console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
-            return ModhostCommandLine.exitFailure
+        let entry: ModuleEntry
+        let commands: [ModuleCommand]
+        switch startedCommands(of: name) {
+        case .failure(let status): return status.code
+        case .success(let found): (entry, commands) = found
         }
-        let commands = runtime.commands.first { $0.module == entry.name }?.commands ?? []
         let label = entry.name.lowercased()
         guard let command else {
             console.error("'\(label)' needs a command: \(Self.list(commands)); see 'modhost --help'")
@@ -113,19 +108,29 @@ struct HostSession {
 
     /// `modhost <module> --help`: the module's commands (the module is started to ask it).
     private func moduleHelp(_ name: String) -> Int32 {
+        defer { runtime.stop() }
+        switch startedCommands(of: name) {
+        case .failure(let status): return status.code
+        case .success(let (entry, commands)):
+            console.out(HelpText.renderModule(entry.name, commands: commands))
+            return ModhostCommandLine.exitSuccess
+        }
+    }
+
+    /// Starts the modules and returns the entry and commands of module `name`; when there is
+    /// no such module or it is not active, says why and returns the exit status.
+    private func startedCommands(of name: String) -> Result<(ModuleEntry, [ModuleCommand]), ExitStatus> {
         guard let entry = runtime.configuration.entry(named: name) else {
-            console.error("unknown command '\(Escaped(name))'; see 'modhost --help'")
-            return ModhostCommandLine.exitUsage
+            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
+            console.error("unknown command '\(Escaped(name))'\(didYouMean(name, among: known)); see 'modhost --help'")
+            return .failure(ExitStatus(code: ModhostCommandLine.exitUsage))
         }
         runtime.start()
-        defer { runtime.stop() }
         if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
             console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
-            return ModhostCommandLine.exitFailure
+            return .failure(ExitStatus(code: ModhostCommandLine.exitFailure))
         }
-        let commands = runtime.commands.first { $0.module == entry.name }?.commands ?? []
-        console.out(HelpText.renderModule(entry.name, commands: commands))
-        return ModhostCommandLine.exitSuccess
+        return .success((entry, runtime.commands.first { $0.module == entry.name }?.commands ?? []))
     }
 
     /// The options that choose the configuration, data folder and modules, for a child.
@@ -149,4 +154,9 @@ struct HostSession {
     private static func list(_ commands: [ModuleCommand]) -> String {
         commands.isEmpty ? "(no commands)" : commands.map { "'\($0.name)'" }.joined(separator: ", ")
     }
+}
+
+/// An exit status as an error, for paths that end a command early.
+struct ExitStatus: Error {
+    let code: Int32
 }

@@ -115,7 +115,8 @@ struct LibraryProbe {
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
         let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-        if timedOut {
+        // The child's own watchdog usually names a hang first (it exits 1 after saying so).
+        if timedOut || stderr.contains("has not returned from") {
             outcome.culpritProblem = "did not finish loading within \(seconds) s (checked in a child process); it would hang the host"
         } else if status & 0x7f != 0 {
             let signal = status & 0x7f

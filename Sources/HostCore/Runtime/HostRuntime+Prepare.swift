@@ -125,10 +125,13 @@ extension HostRuntime {
                 failures[name] = "\(error)"
             }
         }
-        guard !failures.isEmpty else {
-            markUnavailableRoutes(state)
-            return
-        }
+        if !failures.isEmpty { replan(&state, failing: failures) }
+        markUnavailableRoutes(state)
+    }
+
+    /// Plans again among the modules already planned, with `failures` failed, so that what
+    /// requires them is skipped with the reason.
+    func replan(_ state: inout State, failing failures: [String: String]) {
         let selected = Set(state.plan.order).union(state.plan.blocked.keys)
         var graph = DependencyGraph(
             nodes: configuration.modules.compactMap { entry in
@@ -143,7 +146,6 @@ extension HostRuntime {
         graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter { selected.contains($0.key) }
         state.plan = graph.plan()
         apply(state.plan, to: &state.reports)
-        markUnavailableRoutes(state)
         if !state.isStarted { hostInfo.update(state.reports) }
     }
 

@@ -37,28 +37,7 @@ extension HostRuntime {
     /// Marks modules whose probe failed as failed, and skips what requires them.
     func recordProbeFailures(_ problems: [String: String]) {
         guard !problems.isEmpty else { return }
-        state.withLock { state in
-            for (name, problem) in problems { state.crashed[name] = problem }
-            let selected = Set(state.plan.order).union(state.plan.blocked.keys)
-            var graph = DependencyGraph(
-                nodes: configuration.modules.compactMap { entry in
-                    guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
-                    return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
-                },
-                hostRoutes: Self.hostRoutes.map(\.name),
-                explainMissing: { [reports = state.reports, disabled = state.disabledDescriptors] route in
-                    Self.explainMissing(route, reports: reports, disabled: disabled)
-                }
-            )
-            graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
-            state.plan = graph.plan()
-            for index in state.reports.indices {
-                if let blocked = state.plan.blocked[state.reports[index].name] {
-                    state.reports[index].state = blocked.state
-                    state.reports[index].reason = blocked.reason
-                }
-            }
-        }
+        state.withLock { replan(&$0, failing: problems) }
     }
 
     /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
