@@ -36,7 +36,7 @@ extension TrustError {
         case .foreignOwner(let path, let owner, let value, let isFolder, let user):
             return join(
                 subject(path, isFolder: isFolder),
-                "is owned by \(owner) (mode \(mode(value))), not by root or \(user), so another user could change it; "
+                "is owned by \(owner) (mode \(mode(value))), not by root\(geteuid() == 0 ? "" : " or \(user)"), so another user could change it; "
                     + "fix it with 'chown \(Self.ownerFix) \(Escaped(path))' or move it")
         case .writableByOthers(let path, let owner, let value, let isFolder):
             let who = value & S_IWGRP != 0 && value & S_IWOTH != 0 ? "group and others" : value & S_IWGRP != 0 ? "its group" : "others"

@@ -1,0 +1,170 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The trust rules, with real files: modes, owners, FIFOs, folders, symlink loops and pins.
+@Suite struct TrustTests {
+    /// A copy of libFixtureProvider.so in a new private folder; returns (folder, library).
+    func privateCopy() throws -> (String, String) {
+        let folder = try TestEnvironment.temporaryFolder()
+        chmod(folder, 0o700)
+        let path = folder + "/libFixtureProvider.so"
+        try FileManager.default.copyItem(atPath: TestEnvironment.library("FixtureProvider"), toPath: path)
+        chmod(path, 0o755)
+        return (folder, path)
+    }
+
+    /// `modhost check` with FixtureProvider loaded from `library` (and `extra` fields).
+    func check(library: String, extra: String = "") throws -> ProcessResult {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(library)"\#(extra)"#)]))
+        return try modhost(["--config", config, "check"])
+    }
+
+    func owner() -> String { geteuid() == 0 ? "root (uid 0)" : "\(String(cString: getpwuid(geteuid()).pointee.pw_name)) (uid \(geteuid()))" }
+
+    @Test func aWorldWritableLibraryIsRefusedWithTheFix() throws {
+        let (_, library) = try privateCopy()
+        chmod(library, 0o666)
+        let result = try check(library: library)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by group and others (mode 0666, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+        )
+    }
+
+    @Test func aGroupWritableFolderAboveTheLibraryIsRefused() throws {
+        let (folder, library) = try privateCopy()
+        chmod(folder, 0o770)
+        let result = try check(library: library)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(library)' is in folder '\(folder)', which is writable by its group (mode 0770, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(folder)'\n"
+        )
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a file to another user"))
+    func aLibraryOwnedByAnotherUserIsRefused() throws {
+        let (_, library) = try privateCopy()
+        #expect(chown(library, 65534, 65534) == 0)
+        let result = try check(library: library)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("modhost: error: module 'FixtureProvider': library '\(library)' is owned by "))
+        #expect(
+            result.stderr.hasSuffix(
+                "(uid 65534) (mode 0755), not by root, so another user could change it; fix it with 'chown root \(library)' or move it\n"))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to run the host as nobody"))
+    func nobodyRefusesAModulesFileItCannotTrustAndAcceptsRootsLibraries() throws {
+        // As nobody, a modules.json owned by root in a root-owned folder is trusted; one that
+        // nobody's group or others may write is not. setpriv really drops to uid 65534.
+        let folder = try TestEnvironment.temporaryFolder()
+        chmod(folder, 0o755)
+        let config = folder + "/modules.json"
+        try Data(TestEnvironment.modulesJSON([("FixtureProvider", "")]).utf8).write(to: URL(fileURLWithPath: config))
+        chmod(config, 0o644)
+        let data = try TestEnvironment.temporaryFolder()
+        chmod(data, 0o777)
+        let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.modhost, "--config", config, "check"]
+        let trusted = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: ["MODHOST_DATA_DIR": data + "/nobody"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        chmod(config, 0o646)
+        let refused = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: ["MODHOST_DATA_DIR": data + "/nobody"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "modhost: error: '\(config)': is writable by others (mode 0646, owner root (uid 0)), so another user could change it; fix it with 'chmod go-w \(config)'\n"
+        )
+    }
+
+    @Test func aFIFOIsRefusedAtOnceNeverOpened() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        chmod(folder, 0o700)
+        let fifo = folder + "/libFixtureProvider.so"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let result = try check(library: fifo)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(fifo)' is a FIFO (named pipe), not a regular file; give the path of a regular file\n"
+        )
+        let config = folder + "/modules.json"
+        #expect(mkfifo(config, 0o600) == 0)
+        let asConfig = try modhost(["--config", config, "check"])
+        #expect(asConfig.status == 1)
+        #expect(asConfig.stderr == "modhost: error: '\(config)': is a FIFO (named pipe), not a regular file; give the path of a regular file\n")
+    }
+
+    @Test func aFolderAndASymlinkLoopEachGetTheirOwnMessage() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        chmod(folder, 0o700)
+        let folderResult = try check(library: folder)
+        #expect(
+            folderResult.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(folder)' is a folder, not a regular file; give the path of a regular file\n"
+        )
+        let first = folder + "/libA.so"
+        let second = folder + "/libB.so"
+        #expect(symlink(second, first) == 0)
+        #expect(symlink(first, second) == 0)
+        let loop = try check(library: first)
+        #expect(loop.status == 1)
+        #expect(loop.stderr == "modhost: error: module 'FixtureProvider': library '\(first)' is a symlink loop; point it at a real file\n")
+    }
+
+    @Test func aSHA256PinIsCheckedBeforeLoadAndModulesJSONReportsTheHash() throws {
+        // The build folder's own library: a copy elsewhere would not find its neighbours.
+        let library = TestEnvironment.library("FixtureProvider")
+        let sum = try ChildProcess.run("/usr/bin/sha256sum", [library])
+        let expected = String(sum.stdout.prefix(64))
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(library)""#)]))
+        let report = try modhost(["--config", config, "modules", "--json"])
+        #expect(report.stdout.contains(#""sha256" : "\#(expected)""#), "the host's hash agrees with sha256sum")
+        #expect(try check(library: library, extra: #", "sha256": "\#(expected.uppercased())""#).status == 0)
+        let wrong = String(repeating: "0", count: 64)
+        let refused = try check(library: library, extra: #", "sha256": "\#(wrong)""#)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(library)' has sha256 \(expected), but modules.json pins \(wrong); if the new library is the one you want, update 'sha256' (see 'modhost modules --json')\n"
+        )
+    }
+
+    @Test func aWorldWritableModulesFileIsRefusedBeforeItIsRead() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", "")]))
+        chmod(config, 0o666)
+        let result = try modhost(["--config", config, "modules"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "modhost: error: '\(config)': is writable by group and others (mode 0666, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(config)'\n"
+        )
+    }
+
+    @Test func anOversizedModulesFileAndAnOverlongStringAreRefusedWithoutEchoingThem() throws {
+        let big = try TestEnvironment.write(#"{"modules": []}"# + String(repeating: " ", count: 2 << 20))
+        let tooBig = try modhost(["--config", big, "check"])
+        #expect(tooBig.status == 1)
+        #expect(tooBig.stderr == "modhost: error: '\(big)': is 2097167 bytes, more than the 1048576 allowed\n")
+        let long = try TestEnvironment.write(#"{"modules": [{"name": ""# + String(repeating: "x", count: 20_000) + #"", "enabled": true}]}"#)
+        let tooLong = try modhost(["--config", long, "check"])
+        #expect(tooLong.status == 1)
+        #expect(tooLong.stderr.hasPrefix("modhost: error: '\(long)': holds a string longer than 16384 bytes, starting 'xxxx"))
+        #expect(tooLong.stderr.count < 400, "the value is cut, not echoed whole")
+    }
+
+    @Test func valuesInMessagesCannotForgeLinesOrSendEscapes() throws {
+        let config = try TestEnvironment.write(
+            #"{"modules": [{"name": "Geo\nmodhost: error: forged\u001b[31m", "enabled": true}]}"#)
+        let result = try modhost(["--config", config, "check"])
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(result.stderr.contains(#"Geo\nmodhost: error: forged\u{1B}[31m"#))
+        let unknown = try modhost(["--config", config, "\u{1B}]0;title\u{07}"])
+        #expect(!unknown.stderr.contains("\u{1B}"))
+    }
+}
