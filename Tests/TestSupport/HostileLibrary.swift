@@ -28,7 +28,8 @@ public enum HostileLibrary {
         return path
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    /// The first position of `needle` in `haystack`.
+    public static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         return (0...(haystack.count - needle.count)).first { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
     }

@@ -66,10 +66,10 @@ struct JSONParser {
             let key = try parseString()
             guard members[key] == nil else {
                 position = keyStart
-                throw error("duplicate key '\(key)'")
+                throw error("duplicate key '\(Escaped(key))'")
             }
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key '\(Escaped(key))'") }
             position += 1
             skipWhitespace()
             members[key] = try parseValue()
@@ -77,7 +77,7 @@ struct JSONParser {
             switch current {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"): position += 1; return .object(members)
-            default: throw error("expected ',' or '}' after the value of '\(key)'")
+            default: throw error("expected ',' or '}' after the value of '\(Escaped(key))'")
             }
         }
     }
@@ -207,7 +207,7 @@ struct JSONParser {
             skipDigits()
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw error("number '\(text)' is out of range") }
+        guard let value = Double(text), value.isFinite else { throw error("number '\(Escaped(text))' is out of range") }
         return value
     }
 
