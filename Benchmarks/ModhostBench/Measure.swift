@@ -43,7 +43,8 @@ func writeConfig(_ modules: [String], name: String) -> String {
     let entries = modules.map { #"{"name": "\#($0)", "enabled": true}"# }.joined(separator: ", ")
     let path = NSTemporaryDirectory() + "modhost-bench-\(name).json"
     let json = #"{"environment": "test", "searchPaths": ["\#(buildFolder)"], "modules": [\#(entries)]}"#
-    _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+    // 0600: modhost refuses a modules.json that others may write.
+    _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
     return path
 }
 

@@ -19,10 +19,11 @@ if arguments.first == "--decode-pages", arguments.count == 2, let count = Int(ar
     exit(0)
 }
 let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
-// Name groups to run only those: startup, load, resolve, auth, geo, photos.
-let groups = Set(arguments.isEmpty ? ["startup", "load", "resolve", "auth", "geo", "photos"] : arguments)
+// Name groups to run only those: startup, guard, load, resolve, auth, geo, photos.
+let groups = Set(arguments.isEmpty ? ["startup", "guard", "load", "resolve", "auth", "geo", "photos"] : arguments)
 let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("guard") { GuardBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("load") { ModuleLoadBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("auth") { AuthBenchmark(rounds: rounds).run(into: report) }

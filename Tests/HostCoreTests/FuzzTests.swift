@@ -38,7 +38,8 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         #expect(expected.name == "FixtureProvider")
         // Where the interesting bytes are: the ELF header, the section headers, the descriptor.
-        let sectionHeaders = Int(original[0x28..<0x30].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
+        let sectionHeaders = Int(
+            original[0x28..<0x30].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
         let descriptorStart = HostileLibrary.find(Array("MHDS".utf8), in: original) ?? 0
         var generator = SeededGenerator(state: 9)
         var outcomes: [String: Int] = [:]

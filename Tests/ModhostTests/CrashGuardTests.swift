@@ -25,7 +25,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     static func swift(_ how: String, in phase: String, signal: Int32?, status: Int32 = 1, timeout: String = "") -> Misbehaviour {
         let verb =
             how == "fatalError"
-            ? "crashed the host in \(phase) (SIGILL)" : how == "exit" ? "called exit(0) in \(phase)" : "has not returned from \(phase) after 1 s"
+            ? "crashed the host in \(phase) (SIGILL)"
+            : how == "exit" ? "called exit(0) in \(phase)" : "has not returned from \(phase) after 1 s"
         let reason =
             how == "fatalError"
             ? ("crashed the host on ", " in \(phase) (SIGILL); 'modhost --retry FixtureMisbehaves' tries it again")
@@ -34,8 +35,10 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
                 : ("did not return from \(phase) within 1 s on ", "; 'modhost --retry FixtureMisbehaves' tries it again")
         return Misbehaviour(
             module: "FixtureMisbehaves", fields: #""config": {"in": "\#(phase)", "how": "\#(how)"}\#(timeout)"#,
-            arguments: phase == "command" ? ["fixturemisbehaves", "run"] : ["modules"], signal: signal, status: status,
-            line: "modhost: error: module 'FixtureMisbehaves' \(verb); it is skipped from the next start; 'modhost --retry FixtureMisbehaves' tries it again",
+            arguments: phase == "command" ? ["fixturemisbehaves", "run"] : phase == "screen" ? [] : ["modules"], signal: signal,
+            status: status,
+            line:
+                "modhost: error: module 'FixtureMisbehaves' \(verb); it is skipped from the next start; 'modhost --retry FixtureMisbehaves' tries it again",
             reasonPrefix: reason.0, reasonSuffix: reason.1)
     }
 
@@ -69,6 +72,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         .swift("fatalError", in: "start", signal: SIGILL),
         .swift("fatalError", in: "command", signal: SIGILL),
         .swift("fatalError", in: "stop", signal: SIGILL),
+        .swift("fatalError", in: "screen", signal: SIGILL),
         .swift("exit", in: "start", signal: nil),
         .swift("exit", in: "command", signal: nil),
         .swift("block", in: "start", signal: nil, timeout: #", "startTimeout": 1"#),
@@ -83,7 +87,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         var fields = misbehaviour.fields
         if misbehaviour.module.hasPrefix("Hostile") {
             fields = fields.replacingOccurrences(
-                of: #""library": "\#(misbehaviour.module)""#, with: #""library": "\#(try HostileLibrary.armedCopy(of: misbehaviour.module))""#)
+                of: #""library": "\#(misbehaviour.module)""#,
+                with: #""library": "\#(try HostileLibrary.armedCopy(of: misbehaviour.module))""#)
         }
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), (misbehaviour.module, fields)]))
         return (config, try TestEnvironment.temporaryFolder())
@@ -93,10 +98,13 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     func aModuleThatCrashesExitsOrHangsIsNamedThenSkippedWhileOthersKeepTheirData(_ misbehaviour: Misbehaviour) throws {
         let (config, data) = try setUp(misbehaviour)
         let environment = ["MODHOST_DATA_DIR": data]
-        let saved = try modhost(["--config", config, "--disable", misbehaviour.module, "geo", "add", "--country", "FR", "--city", "Paris"], environment: environment)
+        let saved = try modhost(
+            ["--config", config, "--disable", misbehaviour.module, "geo", "add", "--country", "FR", "--city", "Paris"],
+            environment: environment)
         #expect(saved.status == 0)
 
-        let first = try modhost(["--config", config] + misbehaviour.arguments, environment: environment)
+        // The app (no arguments) opens the module's Home entry: Home lists Places, then it.
+        let first = try modhost(["--config", config] + misbehaviour.arguments, input: "2\n", environment: environment)
         if let signal = misbehaviour.signal {
             #expect(first.signaled && first.status == signal, "the crash proceeds as it would have")
         } else {
@@ -110,7 +118,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 
         let next = try modhost(["--config", config, "modules", "--json"], environment: environment)
         #expect(next.status == 0)
-        let modules = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])["modules"] as? [[String: Any]]
+        let modules =
+            try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])["modules"] as? [[String: Any]]
         let report = try #require(modules?.first { $0["name"] as? String == misbehaviour.module })
         #expect(report["state"] as? String == "failed")
         let reason = report["reason"] as? String ?? ""
@@ -134,7 +143,9 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 
         // The author ships a "fix": the library file changes, so the host tries it by itself.
         let library = try #require(
-            (try String(contentsOfFile: config, encoding: .utf8)).split(separator: "\"").first { $0.hasSuffix("libHostileAbortInConstructor.so") })
+            (try String(contentsOfFile: config, encoding: .utf8)).split(separator: "\"").first {
+                $0.hasSuffix("libHostileAbortInConstructor.so")
+            })
         let later = Date().addingTimeInterval(5)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: String(library))
         let changed = try modhost(["--config", config, "--log-level", "info", "modules"], environment: environment)
@@ -154,7 +165,9 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(!result.signaled)
         #expect(result.status == 1, "a library that calls exit(0) must not make check pass")
         func path(_ name: String) -> String {
-            String((try? String(contentsOfFile: config, encoding: .utf8))?.split(separator: "\"").first { $0.hasSuffix("lib\(name).so") } ?? "")
+            String(
+                (try? String(contentsOfFile: config, encoding: .utf8))?.split(separator: "\"").first { $0.hasSuffix("lib\(name).so") } ?? ""
+            )
         }
         #expect(
             result.errorLines == [

@@ -9,7 +9,8 @@ import Testing
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)]))
         let data = try TestEnvironment.temporaryFolder()
-        let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let process = try ChildProcess.start(
+            TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
         // The guard's marker says when the module is inside start.
         let deadline = Date().addingTimeInterval(60)
         var inStart = false
@@ -65,7 +66,8 @@ import Testing
 
     @Test func aClosedPipeEndsQuietly() throws {
         // The reader is gone before modhost writes: like `| head -1` on a long output.
-        let result = try ChildProcess.run("/bin/bash", ["-c", "\(TestEnvironment.modhost) --help | (exec 0<&-; sleep 0); echo ${PIPESTATUS[0]}"])
+        let result = try ChildProcess.run(
+            "/bin/bash", ["-c", "\(TestEnvironment.modhost) --help | (exec 0<&-; sleep 0); echo ${PIPESTATUS[0]}"])
         let status = Int32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         #expect([0, 1, 128 + SIGPIPE].contains(status), "as Unix tools do: \(status)")
         #expect(result.stderr == "", "no trap, no message")

@@ -20,7 +20,9 @@ import Testing
         return try modhost(["--config", config, "check"])
     }
 
-    func owner() -> String { geteuid() == 0 ? "root (uid 0)" : "\(String(cString: getpwuid(geteuid()).pointee.pw_name)) (uid \(geteuid()))" }
+    func owner() -> String {
+        geteuid() == 0 ? "root (uid 0)" : "\(String(cString: getpwuid(geteuid()).pointee.pw_name)) (uid \(geteuid()))"
+    }
 
     @Test func aWorldWritableLibraryIsRefusedWithTheFix() throws {
         let (_, library) = try privateCopy()
@@ -94,7 +96,8 @@ import Testing
         #expect(mkfifo(config, 0o600) == 0)
         let asConfig = try modhost(["--config", config, "check"])
         #expect(asConfig.status == 1)
-        #expect(asConfig.stderr == "modhost: error: '\(config)': is a FIFO (named pipe), not a regular file; give the path of a regular file\n")
+        #expect(
+            asConfig.stderr == "modhost: error: '\(config)': is a FIFO (named pipe), not a regular file; give the path of a regular file\n")
     }
 
     @Test func aFolderAndASymlinkLoopEachGetTheirOwnMessage() throws {
@@ -149,7 +152,8 @@ import Testing
         let tooBig = try modhost(["--config", big, "check"])
         #expect(tooBig.status == 1)
         #expect(tooBig.stderr == "modhost: error: '\(big)': is 2097167 bytes, more than the 1048576 allowed\n")
-        let long = try TestEnvironment.write(#"{"modules": [{"name": ""# + String(repeating: "x", count: 20_000) + #"", "enabled": true}]}"#)
+        let long = try TestEnvironment.write(
+            #"{"modules": [{"name": ""# + String(repeating: "x", count: 20_000) + #"", "enabled": true}]}"#)
         let tooLong = try modhost(["--config", long, "check"])
         #expect(tooLong.status == 1)
         #expect(tooLong.stderr.hasPrefix("modhost: error: '\(long)': holds a string longer than 16384 bytes, starting 'xxxx"))

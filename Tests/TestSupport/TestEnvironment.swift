@@ -20,7 +20,7 @@ public enum TestEnvironment {
     /// A new, empty folder under the system's temporary folder.
     public static func temporaryFolder() throws -> String {
         let path = NSTemporaryDirectory() + "modhost-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 
@@ -28,6 +28,8 @@ public enum TestEnvironment {
     public static func write(_ contents: String, named name: String = "modules.json") throws -> String {
         let path = try temporaryFolder() + "/" + name
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        // Whatever the umask: modhost refuses a modules.json that group or others may write.
+        chmod(path, 0o600)
         return path
     }
 

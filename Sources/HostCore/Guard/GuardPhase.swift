@@ -9,5 +9,7 @@ enum GuardPhase: String, Sendable, CaseIterable {
     /// Asking it for its commands or Home entries.
     case contributions
     case command
+    /// Showing one of its screens in the app.
+    case screen
     case stop
 }

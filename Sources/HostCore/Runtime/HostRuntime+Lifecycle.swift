@@ -131,6 +131,11 @@ extension HostRuntime {
         // Asked outside the runtime's lock: making entries is module code.
         return active.flatMap { name, module, context, identity in
             moduleGuard.run(name, .contributions, library: module.path, identity: identity) { module.instance.homeEntries(context) }
+                .map { entry in
+                    HomeEntry(title: entry.title) { [self] in
+                        AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
+                    }
+                }
         }
     }
 

@@ -4,7 +4,8 @@ import ModuleKit
 import Synchronization
 
 /// Test module that misbehaves where its `config` says: `{"in": "register" | "start" |
-/// "command" | "stop", "how": "fatalError" | "block" | "exit"}`. With no config it behaves.
+/// "command" | "screen" | "stop", "how": "fatalError" | "block" | "exit"}`; "screen" is its
+/// Home entry's screen. With no config it behaves.
 final class FixtureMisbehaves: Module, Sendable {
     // Name, version and routes: module.manifest (the build generates them).
     struct Configuration: Decodable, Sendable {
@@ -36,7 +37,11 @@ final class FixtureMisbehaves: Module, Sendable {
         ]
     }
 
-    private func misbehave(in phase: String) {
+    func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        [HomeEntry(title: "Misbehave") { MisbehavingScreen(module: self) }]
+    }
+
+    func misbehave(in phase: String) {
         let configuration = plan.withLock { $0 }
         guard configuration.in == phase else { return }
         switch configuration.how {
@@ -49,6 +54,20 @@ final class FixtureMisbehaves: Module, Sendable {
 }
 
 struct Misbehaviour: MisbehaviourRoute {}
+
+/// Misbehaves when shown, if told to; otherwise goes back.
+final class MisbehavingScreen: Screen {
+    let module: FixtureMisbehaves
+
+    init(module: FixtureMisbehaves) {
+        self.module = module
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        module.misbehave(in: "screen")
+        return .pop
+    }
+}
 
 @_cdecl("modhost_module_entry")
 public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureMisbehaves.self, request) }
