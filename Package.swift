@@ -69,15 +69,14 @@ var targets: [Target] = [
     // libcrypt (Debian: libcrypt-dev): yescrypt password hashing for Auth.
     .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
-    // libelf (Debian: libelf-dev): reads a module's descriptor section without loading it.
-    .systemLibrary(name: "CElf", providers: [.apt(["libelf-dev"])]),
-
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
     .target(
-        name: "HostCore", dependencies: [moduleKit, contracts, "CElf", "CHostGuard"], resources: [.copy("Resources/Strings")]),
-    // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal),
-    // and SHA-256 through the system's libcrypto, opened on first use.
+        name: "HostCore", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
+    // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal);
+    // ELF sections through the system's libelf (Debian: libelf-dev for the header) and SHA-256
+    // through its libcrypto, each opened privately on first use so that neither joins the
+    // symbol scope module libraries are linked against.
     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // The command line: parses arguments and calls HostCore.
     .executableTarget(name: "modhost", dependencies: ["HostCore"]),

@@ -265,6 +265,26 @@ void modhost_guard_leave(void) {
     }
 }
 
+/* Per thread: whether this thread suspended an active call (reads happen on the app's thread). */
+static _Thread_local int suspended;
+
+void modhost_guard_suspend(void) {
+    if (!atomic_load(&active)) return;
+    suspended = 1;
+    atomic_store(&active, 0);
+    if (marker_fd >= 0) {
+        (void)pwrite(marker_fd, "idle\n", 5, 0);
+        (void)ftruncate(marker_fd, 5);
+    }
+}
+
+void modhost_guard_resume(void) {
+    if (!suspended) return;
+    suspended = 0;
+    write_outcome("running");
+    atomic_store(&active, 1);
+}
+
 void modhost_guard_host_exiting(void) { atomic_store(&host_exiting, 1); }
 
 int modhost_guard_pending_signal(void) { return atomic_load(&pending_signal); }

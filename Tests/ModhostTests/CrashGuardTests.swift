@@ -130,6 +130,42 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(list.stdout.contains("Paris"), "data stored before the crash is intact")
     }
 
+    @Test func sigkillInsideAModuleIsRecognizedAtTheNextStartButNotAtAPrompt() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)]))
+        let data = try TestEnvironment.temporaryFolder()
+        let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t")
+        process.send(SIGKILL)
+        _ = try process.wait()
+        let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(next.stdout.contains("reason: ended the host without a word in start on "), "\(next.stdout)")
+        #expect(next.stdout.contains(" (_exit or SIGKILL); 'modhost --retry FixtureMisbehaves' tries it again"))
+
+        // Killed while Geo's screen waits for a person: nobody's fault, nothing recorded.
+        let app = try ChildProcess.start(TestEnvironment.modhost, ["--config", config], environment: ["MODHOST_DATA_DIR": data])
+        app.stdin.fileHandleForWriting.write(Data("1\n".utf8))
+        try app.waitForOutput(containing: "Places")
+        try waitForMarker(in: data, containing: "idle")
+        app.send(SIGKILL)
+        _ = try app.wait()
+        let after = try modhost(["--config", config, "geo", "list"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(after.status == 0, "\(after.stderr)")
+    }
+
+    /// Waits until this test's one running marker holds `text`.
+    func waitForMarker(in data: String, containing text: String) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: data + "/.modhost")) ?? []
+            for name in names where name.hasPrefix("running-") {
+                if ((try? String(contentsOfFile: data + "/.modhost/" + name, encoding: .utf8)) ?? "").contains(text) { return }
+            }
+            usleep(20_000)
+        }
+        Issue.record("no marker said '\(text)'")
+    }
+
     @Test func aRetryAndAChangedLibraryBothTryTheModuleAgain() throws {
         let misbehaviour = Misbehaviour.all[0]
         let (config, data) = try setUp(misbehaviour)

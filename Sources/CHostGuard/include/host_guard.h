@@ -32,6 +32,11 @@ void modhost_guard_enter(const char *crash_line, const char *crash_suffix, const
 /* The module call returned: the marker goes back to idle. */
 void modhost_guard_leave(void);
 
+/* The module's code is waiting for a person (a read from the terminal): until resume, a kill or
+ * a crash is not the module's doing. The prepared lines are kept; resume restores them. */
+void modhost_guard_suspend(void);
+void modhost_guard_resume(void);
+
 /* The host itself is ending the process: exit() is no module's doing from now on. */
 void modhost_guard_host_exiting(void);
 

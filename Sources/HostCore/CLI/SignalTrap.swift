@@ -1,5 +1,5 @@
 import CHostGuard
-import Foundation
+import Glibc
 import Synchronization
 
 /// Ends the process on SIGINT or SIGTERM within a second, whatever module code is doing.
@@ -19,19 +19,30 @@ enum SignalTrap {
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         modhost_guard_install(ends[1])
-        let readEnd = ends[0]
-        let thread = Thread {
-            var byte: UInt8 = 0
-            while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
-            let signal = modhost_guard_pending_signal()
-            let current = runtime.withLock { $0 }
-            current?.stopIfIdle()
-            current?.moduleGuard.finish()
-            // A new line after the ^C the terminal echoed.
-            _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
-            _ = modhost_flush_stdout()
-            modhost_guard_exit_now(128 + (signal == 0 ? SIGINT : signal))
-        }
-        thread.start()
+        readEnd.withLock { $0 = ends[0] }
+        // A plain thread: Foundation's Thread costs more at start-up than all it is used for.
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        _ = pthread_create(&thread, &attributes, { _ in SignalTrap.waitAndEnd() }, nil)
+        pthread_attr_destroy(&attributes)
+    }
+
+    private static let readEnd = Mutex<Int32>(-1)
+
+    /// Waits for the guard's byte, then stops the modules if it can and ends the process.
+    private static func waitAndEnd() -> UnsafeMutableRawPointer? {
+        let descriptor = readEnd.withLock { $0 }
+        var byte: UInt8 = 0
+        while read(descriptor, &byte, 1) < 0 && errno == EINTR {}
+        let signal = modhost_guard_pending_signal()
+        let current = runtime.withLock { $0 }
+        current?.stopIfIdle()
+        current?.moduleGuard.finish()
+        // A new line after the ^C the terminal echoed.
+        _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
+        _ = modhost_flush_stdout()
+        modhost_guard_exit_now(128 + (signal == 0 ? SIGINT : signal))
     }
 }

@@ -31,11 +31,13 @@ struct CrashRecord: Sendable, Equatable {
 
     /// The marker's fields before the outcome, tab-separated (the C guard appends the outcome).
     static func markerPrefix(
-        module: String, phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Double, date: Date = Date()
+        module: String, phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Double, date: Date? = nil
     ) -> String {
         let identityText = identity.map { "\($0.size)\t\($0.modified)\t\($0.modifiedNanoseconds)\t\($0.inode)" } ?? "-\t-\t-\t-"
-        let path = (library ?? "-").replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-        return "\(module)\t\(phase.rawValue)\t\(Int(date.timeIntervalSince1970))\t\(path)\t\(identityText)\t\(timeout)\t"
+        // Plain Swift, no Foundation string methods: this runs before every module call.
+        let path = String((library ?? "-").map { $0 == "\t" || $0 == "\n" ? " " : $0 })
+        let seconds = date.map { Int($0.timeIntervalSince1970) } ?? time(nil)
+        return "\(module)\t\(phase.rawValue)\t\(seconds)\t\(path)\t\(identityText)\t\(timeout)\t"
     }
 
     var line: String {

@@ -15,24 +15,41 @@ struct CrashRecords {
     /// `collect` is false (a read-only look, as `check` takes).
     init(dataFolder: String, collect: Bool) {
         folder = Self.folder(in: dataFolder)
-        if let text = try? String(contentsOfFile: folder + "/crashes", encoding: .utf8) {
-            for line in text.split(separator: "\n") {
-                if let record = CrashRecord(line: line) { records[record.module] = record }
-            }
+        // Plain system calls: this runs at every start, usually to find nothing.
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        for line in Self.read(folder + "/crashes").split(separator: "\n") {
+            if let record = CrashRecord(line: line) { records[record.module] = record }
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         var changed = false
-        for name in names where name.hasPrefix("running-") {
-            guard let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid) else { continue }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
+            else { continue }
             let path = folder + "/" + name
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            if let record = CrashRecord(line: Substring(text.trimmingCharacters(in: .newlines))) {
+            if let record = CrashRecord(line: Substring(Self.read(path).trimmingCharacters(in: .newlines))) {
                 records[record.module] = record
                 changed = true
             }
             if collect { unlink(path) }
         }
         if changed && collect { save() }
+    }
+
+    /// A small file's text, read without following a symlink; empty when it cannot be read.
+    private static func read(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while bytes.count < 1 << 20 {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The record that still applies to `module` loaded from a file of `identity`.

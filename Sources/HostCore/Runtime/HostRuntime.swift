@@ -99,7 +99,7 @@ public final class HostRuntime: Sendable {
             strings = .none(locale: locale)
         }
         self.strings = strings
-        navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { strings[StringKey($0.rawValue)] }))
+        navigator = Navigator(ui: TerminalUI(terminal: GuardedTerminal(terminal), labels: { strings[StringKey($0.rawValue)] }))
     }
 
     /// Where SwiftPM puts HostCore's resources: beside the executable that links it.

@@ -1,2 +1,0 @@
-#include <gelf.h>
-#include <libelf.h>
