@@ -53,7 +53,8 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // provides, two that require each other, and one with optional routes.
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
-    "FixtureMisbehaves", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA", "FixtureCycleB",
+    "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA",
+    "FixtureCycleB",
     "FixtureOptional",
 ]
 // C libraries that break the entry-point handshake in one way each.

@@ -134,7 +134,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)]))
         let data = try TestEnvironment.temporaryFolder()
-        let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let process = try ChildProcess.start(
+            TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
         try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t")
         process.send(SIGKILL)
         _ = try process.wait()
@@ -164,6 +165,40 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
             usleep(20_000)
         }
         Issue.record("no marker said '\(text)'")
+    }
+
+    @Test func dependentsOfACrashedModuleAreSkippedWithTheChain() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("FixtureNeedsMisbehaviour", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
+            ]))
+        let data = try TestEnvironment.temporaryFolder()
+        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).signaled)
+        let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let lines = next.stdout.split(separator: "\n").map(String.init)
+        let reason = try #require(lines.first { $0.hasPrefix("    reason: requires 'MisbehaviourRoute'") })
+        #expect(reason.hasPrefix("    reason: requires 'MisbehaviourRoute' from 'FixtureMisbehaves', which failed: crashed the host on "))
+        #expect(reason.hasSuffix(" in start (SIGILL); 'modhost --retry FixtureMisbehaves' tries it again"))
+    }
+
+    @Test func aSwiftModuleBuiltAgainstAnotherKitIsRefusedFromItsFileWithTheRebuildCommand() throws {
+        // FixtureProvider's file as if built against another kit: only its descriptor differs.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.library("FixtureProvider"))))
+        let fingerprint = try HostileLibrary.kitFingerprint()
+        let start = try #require(HostileLibrary.find(Array("\nkit=\(fingerprint)".utf8), in: bytes)) + 5
+        let foreign = "0123456789abcdef0123456789abcdef"
+        bytes.replaceSubrange(start..<start + 32, with: Array(foreign.utf8))
+        let folder = try TestEnvironment.temporaryFolder()
+        let library = folder + "/libFixtureProvider.so"
+        try Data(bytes).write(to: URL(fileURLWithPath: library))
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(library)""#)]))
+        let result = try modhost(["--config", config, "modules"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout.contains(
+                "    reason: library '\(library)' was built against ModuleKit \(foreign), the host has \(fingerprint); rebuild it against this host's kit; in this checkout: 'swift build --product FixtureProvider'"
+            ))
+        #expect(!result.stdout.contains("undefined symbol"))
     }
 
     @Test func aRetryAndAChangedLibraryBothTryTheModuleAgain() throws {

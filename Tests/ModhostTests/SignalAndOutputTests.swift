@@ -34,6 +34,17 @@ import Testing
         #expect(next.stdout.contains("disabled by --disable"))
     }
 
+    @Test func sigintWhileAModuleBlocksInStopStillEndsTheProcess() throws {
+        // The signal path asks modules to stop; one that never returns cannot hold the process.
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "stop", "how": "block"}, "startTimeout": 600"#)]))
+        let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", config])
+        try process.waitForOutput(containing: "Choose a number")
+        process.send(SIGINT)
+        let result = try process.wait(deadline: 10)
+        #expect(!result.signaled && result.status == 128 + SIGINT)
+    }
+
     @Test func sigintAtAHiddenPasswordPromptRestoresEcho() throws {
         let data = try TestEnvironment.temporaryFolder()
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", "")]))
