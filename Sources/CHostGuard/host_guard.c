@@ -67,19 +67,29 @@ static const char *signal_name(int signal) {
     }
 }
 
-/* Writes the prepared record plus `outcome` at the start of the marker, padded with spaces. */
-static void write_outcome(const char *outcome) {
+/* The marker always holds MARKER_SIZE bytes: a record padded with spaces, so every update is
+ * one pwrite and never needs a truncate. */
+enum { MARKER_SIZE = RECORD_SIZE + 64 };
+
+static void write_marker(const char *text, size_t length) {
     if (marker_fd < 0) return;
-    char buffer[RECORD_SIZE + 64];
+    char buffer[MARKER_SIZE];
+    if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
+    memcpy(buffer, text, length);
+    memset(buffer + length, ' ', MARKER_SIZE - 1 - length);
+    buffer[MARKER_SIZE - 1] = '\n';
+    (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
+}
+
+/* Writes the prepared record plus `outcome` to the marker. */
+static void write_outcome(const char *outcome) {
+    char buffer[MARKER_SIZE];
     size_t length = record_length;
     memcpy(buffer, record, length);
     size_t extra = strlen(outcome);
-    if (length + extra + 1 >= sizeof buffer) extra = sizeof buffer - length - 2;
+    if (length + extra >= sizeof buffer) extra = sizeof buffer - length - 1;
     memcpy(buffer + length, outcome, extra);
-    length += extra;
-    buffer[length++] = '\n';
-    (void)pwrite(marker_fd, buffer, length, 0);
-    (void)ftruncate(marker_fd, (off_t)length);
+    write_marker(buffer, length + extra);
 }
 
 void modhost_guard_restore_terminal(void) {
@@ -259,10 +269,7 @@ void modhost_guard_enter(const char *crash, const char *suffix, const char *exit
 void modhost_guard_leave(void) {
     atomic_store(&active, 0);
     atomic_store(&call_deadline_ms, 0);
-    if (marker_fd >= 0) {
-        (void)pwrite(marker_fd, "idle\n", 5, 0);
-        (void)ftruncate(marker_fd, 5);
-    }
+    write_marker("idle", 4);
 }
 
 /* Per thread: whether this thread suspended an active call (reads happen on the app's thread). */
@@ -272,10 +279,7 @@ void modhost_guard_suspend(void) {
     if (!atomic_load(&active)) return;
     suspended = 1;
     atomic_store(&active, 0);
-    if (marker_fd >= 0) {
-        (void)pwrite(marker_fd, "idle\n", 5, 0);
-        (void)ftruncate(marker_fd, 5);
-    }
+    write_marker("idle", 4);
 }
 
 void modhost_guard_resume(void) {

@@ -83,8 +83,14 @@ struct CrashRecords {
         if written == bytes.count { rename(temporary, folder + "/crashes") } else { unlink(temporary) }
     }
 
+    /// Creates `folder` and the folders above it (mode 0700), with mkdir(2): FileManager's
+    /// first use costs more than a whole start-up's worth of guarded calls.
     static func createFolder(_ folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var path = ""
+        for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CocoaError(.fileWriteNoPermission) }
+        }
     }
 
     private static func isAlive(_ pid: Int32) -> Bool {

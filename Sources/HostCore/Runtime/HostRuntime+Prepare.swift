@@ -44,10 +44,6 @@ extension HostRuntime {
             var report = ModuleReport(name: entry.name, state: .disabled)
             guard entry.enabled else {
                 report.reason = disabledReason(entry)
-                // Read only to explain routes that consumers miss; a problem here is not reported.
-                if case .success(let inspected) = inspect(entry, hashing: false) {
-                    state.disabledDescriptors[entry.name] = inspected.descriptor
-                }
                 reports.append(report)
                 continue
             }
@@ -80,6 +76,7 @@ extension HostRuntime {
             reports.append(report)
         }
         let selected = selection(inspected: state.inspected)
+        readDisabledDescriptorsIfMissed(&state, selected: selected)
         for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
             reports[index].state = .disabled
             reports[index].reason = "not selected by --only \((options.only ?? []).joined(separator: ","))"
@@ -100,6 +97,20 @@ extension HostRuntime {
         apply(state.plan, to: &reports)
         state.reports = reports
         if !state.isStarted { hostInfo.update(reports) }
+    }
+
+    /// Reads the descriptors of disabled modules, but only when a selected module declares a
+    /// route no selected module provides: then they can say who would have provided it. A
+    /// problem with a disabled module's file is not reported (it is not used).
+    private func readDisabledDescriptorsIfMissed(_ state: inout State, selected: Set<String>) {
+        let descriptors = selected.compactMap { state.inspected[$0]?.descriptor }
+        let provided = Set(descriptors.flatMap(\.provides) + Self.hostRoutes.map(\.name))
+        guard descriptors.contains(where: { !Set($0.requires + $0.uses).isSubset(of: provided) }) else { return }
+        for entry in configuration.modules where !entry.enabled {
+            if case .success(let inspected) = inspect(entry, hashing: false) {
+                state.disabledDescriptors[entry.name] = inspected.descriptor
+            }
+        }
     }
 
     /// Loads the libraries the plan starts, in order, each under the guard; then re-plans so a

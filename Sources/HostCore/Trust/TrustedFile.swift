@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A file the host is about to read or load, checked as sshd's StrictModes checks its files:
 /// a regular file, owned by root or the running user, not writable by group or others, in
@@ -38,13 +39,18 @@ final class TrustedFile {
         if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolvedPath, kind) }
         try Self.checkOwnerAndMode(of: resolvedPath, status, isFolder: false)
         var folder = resolvedPath
+        var checked: [String] = []
         while let slash = folder.lastIndex(of: "/") {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            if Self.trustedFolders.withLock({ $0.contains(folder) }) { break }
             var folderStatus = stat()
             guard stat(folder, &folderStatus) == 0 else { throw .unreadable(folder, Self.systemError()) }
             try Self.checkOwnerAndMode(of: folder, folderStatus, isFolder: true)
+            checked.append(folder)
             if folder == "/" { break }
         }
+        // Only a whole walk up to a trusted folder (or /) makes these folders trusted.
+        Self.trustedFolders.withLock { $0.formUnion(checked) }
         let fd = open(resolvedPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(resolvedPath, Self.systemError()) }
         var opened = stat()
@@ -63,6 +69,10 @@ final class TrustedFile {
     }
 
     deinit { close(descriptor) }
+
+    /// Folders already checked in this process, with every folder above them: the libraries
+    /// of one run usually share all of them.
+    private static let trustedFolders = Mutex<Set<String>>([])
 
     /// The whole file (its size was bounded when it was opened).
     func contents() throws(TrustError) -> [UInt8] {
