@@ -18,6 +18,9 @@ final class ModuleGuard: Sendable {
     }
 
     private let marker: Mutex<Marker?> = Mutex(nil)
+    /// How many guarded calls are under way: module code that reaches the host, which calls
+    /// into a module again, stays attributed to the outermost module.
+    private let depth = Mutex(0)
     /// Whether crashes are written down for the next start (not in bisect tries or probes).
     let recordsCrashes: Bool
     private let dataFolder: String
@@ -32,6 +35,12 @@ final class ModuleGuard: Sendable {
         _ module: String, _ phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Duration? = nil,
         _ body: () throws -> T
     ) rethrows -> T {
+        let isOutermost = depth.withLock { depth in
+            depth += 1
+            return depth == 1
+        }
+        defer { depth.withLock { $0 -= 1 } }
+        guard isOutermost else { return try body() }
         let retry = "; it is skipped from the next start; 'modhost --retry \(module)' tries it again"
         let suffix = recordsCrashes ? retry : ""
         let seconds = timeout.map { Self.seconds($0) } ?? 0
