@@ -68,15 +68,36 @@ import Testing
         #expect(error?.description == "module 'Folder': library '\(path)' is a folder, not a regular file; give the path of a regular file")
     }
 
-    @Test(arguments: ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"])
-    func aLibraryWithoutADescriptorIsRefusedFromTheFile(name: String) {
-        let path = TestEnvironment.library(name)
-        let error = refusal(name, path)
+    @Test func aLibraryWithoutADescriptorIsRefusedFromTheFile() {
+        // A real shared object, but not a module: the fixture contracts library.
+        let path = TestEnvironment.library("FixtureContracts")
+        let error = refusal("FixtureContracts", path)
         #expect(error?.kind == .noDescriptor)
         #expect(
             error?.description
-                == "module '\(name)': library '\(path)' has no module descriptor (section '.modhost_descriptor'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it; in this checkout: 'swift build --product \(name)'"
+                == "module 'FixtureContracts': library '\(path)' has no module descriptor (section '.modhost_descriptor'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it; in this checkout: 'swift build --product FixtureContracts'"
         )
+    }
+
+    /// After the file's descriptor, the entry point answers the same handshake: a library
+    /// whose code disagrees with its descriptor is still refused.
+    @Test(arguments: [
+        (
+            "BrokenNoEntry", LoadError.Kind.missingEntry,
+            "has no entry symbol 'modhost_module_entry'; a module declares it with ModuleExport.entry"
+        ),
+        ("BrokenWrongABI", .abiMismatch, "speaks module ABI version 99, the host speaks 1; rebuild it against this host's kit"),
+        ("BrokenNullName", .malformedDescriptor, "has a descriptor without a name (NULL)"),
+        (
+            "BrokenForeignFingerprint", .fingerprintMismatch,
+            "was built against ModuleKit 0123456789abcdef0123456789abcdef, the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit"
+        ),
+    ])
+    func theEntryPointHandshakeStillChecksWhatItAnswers(name: String, kind: LoadError.Kind, cause: String) throws {
+        let path = try HostileLibrary.armedCopy(of: name)
+        let error = refusal(name, path)
+        #expect(error?.kind == kind)
+        #expect(error?.description == "module '\(name)': library '\(path)' \(cause)")
     }
 
     @Test func aForeignFingerprintIsRefusedBeforeTheLibraryIsOpened() {

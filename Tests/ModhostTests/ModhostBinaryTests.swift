@@ -87,7 +87,7 @@ func config(_ modules: [(String, String)]) throws -> String {
             result.errorLines == [
                 "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
                 "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
-                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' has no module descriptor (section '.modhost_descriptor'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it; in this checkout: 'swift build --product BrokenWrongABI'",
+                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against ModuleKit ffffffffffffffffffffffffffffffff, the host has \(try HostileLibrary.kitFingerprint()); rebuild it against this host's kit; in this checkout: 'swift build --product BrokenWrongABI'",
                 "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in this checkout: 'swift build --product FixtureProvider') or set 'library' in modules.json",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.

@@ -2,6 +2,10 @@
  * the fingerprint of a ModuleKit the host does not have. It uses the real header so that it keeps the real layout. */
 #include <stddef.h>
 #include "../../../../Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h"
+#include "../../Hostile/descriptor.h"
+
+/* A valid descriptor (armed by the tests), so the host gets past the file to the entry point. */
+MODHOST_TEST_DESCRIPTOR("BrokenForeignFingerprint");
 
 static const modhost_descriptor the_descriptor = { MODHOST_ABI_VERSION, "0123456789abcdef0123456789abcdef", "BrokenForeignFingerprint", "0.0.1" };
 

@@ -2,6 +2,10 @@
  * a NULL name. It uses the real header so that it keeps the real layout. */
 #include <stddef.h>
 #include "../../../../Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h"
+#include "../../Hostile/descriptor.h"
+
+/* A valid descriptor (armed by the tests), so the host gets past the file to the entry point. */
+MODHOST_TEST_DESCRIPTOR("BrokenNullName");
 
 static const modhost_descriptor the_descriptor = { MODHOST_ABI_VERSION, "00000000000000000000000000000000", NULL, "0.0.1" };
 

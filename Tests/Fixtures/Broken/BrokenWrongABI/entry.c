@@ -2,6 +2,10 @@
  * an ABI version the host does not speak. It uses the real header so that it keeps the real layout. */
 #include <stddef.h>
 #include "../../../../Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h"
+#include "../../Hostile/descriptor.h"
+
+/* A valid descriptor (armed by the tests), so the host gets past the file to the entry point. */
+MODHOST_TEST_DESCRIPTOR("BrokenWrongABI");
 
 static const modhost_descriptor the_descriptor = { 99, "00000000000000000000000000000000", "BrokenWrongABI", "0.0.1" };
 
