@@ -269,6 +269,11 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
                 ("FixtureOptional", ""),
             ]))
         let data = try TestEnvironment.temporaryFolder()
+        // The culprit crashed once already and is skipped: `modules` succeeds now...
+        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).signaled)
+        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).status == 0)
+        let recorded = try String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8)
+        // ...but bisect's tries ignore the record, so they still meet the crash and find it.
         let result = try modhost(["--config", config, "bisect", "--", "modules"], environment: ["MODHOST_DATA_DIR": data])
         #expect(result.status == 1)
         #expect(
@@ -277,7 +282,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
                 modhost bisect: it fails with 'FixtureMisbehaves' and the modules they require (crash, SIGILL); without it it succeeds
 
                 """)
-        #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/crashes"), "bisect's tries record nothing")
+        #expect(try String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8) == recorded, "bisect's tries record nothing")
         let fine = try modhost(["--config", config, "--disable", "FixtureMisbehaves", "bisect", "--", "modules"])
         #expect(fine.status == 0)
         #expect(fine.stdout.hasSuffix("modhost bisect: it succeeds with every enabled module; nothing to find\n"))
