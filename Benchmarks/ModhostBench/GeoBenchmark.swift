@@ -54,7 +54,7 @@ struct GeoBenchmark {
         let registry = ModuleRegistry(
             context: ModuleContext(
                 moduleName: "Geo", environment: .test, logger: Logger(label: "Geo", minimumLevel: .critical), resolver: resolver,
-                storage: ModuleStorage(dataFolder: NSTemporaryDirectory(), module: "unused"),
+                storage: ModuleStorage(dataFolder: NSTemporaryDirectory() + "modhost-bench-unused", module: "unused"),
                 strings: .none(locale: LocaleSetting(environment: [:])), locale: LocaleSetting(environment: [:]),
                 navigator: Navigator(ui: TerminalUI(terminal: ScriptedTerminal(lines: []), labels: { $0.rawValue }))),
             locator: locator)

@@ -58,8 +58,10 @@ struct PhotosBenchmark {
     }
 
     private func cache(into report: BenchReport) {
-        let folder = NSTemporaryDirectory() + "modhost-bench-images-" + UUID().uuidString
         let bytes = [UInt8](repeating: 9, count: 200_000)
+        let data = NSTemporaryDirectory() + "modhost-bench-images-" + UUID().uuidString
+        guard let folder = try? ModuleStorage(dataFolder: data, module: "Photos").files()
+        else { return }
         let images = ImageCache(folder: folder) { _, _ throws(PhotoError) in bytes }
         let count = rounds * 10
         // Measured inside one task: the actor calls, not the sync-to-async bridge.

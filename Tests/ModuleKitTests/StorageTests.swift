@@ -26,7 +26,10 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
 
     @Test(arguments: ["../Auth/auth", "/etc/passwd", "a/b", "", ".."])
     func aModuleCannotReachOutsideItsFolder(name: String) {
-        #expect(throws: StorageError.self) { try temporaryStorage().file(named: name) }
+        let storage = temporaryStorage()
+        #expect(throws: StorageError.self) { try storage.files().append(name, [1]) }
+        #expect(throws: StorageError.self) { try storage.files().read(name) }
+        #expect(throws: StorageError.self) { try storage.files(in: name) }
     }
 
     @Test func migrationsRunOnceInVersionOrder() throws {

@@ -35,7 +35,7 @@ public final class PhotosModule: Module {
         if !key.isEmpty, let url = configuration.apiURL(for: context.environment) {
             sources["pixabay"] = PixabayDataSource(
                 baseURL: url, apiKey: key, http: http,
-                cache: ResponseCache(folder: try context.storage.folderPath(named: "responses")))
+                cache: ResponseCache(folder: try context.storage.files(in: "responses")))
         }
         let configured = configuration.source ?? "catalog"
         let resolver = context.resolver
@@ -45,7 +45,7 @@ public final class PhotosModule: Module {
             }
             return configured
         }
-        let images = ImageCache(folder: try context.storage.folderPath(named: "images"), fetch: PhotoRepository.fetcher(http: http))
+        let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: PhotoRepository.fetcher(http: http))
         let repository = PhotoRepository(sources: sources, chosenSource: chosen, images: images)
         try registry.service((any SearchPhotosUseCase).self, .singleton(repository))
         try registry.service((any GetPhotoUseCase).self, .singleton(repository))

@@ -14,8 +14,10 @@ import Testing
         let fetches = Mutex<[String]>([])
     }
 
-    func cache(folder: String = temporaryFolder(), memory: Int = 1_000, disk: Int = 2_000, counter: Counter = Counter()) -> ImageCache {
-        ImageCache(folder: folder, memoryLimit: memory, diskLimit: disk) { url, _ throws(PhotoError) in
+    func cache(folder: String = temporaryFolder(), memory: Int = 1_000, disk: Int = 2_000, counter: Counter = Counter()) throws
+        -> ImageCache
+    {
+        ImageCache(folder: try storageFolder(folder), memoryLimit: memory, diskLimit: disk) { url, _ throws(PhotoError) in
             counter.fetches.withLock { $0.append(url.lastPathComponent) }
             return [UInt8](repeating: UInt8(url.lastPathComponent.count), count: 400)
         }
@@ -26,20 +28,20 @@ import Testing
     @Test func hitsMemoryThenDiskThenFetches() async throws {
         let counter = Counter()
         let folder = temporaryFolder()
-        let first = cache(folder: folder, counter: counter)
+        let first = try cache(folder: folder, counter: counter)
         _ = try await first.data(for: url("a.png"))
         _ = try await first.data(for: url("a.png"))
         #expect(counter.fetches.withLock { $0 } == ["a.png"])
         #expect(await first.isInMemory(url("a.png")))
         // A new process: the disk still has it.
-        let second = cache(folder: folder, counter: counter)
+        let second = try cache(folder: folder, counter: counter)
         #expect(try await second.data(for: url("a.png")).count == 400)
         #expect(counter.fetches.withLock { $0 }.count == 1)
     }
 
     @Test func evictsTheLeastRecentlyUsedWithinTheByteBounds() async throws {
         let counter = Counter()
-        let images = cache(memory: 1_000, disk: 1_300, counter: counter)
+        let images = try cache(memory: 1_000, disk: 1_300, counter: counter)
         for name in ["a.png", "b.png", "c.png"] { _ = try await images.data(for: url(name)) }
         // 400 bytes each: memory holds 2, disk holds 3 (1 200 ≤ 1 300).
         #expect(await images.usage.memory == 800)
@@ -58,7 +60,7 @@ import Testing
             return response
         }
         defer { server.stop() }
-        let images = ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient()))
+        let images = ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient()))
         let target = try #require(URL(string: server.baseURL + "/big.jpg"))
         let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await images.data(for: target).count } }
@@ -73,12 +75,13 @@ import Testing
         let folder = temporaryFolder()
         let key = SHA256.hex(Array(url("x.png").absoluteString.utf8))
         // What a kill -9 during a write leaves: the temporary file only.
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/" + key + ".partial-ABC"))
+        let photos = try storageFolder(folder).path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: photos + "/." + key + ".partial-123"))
         let counter = Counter()
-        let images = cache(folder: folder, counter: counter)
+        let images = try cache(folder: folder, counter: counter)
         #expect(try await images.data(for: url("x.png")).count == 400)
         #expect(counter.fetches.withLock { $0 } == ["x.png"])
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: photos)
         #expect(files == [key])
     }
 

@@ -8,14 +8,14 @@ import Testing
 
 /// Searching the shipped catalog through the repository, and Photos as the host runs it.
 @Suite struct PhotoRepositoryTests {
-    func repository() -> PhotoRepository {
+    func repository() throws -> PhotoRepository {
         PhotoRepository(
             source: CatalogDataSource(path: shippedCatalog),
-            images: ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+            images: ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
     }
 
     @Test func pagesThroughTheCatalog() async throws {
-        let photos = repository()
+        let photos = try repository()
         let first = try await photos.search(PhotoQuery(text: "city", page: 1, perPage: 3))
         #expect(first.totalHits == 4)
         #expect(first.hits.map(\.id) == [106, 107, 108])
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func refusesBadQueries() async throws {
-        let photos = repository()
+        let photos = try repository()
         await #expect(throws: PhotoError.emptyQuery) { try await photos.search(PhotoQuery(text: "  ", page: 1, perPage: 20)) }
         await #expect(throws: PhotoError.queryTooLong(limit: 100)) {
             try await photos.search(PhotoQuery(text: String(repeating: "a", count: 101), page: 1, perPage: 20))
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func downloadsACatalogImage() async throws {
-        let photos = repository()
+        let photos = try repository()
         let hit = try await photos.photo(id: 104)
         let bytes = try await photos.image(of: hit, progress: nil)
         #expect(bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
@@ -48,7 +48,7 @@ import Testing
         try Data(#"{"total": 1, "hits": []}"#.utf8).write(to: URL(fileURLWithPath: path))
         let photos = PhotoRepository(
             source: CatalogDataSource(path: path),
-            images: ImageCache(folder: temporaryFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+            images: ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
         await #expect(throws: PhotoError.catalog("'\(path)': missing 'totalHits'")) {
             try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
         }

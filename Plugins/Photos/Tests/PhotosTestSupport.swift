@@ -26,11 +26,16 @@ func temporaryFolder() -> String {
     return path
 }
 
+/// Photos' storage folder in the data folder `dataFolder` (a new one by default).
+func storageFolder(_ dataFolder: String = temporaryFolder()) throws -> StorageFolder {
+    try ModuleStorage(dataFolder: dataFolder, module: "Photos").files()
+}
+
 func pixabay(_ server: LoopbackHTTPServer, timeout: TimeInterval = 30, maximumBytes: Int = 1 << 20) throws -> PixabayDataSource {
     guard let url = URL(string: server.baseURL + "/api/") else { throw ServerError.bad }
     return PixabayDataSource(
         baseURL: url, apiKey: "TOPSECRET", http: HTTPClient(timeout: timeout, maximumResponseBytes: maximumBytes),
-        cache: ResponseCache(folder: temporaryFolder()))
+        cache: ResponseCache(folder: try storageFolder()))
 }
 
 enum ServerError: Error { case bad }

@@ -28,9 +28,9 @@ import Testing
         _ = try await source.search(PhotoQuery(text: "sea", page: 1, perPage: 3))
         _ = try await source.search(PhotoQuery(text: "sea", page: 1, perPage: 3))
         #expect(server.received.count == 1)
-        let files = try FileManager.default.contentsOfDirectory(atPath: source.cache.folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: source.cache.folder.path)
         #expect(files.count == 1)
-        let cached = try String(contentsOfFile: source.cache.folder + "/" + files[0], encoding: .utf8)
+        let cached = try String(contentsOfFile: source.cache.folder.path + "/" + files[0], encoding: .utf8)
         #expect(!cached.contains("TOPSECRET"))
     }
 

@@ -17,7 +17,7 @@ extension HostRuntime {
             guard !state.isStarted else { return }
             state.isStarted = true
             do {
-                try ModuleStorage.createFolder(options.dataFolder)
+                try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
             } catch {
                 logger.error("\(error); modules that store data will fail")
             }
@@ -114,7 +114,8 @@ extension HostRuntime {
         ModuleContext(
             moduleName: name, environment: configuration.environment,
             logger: name == Self.hostName ? logger : logger.relabeled(name), resolver: resolver,
-            storage: ModuleStorage(dataFolder: options.dataFolder, module: name), strings: strings, locale: locale,
+            storage: ModuleStorage(dataFolder: options.dataFolder, module: name) { [logger] in logger.relabeled(name).info($0) },
+            strings: strings, locale: locale,
             navigator: navigator, libraryFolder: libraryFolder)
     }
 

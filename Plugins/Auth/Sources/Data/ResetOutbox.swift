@@ -2,23 +2,28 @@ import Foundation
 import ModuleKit
 
 /// Where reset messages go while there is no mail server: `outbox.txt` in Auth's data folder
-/// (0600), one message appended per request.
+/// (0600), one message appended per request. It is opened relative to Auth's folder and never
+/// through a symlink: a link planted in its place is refused, and no token leaves the folder.
 public struct ResetOutbox: Sendable {
-    public let path: String
+    private let folder: StorageFolder
+    public static let fileName = "outbox.txt"
 
     public init(storage: ModuleStorage) throws(StorageError) {
-        path = try storage.file(named: "outbox.txt")
+        folder = try storage.files()
+        // Made (0600) and checked now, so a link planted in its place fails Auth at start.
+        try folder.append(Self.fileName, [])
     }
+
+    /// The outbox's path, for messages.
+    public var path: String { folder.path + "/" + Self.fileName }
 
     /// Appends `message` addressed to `email`.
     public func deliver(to email: String, subject: String, body: String, at date: Date) throws {
         let text = "To: \(email)\nDate: \(ISO8601DateFormatter().string(from: date))\nSubject: \(subject)\n\n\(body)\n\n"
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw AuthError.storage("cannot open the outbox '\(path)'")
+        do {
+            try folder.append(Self.fileName, Array(text.utf8))
+        } catch {
+            throw AuthError.storage(error.message)
         }
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
-        try handle.synchronize()
     }
 }

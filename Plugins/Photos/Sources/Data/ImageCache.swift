@@ -7,7 +7,7 @@ import ModuleKit
 public actor ImageCache {
     public typealias Fetch = @Sendable (URL, (@Sendable (Int64, Int64?) -> Void)?) async throws(PhotoError) -> [UInt8]
 
-    private let folder: String
+    private let folder: StorageFolder
     private let memoryLimit: Int
     private let diskLimit: Int
     private let fetch: Fetch
@@ -24,23 +24,21 @@ public actor ImageCache {
     /// How many times `fetch` ran: what deduplication saves.
     public private(set) var fetchCount = 0
 
-    public init(folder: String, memoryLimit: Int = 16 << 20, diskLimit: Int = 256 << 20, fetch: @escaping Fetch) {
+    public init(folder: StorageFolder, memoryLimit: Int = 16 << 20, diskLimit: Int = 256 << 20, fetch: @escaping Fetch) {
         self.folder = folder
         self.memoryLimit = memoryLimit
         self.diskLimit = diskLimit
         self.fetch = fetch
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var index: [String: (bytes: Int, used: UInt64)] = [:]
         var total = 0
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let files = folder.names()
         for (order, name) in files.sorted().enumerated() {
-            let path = folder + "/" + name
             if name.contains(".partial-") {
                 // Left by a write that never finished: never a cache entry.
-                unlink(path)
+                try? folder.remove(name)
                 continue
             }
-            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+            guard let size = (try? folder.info(name))??.size else { continue }
             index[name] = (size, UInt64(order))
             total += size
         }
@@ -58,8 +56,7 @@ public actor ImageCache {
             return bytes
         }
         let key = SHA256.hex(Array(address.utf8))
-        if disk[key] != nil, let data = FileManager.default.contents(atPath: folder + "/" + key) {
-            let bytes = [UInt8](data)
+        if disk[key] != nil, let bytes = try? folder.read(key) {
             touchDisk(key)
             remember(address, bytes)
             return bytes
@@ -95,7 +92,7 @@ public actor ImageCache {
         remember(address, bytes)
         guard bytes.count <= diskLimit else { return }
         do {
-            try AtomicFile.write(bytes, to: folder + "/" + key)
+            try folder.write(key, bytes)
         } catch {
             return  // A cache that cannot write still serves from memory.
         }
@@ -104,7 +101,7 @@ public actor ImageCache {
         disk[key] = (bytes.count, useCounter)
         diskBytes += bytes.count
         while diskBytes > diskLimit, let oldest = disk.min(by: { $0.value.used < $1.value.used })?.key {
-            unlink(folder + "/" + oldest)
+            try? folder.remove(oldest)
             diskBytes -= disk[oldest]?.bytes ?? 0
             disk[oldest] = nil
         }

@@ -2,33 +2,28 @@ import Foundation
 import ModuleKit
 
 /// API answers kept on disk for 24 hours, as the Pixabay terms ask, keyed by the request
-/// without its API key. Written atomically.
+/// without its API key. Written atomically, in a folder reached only through its descriptor.
 struct ResponseCache: Sendable {
     static let lifetime: TimeInterval = 24 * 3_600
-    let folder: String
+    let folder: StorageFolder
     let clock: @Sendable () -> Date
 
-    init(folder: String, clock: @escaping @Sendable () -> Date = Date.init) {
+    init(folder: StorageFolder, clock: @escaping @Sendable () -> Date = Date.init) {
         self.folder = folder
         self.clock = clock
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func get(_ key: String) -> [UInt8]? {
-        let path = self.path(key)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let modified = attributes[.modificationDate] as? Date,
-            clock().timeIntervalSince(modified) < Self.lifetime,
-            let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        return [UInt8](data)
+        let name = self.name(key)
+        guard let info = try? folder.info(name), clock().timeIntervalSince(info.modified) < Self.lifetime else { return nil }
+        return try? folder.read(name)
     }
 
     func put(_ key: String, _ bytes: [UInt8]) {
-        try? AtomicFile.write(bytes, to: path(key))
+        try? folder.write(name(key), bytes)
     }
 
-    private func path(_ key: String) -> String {
-        folder + "/" + SHA256.hex(Array(key.utf8)) + ".json"
+    private func name(_ key: String) -> String {
+        SHA256.hex(Array(key.utf8)) + ".json"
     }
 }

@@ -1,15 +1,51 @@
 import Foundation
+import Synchronization
 
 /// A module's own data folder, `<data folder>/<module name>/`: its databases and files.
 ///
-/// The API takes names, not paths, so a module cannot open another module's data. The folder
-/// is 0700 and every file the storage creates is 0600.
+/// The API takes names, not paths: files are reached through ``StorageFolder``, relative to
+/// the folder's descriptor and never through a symlink; databases are opened only after their
+/// files (and SQLite's `-wal`, `-shm` and `-journal` beside them) are checked. The folder is
+/// 0700 and every file 0600, and both must belong to the running user (a looser mode is
+/// tightened and reported through `report`; someone else's file is refused).
+///
+/// This keeps modules apart through the storage API. It cannot stop a module's own code
+/// from opening another module's files directly: all modules run in one process, as one user.
 public final class ModuleStorage: Sendable {
     /// The module's folder (created on first use).
     public let folder: String
+    private let dataFolder: String
+    private let module: String
+    private let report: @Sendable (String) -> Void
+    private let opened = Mutex<StorageFolder?>(nil)
 
-    public init(dataFolder: String, module: String) {
+    /// - Parameter report: Told, once, about each folder or file whose mode was tightened.
+    public init(dataFolder: String, module: String, report: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.dataFolder = dataFolder
+        self.module = module
+        self.report = report
         folder = (dataFolder as NSString).appendingPathComponent(module)
+    }
+
+    /// The module's folder, opened and checked (created 0700 on first use).
+    ///
+    /// - Throws: ``StorageError`` when it, or the data folder, is a symlink, someone else's,
+    ///   or cannot be created.
+    public func files() throws(StorageError) -> StorageFolder {
+        try opened.withLock { (opened: inout StorageFolder?) throws(StorageError) -> StorageFolder in
+            if let opened { return opened }
+            guard Self.isPlainName(module) else { throw StorageError(.open, "'\(module)' is not a plain module name") }
+            let root = try StorageFolder.openRoot(dataFolder, report: report)
+            let folder = try StorageFolder.open(folder: module, in: root.descriptor, parentPath: root.path, report: report)
+            opened = folder
+            return folder
+        }
+    }
+
+    /// The folder `name` inside the module's folder, created 0700 if needed: for files a
+    /// module manages itself (a cache).
+    public func files(in name: String) throws(StorageError) -> StorageFolder {
+        try files().folder(named: name)
     }
 
     /// Opens (creating if needed) the database `name` in the module's folder and migrates it.
@@ -17,43 +53,19 @@ public final class ModuleStorage: Sendable {
     /// - Parameters:
     ///   - name: A plain file name (letters, digits, `-`, `_`); `.sqlite` is appended.
     ///   - migrations: The schema steps, by version.
-    /// - Throws: ``StorageError``.
+    /// - Throws: ``StorageError``, also when the database or a file SQLite keeps beside it is
+    ///   a symlink, not a regular file, or someone else's.
     public func database(named name: String = "data", migrations: [Migration]) throws(StorageError) -> Database {
-        let path = try file(named: name + ".sqlite")
-        return try Database(path: path, migrations: migrations)
-    }
-
-    /// The path of file `name` in the module's folder, creating the folder (0700) and the file
-    /// (0600, empty) if they do not exist.
-    ///
-    /// - Throws: ``StorageError`` for a name with a path separator, or when the folder or file
-    ///   cannot be created.
-    public func file(named name: String) throws(StorageError) -> String {
-        guard Self.isPlainName(name) else {
-            throw StorageError(.open, "'\(name)' is not a plain file name; a module stores files only in its own folder")
+        let folder = try files()
+        let file = name + ".sqlite"
+        // SQLite opens these by path; they are checked first (and the main file is opened
+        // with SQLITE_OPEN_NOFOLLOW). No one else can add one later: the folder is 0700.
+        for companion in [file + "-wal", file + "-shm", file + "-journal"] {
+            try folder.verify(companion)
         }
-        try Self.createFolder(folder)
-        let path = (folder as NSString).appendingPathComponent(name)
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StorageError(.open, "cannot create '\(path)': \(String(cString: strerror(errno)))")
-        }
-        close(descriptor)
-        return path
-    }
-
-    /// The path of folder `name` in the module's folder, created (0700) if needed: for files
-    /// a module manages itself (a cache).
-    ///
-    /// - Throws: ``StorageError`` for a name with a path separator, or when it cannot be made.
-    public func folderPath(named name: String) throws(StorageError) -> String {
-        guard Self.isPlainName(name) else {
-            throw StorageError(.open, "'\(name)' is not a plain folder name; a module stores files only in its own folder")
-        }
-        let path = (folder as NSString).appendingPathComponent(name)
-        try Self.createFolder(folder)
-        try Self.createFolder(path)
-        return path
+        // Created (0600) and checked here; SQLite gives its -wal and -shm the same mode.
+        try folder.append(file, [])
+        return try Database(path: folder.path + "/" + file, migrations: migrations)
     }
 
     static func isPlainName(_ name: String) -> Bool {
@@ -63,19 +75,12 @@ public final class ModuleStorage: Sendable {
             }
     }
 
-    /// Creates `path` and its missing parents with mode 0700.
+    /// Opens (creating 0700 if needed) the data folder at `path` and checks that it is the
+    /// running user's, tightening a looser mode: what the host does at start.
+    ///
+    /// - Throws: ``StorageError`` naming the folder, its owner and mode, and the fix.
     @_spi(Host)
-    public static func createFolder(_ path: String) throws(StorageError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw StorageError(.open, "'\(path)' exists and is not a folder") }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StorageError(.open, "cannot create folder '\(path)': \(error.localizedDescription)")
-        }
+    public static func checkDataFolder(_ path: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) {
+        _ = try StorageFolder.openRoot(path, report: report)
     }
 }
