@@ -60,10 +60,12 @@ import Testing
         #expect(request.status == 0)
         #expect(request.stdout == "If an account exists for ann@example.com, a reset message is in \(app.data)/Auth/outbox.txt.\n")
         let token = try #require(app.lastToken)
-        let reset = try app.run(["auth", "reset-password", "--token", token, "--password-stdin"], input: "brandnew7!\nbrandnew7!\n")
+        let reset = try app.run(
+            ["auth", "reset-password", "--token-stdin", "--password-stdin"], input: "\(token)\nbrandnew7!\nbrandnew7!\n")
         #expect(reset.status == 0)
         #expect(reset.stdout == "Password changed. Log in with the new one.\n")
-        let reused = try app.run(["auth", "reset-password", "--token", token, "--password-stdin"], input: "another7!\nanother7!\n")
+        let reused = try app.run(
+            ["auth", "reset-password", "--token-stdin", "--password-stdin"], input: "\(token)\nanother7!\nanother7!\n")
         #expect(reused.status == 1)
         #expect(reused.stderr == "modhost: error: auth reset-password: That reset token is not valid or was already used.\n")
 

@@ -82,7 +82,8 @@ import Testing
         let error = #expect(throws: StorageError.self) { try storage.files() }
         #expect(error?.message.hasPrefix("'\(data)/Auth' belongs to ") == true)
         #expect(
-            error?.message.hasSuffix("(uid 65534) (mode 0700), not to you (root (uid 0)), so it is refused; remove it, or fix it with 'chown root \(data)/Auth'")
+            error?.message.hasSuffix(
+                "(uid 65534) (mode 0700), not to you (root (uid 0)), so it is refused; remove it, or fix it with 'chown root \(data)/Auth'")
                 == true)
 
         let (other, otherData) = self.storage()

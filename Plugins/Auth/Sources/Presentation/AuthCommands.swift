@@ -2,9 +2,9 @@ import Contracts
 import Foundation
 import ModuleKit
 
-/// `modhost auth …`: register, login, logout, whoami, reset-password, passwd. Passwords come
-/// from a hidden prompt on a TTY or, with `--password-stdin`, from standard input — never
-/// from the command line.
+/// `modhost auth …`: register, login, logout, whoami, reset-password, passwd. Passwords and
+/// reset tokens come from a hidden prompt on a TTY or, with `--password-stdin` /
+/// `--token-stdin`, from standard input — never from the command line, where `ps` shows them.
 struct AuthCommands {
     let service: AuthService
     let context: ModuleContext
@@ -19,7 +19,7 @@ struct AuthCommands {
             ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--email", "--name"], flags: ["--password-stdin"])
                 let (email, name) = (try arguments.required("--email"), try arguments.required("--name"))
-                let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                 let password = try reader.read(.fieldPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
                 let user = try run { try service.register(email: email, name: name, password: password, confirmation: confirmation) }
@@ -29,7 +29,7 @@ struct AuthCommands {
             ModuleCommand(name: "login", summary: "Log in", usage: "login --email E [--password-stdin]") {
                 let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
                 let email = try arguments.required("--email")
-                let password = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
+                let password = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
                     .fieldPassword)
                 let user = try run { try service.logIn(email: email, password: password) }
                 context.ui.print(strings.format(.loginSuccess, user.name))
@@ -57,28 +57,34 @@ struct AuthCommands {
             },
             ModuleCommand(
                 name: "reset-password", summary: "Request a reset token, or set a new password with one",
-                usage: "reset-password --email E | --token T [--password-stdin]"
+                usage: "reset-password --email E | [--token-stdin] [--password-stdin]"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--email", "--token"], flags: ["--password-stdin"])
-                switch (arguments.values["--email"], arguments.values["--token"]) {
-                case (let email?, nil):
+                let arguments = try CommandArguments(
+                    $0.arguments, options: ["--email", "--token"], flags: ["--token-stdin", "--password-stdin"])
+                // Accepted as an option only to be refused: anything on a command line is
+                // visible to every user of the machine in `ps`.
+                guard arguments.values["--token"] == nil else { throw CommandUsageError(strings[.errorTokenOption]) }
+                if let email = arguments.values["--email"] {
+                    guard !arguments.has("--token-stdin") else {
+                        throw CommandUsageError("give either --email (to request a token) or the token (to use one), not both")
+                    }
                     try run { try service.requestReset(email: email) }
-                    context.ui.print(
-                        strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), context.storage.folder + "/outbox.txt"))
-                case (nil, let token?):
-                    let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
-                    let password = try reader.read(.fieldNewPassword)
-                    let confirmation = try reader.read(.fieldConfirmation)
-                    _ = try run { try service.confirmReset(token: token, password: password, confirmation: confirmation) }
-                    context.ui.print(strings[.resetDone])
-                default:
-                    throw CommandUsageError("give either --email (to request a token) or --token (to use one)")
+                    context.ui.print(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))
+                    return 0
                 }
+                let token = try SecretReader(
+                    context: context, fromStandardInput: arguments.has("--token-stdin"), needsTerminal: .errorNeedsTerminalToken
+                ).read(.fieldToken)
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let password = try reader.read(.fieldNewPassword)
+                let confirmation = try reader.read(.fieldConfirmation)
+                _ = try run { try service.confirmReset(token: token, password: password, confirmation: confirmation) }
+                context.ui.print(strings[.resetDone])
                 return 0
             },
             ModuleCommand(name: "passwd", summary: "Change the logged-in user's password", usage: "passwd [--password-stdin]") {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--password-stdin"])
-                let reader = try PasswordReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                 let current = try reader.read(.fieldCurrentPassword)
                 let new = try reader.read(.fieldNewPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
@@ -99,14 +105,15 @@ struct AuthCommands {
     }
 }
 
-/// Reads passwords for a command: hidden on a TTY, or one per line from standard input.
-struct PasswordReader {
+/// Reads secrets (passwords, a reset token) for a command: hidden on a TTY, or one per line
+/// from standard input — never from the command line.
+struct SecretReader {
     let context: ModuleContext
     let fromStandardInput: Bool
 
-    init(context: ModuleContext, fromStandardInput: Bool) throws(CommandUsageError) {
+    init(context: ModuleContext, fromStandardInput: Bool, needsTerminal: StringKey = .errorNeedsTerminal) throws(CommandUsageError) {
         guard fromStandardInput || context.ui.terminal.isInteractive else {
-            throw CommandUsageError(context.strings[.errorNeedsTerminal])
+            throw CommandUsageError(context.strings[needsTerminal])
         }
         self.context = context
         self.fromStandardInput = fromStandardInput

@@ -28,7 +28,7 @@ final class AuthRouter: AuthRoute {
     }
 
     func presentPasswordReset() {
-        context.navigator.present(ResetPasswordScreen(service: service, storage: context.storage, strings: context.strings))
+        context.navigator.present(ResetPasswordScreen(service: service, strings: context.strings))
     }
 
     func logOut() throws { try service.logOut() }

@@ -23,6 +23,8 @@ extension StringKey {
     static let errorNotLoggedIn: StringKey = "error.not.logged.in"
     static let errorStorage: StringKey = "error.storage"
     static let errorNeedsTerminal: StringKey = "error.needs.terminal"
+    static let errorNeedsTerminalToken: StringKey = "error.needs.terminal.token"
+    static let errorTokenOption: StringKey = "error.token.option"
 
     static let loginTitle: StringKey = "login.title"
     static let loginHint: StringKey = "form.hint.back"

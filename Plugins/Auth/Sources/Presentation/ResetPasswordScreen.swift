@@ -3,12 +3,10 @@ import ModuleKit
 /// Request a token (written to the outbox), or set a new password with one.
 final class ResetPasswordScreen: Screen {
     let service: AuthService
-    let storage: ModuleStorage
     let strings: ModuleStrings
 
-    init(service: AuthService, storage: ModuleStorage, strings: ModuleStrings) {
+    init(service: AuthService, strings: ModuleStrings) {
         self.service = service
-        self.storage = storage
         self.strings = strings
     }
 
@@ -26,7 +24,7 @@ final class ResetPasswordScreen: Screen {
         guard let email = ui.ask(strings[.fieldEmail]) else { return .quit }
         do {
             try service.requestReset(email: email)
-            ui.success(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), storage.folder + "/outbox.txt"))
+            ui.success(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))
         } catch {
             ui.error(error.message(strings))
         }
@@ -37,7 +35,7 @@ final class ResetPasswordScreen: Screen {
         let form = Form(
             title: strings[.resetTitle], hint: strings[.loginHint],
             fields: [
-                .init(key: "token", label: strings[.fieldToken]),
+                .init(key: "token", label: strings[.fieldToken], isSecret: true),
                 .init(key: "password", label: strings[.fieldNewPassword], isSecret: true),
                 .init(key: "confirmation", label: strings[.fieldConfirmation], isSecret: true),
             ])
