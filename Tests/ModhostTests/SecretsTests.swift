@@ -92,4 +92,40 @@ import Testing
         let login = try app.run(["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "brandnew7!\n")
         #expect(login.status == 0)
     }
+
+    @Test func aServerEchoingTheRequestGetsNoKeyIntoAnyOutputEvenAtTrace() throws {
+        let key = "K3Y-SUPERSECRET-123456"
+        // A server that answers every request with its own target, key included, as a 400.
+        let server = try LoopbackHTTPServer { target in
+            LoopbackHTTPServer.Response(status: 400, body: Array("[ERROR 400] bad request: GET \(target)\nAuthorization: Bearer xyz".utf8))
+        }
+        defer { server.stop() }
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "\#(key)"}"#)
+            ]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "--log-level", "trace", "photos", "search", "cats"],
+            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
+        #expect(result.status == 1)
+        #expect(server.received.contains { $0.contains("key=\(key)") }, "the key was really sent")
+        #expect(!(result.stdout + result.stderr).contains(key))
+        #expect(!(result.stdout + result.stderr).contains("xyz"))
+        #expect(result.stderr.contains("refused (HTTP 400): [ERROR 400] bad request: GET /api/?key=***&q=cats"), "\(result.stderr)")
+    }
+
+    @Test func credentialsInABaseURLArePrintedRedacted() throws {
+        // Nothing listens on port 9 of loopback: the connection is refused at once.
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("Photos", #""config": {"source": "pixabay", "baseURL": "http://ann:pa55w0rd@127.0.0.1:9/api/", "apiKey": "KEYKEYKEY"}"#)
+            ]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "--log-level", "trace", "photos", "search", "cats"],
+            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
+        #expect(result.status == 1)
+        #expect(!(result.stdout + result.stderr).contains("pa55w0rd"))
+        #expect(!(result.stdout + result.stderr).contains("ann:"))
+        #expect(result.stderr.contains("http://***@127.0.0.1:9/api/"), "\(result.stderr)")
+    }
 }

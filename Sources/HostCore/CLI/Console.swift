@@ -21,6 +21,7 @@ public struct Console: Sendable {
     func print(_ line: String = "") { out(line + "\n") }
     /// One `modhost: error:` line; control characters in it are escaped, so no value it quotes
     /// can forge a second line or send terminal escapes.
-    func error(_ message: String) { err("modhost: error: \(Escaped.escapingControlCharacters(message))\n") }
-    func warning(_ message: String) { err("modhost: warning: \(Escaped.escapingControlCharacters(message))\n") }
+    /// Secrets in it are redacted (the kit's one redaction path).
+    func error(_ message: String) { err("modhost: error: \(Escaped.escapingControlCharacters(Redaction.redact(message)))\n") }
+    func warning(_ message: String) { err("modhost: warning: \(Escaped.escapingControlCharacters(Redaction.redact(message)))\n") }
 }

@@ -11,6 +11,8 @@ final class PixabayDataSource: PhotoDataSource {
     let cache: ResponseCache
 
     init(baseURL: URL, apiKey: String, http: HTTPClient, cache: ResponseCache) {
+        // Never printed, wherever it turns up (a server may echo it back).
+        Redaction.register(secret: apiKey)
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -31,12 +33,12 @@ final class PixabayDataSource: PhotoDataSource {
 
     private func get(_ items: [URLQueryItem]) async throws(PhotoError) -> PhotoResult {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
-            throw PhotoError.unreachable(baseURL.absoluteString)
+            throw PhotoError.unreachable(Redaction.redact(baseURL.absoluteString))
         }
         components.queryItems = (components.queryItems ?? []) + items
         let cacheKey = components.string ?? ""
         components.queryItems = [URLQueryItem(name: "key", value: apiKey)] + (components.queryItems ?? [])
-        guard let url = components.url else { throw PhotoError.unreachable(baseURL.absoluteString) }
+        guard let url = components.url else { throw PhotoError.unreachable(Redaction.redact(baseURL.absoluteString)) }
         if let cached = cache.get(cacheKey), let result = try? JSONDecoder().decode(PhotoResult.self, from: Data(cached)) {
             return result
         }
@@ -56,14 +58,15 @@ final class PixabayDataSource: PhotoDataSource {
         return result
     }
 
-    /// Network failures in the domain's words.
+    /// Network failures in the domain's words; URLs and the server's text through the kit's
+    /// redaction, the text cut to an excerpt.
     static func map(_ error: HTTPError) -> PhotoError {
         switch error.kind {
-        case .cannotConnect, .connectionLost, .invalidURL: .unreachable(error.url)
-        case .timeout: .timeout(error.url)
+        case .cannotConnect, .connectionLost, .invalidURL: .unreachable(Redaction.redact(error.url))
+        case .timeout: .timeout(Redaction.redact(error.url))
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
-        case .status(let status): .rejected(status: status, message: error.detail)
-        case .undecodable: .badResponse(error.detail)
+        case .status(let status): .rejected(status: status, message: Redaction.excerpt(error.detail))
+        case .undecodable: .badResponse(Redaction.excerpt(error.detail))
         case .tooLarge(let limit): .tooLarge(limitKB: limit / 1024)
         }
     }

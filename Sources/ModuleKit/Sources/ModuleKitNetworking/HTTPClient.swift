@@ -73,14 +73,20 @@ public final class HTTPClient: Sendable {
         return data
     }
 
-    /// `url` with the values of secret query items replaced by `***`.
+    /// `url` without credentials (`user:pass@` → `***@`) and with the values of secret query
+    /// items replaced by `***`: what an ``HTTPError`` carries. Printing goes through ModuleKit's
+    /// `Redaction` as well, which also knows the secrets a module registered.
     public static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else {
-            return url.absoluteString
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(a URL that cannot be shown)" }
+        if components.user != nil || components.password != nil {
+            components.user = "***"
+            components.password = nil
         }
-        let secrets: Set<String> = ["key", "apikey", "api_key", "token", "access_token"]
-        components.queryItems = items.map { secrets.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: "***") : $0 }
-        return components.string ?? url.absoluteString
+        let secrets: Set<String> = ["key", "apikey", "api_key", "token", "access_token", "password", "secret"]
+        if let items = components.queryItems {
+            components.queryItems = items.map { secrets.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: "***") : $0 }
+        }
+        return components.string ?? "(a URL that cannot be shown)"
     }
 
     /// The server's own words from an error body: a JSON `message`/`error`, else the text.

@@ -29,7 +29,8 @@ public struct Logger: Sendable {
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         let speaker = label == "modhost" ? "" : "\(label): "
-        sink("modhost: \(level.name): \(speaker)\(message())\n")
+        // Redacted at every level: a trace of a request must not carry its key.
+        sink("modhost: \(level.name): \(speaker)\(Redaction.redact(message()))\n")
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
