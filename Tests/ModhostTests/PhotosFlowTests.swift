@@ -100,9 +100,48 @@ import Testing
         #expect(tty.stdout.contains("] 100%"))
         #expect(tty.stdout.contains("Saved \(folder)/77.jpg"))
         #expect(FileManager.default.contents(atPath: folder + "/77.jpg")?.count == 300_000)
-        // Not on a terminal: no bar, just the result.
-        let plain = try run(app, ["photos", "download", "77", "--to", folder])
+        // Not on a terminal: no bar, just the result (replacing the first, as asked).
+        let plain = try run(app, ["photos", "download", "77", "--to", folder, "--force"])
         #expect(plain.stdout == "Saved \(folder)/77.jpg\n")
+    }
+
+    @Test func aDownloadIsThePersonsFileAndNeverReplacesOneUnasked() throws {
+        let app = try app([("Photos", "")])
+        let folder = try TestEnvironment.temporaryFolder()
+        let first = try run(app, ["photos", "download", "104", "--to", folder])
+        #expect(first.status == 0)
+        let path = folder + "/104.png"
+        var status = stat()
+        stat(path, &status)
+        #expect(status.st_mode & 0o777 == 0o644, "0666 less the umask (022 in these tests)")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)))
+        let again = try run(app, ["photos", "download", "104", "--to", folder])
+        #expect(again.status == 1)
+        #expect(again.stderr == "modhost: error: photos download: '\(path)' already exists; pass --force to replace it.\n")
+        #expect(FileManager.default.contents(atPath: path) == Data("mine".utf8))
+        #expect(try run(app, ["photos", "download", "104", "--to", folder, "--force"]).status == 0)
+        #expect(FileManager.default.contents(atPath: path)?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        let nested = folder + "/new/photos"
+        let missing = try run(app, ["photos", "download", "104", "--to", nested])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "modhost: error: photos download: The folder '\(nested)' does not exist; pass --parents to create it.\n")
+        #expect(!FileManager.default.fileExists(atPath: nested))
+        #expect(try run(app, ["photos", "download", "104", "--to", nested, "--parents"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: nested + "/104.png"))
+    }
+
+    @Test func theAppAsksBeforeItCreatesAFolderOrReplacesAFile() throws {
+        let app = try app([("Photos", "")])
+        let folder = try TestEnvironment.temporaryFolder() + "/pictures"
+        // Home → Photos → Search "mountain" → the photo → Download into a folder that is not
+        // there: Continue creates it; then again into the same folder: Cancel keeps the file.
+        let input = ["1", "1", "mountain", "1", "1", folder, "2", "1", folder, "1", "0", "0", "0", "0"].joined(separator: "\n") + "\n"
+        let result = try run(app, [], input: input)
+        #expect(result.stdout.contains("Create the folder? — '\(folder)' does not exist."), "\(result.stdout)")
+        #expect(result.stdout.contains("Saved \(folder)/104.png"))
+        #expect(result.stdout.contains("Replace the file? — '\(folder)/104.png' already exists."))
+        #expect(FileManager.default.fileExists(atPath: folder + "/104.png"))
     }
 
     @Test func theAPIWithoutAKeyFailsTheModuleClearly() throws {

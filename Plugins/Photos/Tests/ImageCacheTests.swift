@@ -85,13 +85,22 @@ import Testing
         #expect(files == [key])
     }
 
-    @Test func atomicWritesLeaveTheOldFileOrTheNew() throws {
+    @Test func aSavedFileIsThePersonsNeverOverwritesUnlessAskedAndIsWhole() throws {
         let folder = temporaryFolder()
         let path = folder + "/photo.png"
-        try AtomicFile.write([1, 1, 1], to: path)
-        try AtomicFile.write([2, 2], to: path)
+        try SavedFile.write([1, 1, 1], to: path, replacing: false)
+        // 0666 less the process's umask: a picture, not a secret.
+        let umaskLine = try String(contentsOfFile: "/proc/self/status", encoding: .utf8).split(separator: "\n").first {
+            $0.hasPrefix("Umask:")
+        }
+        let mask = mode_t(umaskLine.flatMap { Int($0.split(separator: "\t").last ?? "", radix: 8) } ?? 0o022)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(mode_t((attributes[.posixPermissions] as? Int) ?? 0) == 0o666 & ~mask)
+        #expect(throws: PhotoError.fileExists(path)) { try SavedFile.write([2, 2], to: path, replacing: false) }
+        #expect(FileManager.default.contents(atPath: path) == Data([1, 1, 1]))
+        try SavedFile.write([2, 2], to: path, replacing: true)
         #expect(FileManager.default.contents(atPath: path) == Data([2, 2]))
-        #expect(throws: (any Error).self) { try AtomicFile.write([3], to: folder + "/missing/photo.png") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["photo.png"])
+        #expect(throws: PhotoError.self) { try SavedFile.write([3], to: folder + "/missing/photo.png", replacing: false) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["photo.png"], "no temporary file left")
     }
 }

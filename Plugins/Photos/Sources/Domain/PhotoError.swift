@@ -21,6 +21,10 @@ public enum PhotoError: Error, Sendable, Equatable {
     case catalog(String)
     /// The image could not be saved.
     case storage(String)
+    /// The file to save exists and replacing it was not asked for; carries its path.
+    case fileExists(String)
+    /// The folder to save in does not exist and creating it was not asked for.
+    case folderMissing(String)
     /// The chosen source (Settings' `photos.source`) is not configured.
     case sourceNotConfigured
 }

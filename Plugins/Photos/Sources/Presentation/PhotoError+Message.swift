@@ -17,6 +17,8 @@ extension PhotoError {
         case .tooLarge(let limit): strings.format(.errorTooLarge, "\(limit)")
         case .catalog(let detail): strings.format(.errorCatalog, detail)
         case .storage(let detail): strings.format(.errorStorage, detail)
+        case .fileExists(let path): strings.format(.errorFileExists, path)
+        case .folderMissing(let path): strings.format(.errorFolderMissing, path)
         case .sourceNotConfigured: strings[.errorSourceNotConfigured]
         }
     }

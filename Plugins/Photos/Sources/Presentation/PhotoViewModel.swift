@@ -46,21 +46,40 @@ public final class PhotoViewModel {
     }
 
     /// Saves the photo's large image in `folder` as `<id>.<ext>`; returns the file's path.
-    public func download(_ hit: Hit, to folder: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) throws(PhotoError) -> String {
-        let download = downloadPhoto
-        let bytes = try waitFor { () async throws(PhotoError) -> [UInt8] in try await download.image(of: hit, progress: progress) }
-        let fileExtension = URL(string: hit.largeImageURL)?.pathExtension.lowercased() ?? ""
-        let name = "\(hit.id)." + (["jpg", "jpeg", "png", "gif", "webp"].contains(fileExtension) ? fileExtension : "jpg")
+    ///
+    /// - Parameters:
+    ///   - replacing: Replace a file of that name (else ``PhotoError/fileExists(_:)``).
+    ///   - creatingFolder: Create `folder` and its parents (else ``PhotoError/folderMissing(_:)``).
+    /// Both are checked before anything is downloaded.
+    public func download(
+        _ hit: Hit, to folder: String, replacing: Bool = false, creatingFolder: Bool = false,
+        progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+    ) throws(PhotoError) -> String {
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName(of: hit)).path
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard creatingFolder else { throw PhotoError.folderMissing(folder) }
+        } else if !isFolder.boolValue {
             throw PhotoError.storage("'\(folder)' is not a folder")
         }
-        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-        do {
-            try AtomicFile.write(bytes, to: path)
-        } catch {
-            throw PhotoError.storage("\(error)")
+        if !replacing, FileManager.default.fileExists(atPath: path) { throw PhotoError.fileExists(path) }
+        let download = downloadPhoto
+        let bytes = try waitFor { () async throws(PhotoError) -> [UInt8] in try await download.image(of: hit, progress: progress) }
+        if creatingFolder {
+            do {
+                // 0777 less the umask: a folder the person asked for.
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw PhotoError.storage("'\(folder)': \(error.localizedDescription)")
+            }
         }
+        try SavedFile.write(bytes, to: path, replacing: replacing)
         return path
+    }
+
+    /// `<id>.<ext>`, the extension taken from the image's URL when it is an image's.
+    static func fileName(of hit: Hit) -> String {
+        let fileExtension = URL(string: hit.largeImageURL)?.pathExtension.lowercased() ?? ""
+        return "\(hit.id)." + (["jpg", "jpeg", "png", "gif", "webp"].contains(fileExtension) ? fileExtension : "jpg")
     }
 }

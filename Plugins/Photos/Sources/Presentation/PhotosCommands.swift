@@ -49,17 +49,22 @@ struct PhotosCommands {
 
     private var download: ModuleCommand {
         let (context, run) = (self.context, Runner(strings: context.strings))
-        return ModuleCommand(name: "download", summary: "Download a photo's large image", usage: "download ID [--to DIR]") {
+        return ModuleCommand(
+            name: "download", summary: "Download a photo's large image", usage: "download ID [--to DIR [--parents]] [--force]"
+        ) {
             (invocation: CommandInvocation) throws -> Int32 in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let id = try Self.id(words)
-            let arguments = try CommandArguments(rest, options: ["--to"], flags: [])
+            let arguments = try CommandArguments(rest, options: ["--to"], flags: ["--parents", "--force"])
             let folder = arguments.values["--to"] ?? FileManager.default.currentDirectoryPath
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let hit = try run { () throws(PhotoError) -> Hit in try viewModel.photo(id: id) }
             let terminal = context.ui.terminal
             let bar = ProgressBar.reporter(on: terminal)
-            let path = try run { () throws(PhotoError) -> String in try viewModel.download(hit, to: folder, progress: bar) }
+            let (replacing, creating) = (arguments.has("--force"), arguments.has("--parents"))
+            let path = try run { () throws(PhotoError) -> String in
+                try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating, progress: bar)
+            }
             if bar != nil { terminal.write("\n") }
             context.ui.print(context.strings.format(.downloaded, path))
             return 0

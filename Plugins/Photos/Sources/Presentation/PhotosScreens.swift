@@ -104,14 +104,27 @@ final class DetailsScreen: Screen {
             return .quit
         }
         guard choice == 0 else { return .pop }
-        guard let folder = ui.ask(strings[.fieldFolder]) else { return .quit }
-        do {
-            let path = try viewModel.download(hit, to: folder.isEmpty ? FileManager.default.currentDirectoryPath : folder)
-            ui.success(strings.format(.downloaded, path))
-        } catch {
-            ui.error(error.message(strings))
+        guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
+        let folder = answer.isEmpty ? FileManager.default.currentDirectoryPath : answer
+        var (replacing, creating) = (false, false)
+        // Asks before it creates a folder or replaces a file, then tries again.
+        while true {
+            do {
+                let path = try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating)
+                ui.success(strings.format(.downloaded, path))
+            } catch .folderMissing(let missing) where !creating {
+                guard ui.confirm(strings[.confirmCreateTitle], strings.format(.confirmCreateMessage, missing)) else { return .stay }
+                creating = true
+                continue
+            } catch .fileExists(let existing) where !replacing {
+                guard ui.confirm(strings[.confirmReplaceTitle], strings.format(.confirmReplaceMessage, existing)) else { return .stay }
+                replacing = true
+                continue
+            } catch {
+                ui.error(error.message(strings))
+            }
+            return .stay
         }
-        return .stay
     }
 }
 
