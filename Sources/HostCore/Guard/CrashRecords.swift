@@ -84,13 +84,19 @@ struct CrashRecords {
     }
 
     /// Creates `folder` and the folders above it (mode 0700), with mkdir(2): FileManager's
-    /// first use costs more than a whole start-up's worth of guarded calls.
+    /// first use costs more than a whole start-up's worth of guarded calls. The folder itself
+    /// must then be a real folder of the running user's (no symlink planted in its place).
     static func createFolder(_ folder: String) throws {
         var path = ""
         for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/" + component
             if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CocoaError(.fileWriteNoPermission) }
         }
+        var status = stat()
+        guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else {
+            throw CocoaError(.fileWriteNoPermission)
+        }
+        if status.st_mode & 0o077 != 0 { chmod(folder, 0o700) }
     }
 
     private static func isAlive(_ pid: Int32) -> Bool {
