@@ -24,18 +24,16 @@ struct PhotosBenchmark {
     }()
 
     static func decodePages(_ count: Int) {
-        let decoder = JSONDecoder()
         var sink = 0
-        for _ in 0..<count { sink &+= (try? decoder.decode(PhotoResult.self, from: page))?.hits.count ?? 0 }
+        for _ in 0..<count { sink &+= (try? PixabayPageDecoder.result(from: page))?.hits.count ?? 0 }
         consume(sink)
     }
 
     func run(into report: BenchReport) {
         var samples: [Double] = []
-        let decoder = JSONDecoder()
         for _ in 0..<(rounds * 3) {
             let start = now()
-            _ = try? decoder.decode(PhotoResult.self, from: Self.page)
+            _ = try? PixabayPageDecoder.result(from: Self.page)
             samples.append(Double(now() - start))
         }
         report.add("photos: decode a 200-hit page (\(Self.page.count / 1024) KB)", format(milliseconds: median(samples)) + allocations())

@@ -66,14 +66,14 @@ import Testing
 
     @Test func theAPIOnLoopbackEndToEnd() throws {
         let page =
-            #"{"total": 1, "totalHits": 1, "hits": [{"id": 5, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "u", "previewWidth": 1, "previewHeight": 1, "webformatURL": "u", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "u", "imageWidth": 1, "imageHeight": 1, "imageSize": 1, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
+            #"{"total": 1, "totalHits": 1, "hits": [{"id": 5, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "https://cdn.example/p.jpg", "previewWidth": 1, "previewHeight": 1, "webformatURL": "https://cdn.example/w.jpg", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "https://cdn.example/l.jpg", "imageWidth": 1, "imageHeight": 1, "imageSize": 1, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
         let server = try LoopbackHTTPServer { target in
             target.contains("q=fail") ? .json(#"{"message": "boom"}"#, status: 500) : .json(page)
         }
         defer { server.stop() }
         let app = try app([("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "SEKRIT"}"#)])
         let ok = try run(app, ["photos", "search", "sea"])
-        #expect(ok.stdout == "Page 1 of 1 (1 photos)\n  #5  sea — Nikos\n")
+        #expect(ok.stdout == "Page 1 of 1 (1 photos)\n  #5  sea — Nikos\nImages from Pixabay: https://pixabay.com/\n")
         let failed = try run(app, ["photos", "search", "fail"])
         #expect(failed.status == 1)
         #expect(failed.stderr == "modhost: error: photos search: The photo service refused (HTTP 500): boom\n")
@@ -88,7 +88,7 @@ import Testing
             if target.hasPrefix("/img/") { return LoopbackHTTPServer.Response(body: image) }
             let base = "http://127.0.0.1:\(port.withLock { $0 })"
             return .json(
-                #"{"total": 1, "totalHits": 1, "hits": [{"id": 77, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "u", "previewWidth": 1, "previewHeight": 1, "webformatURL": "u", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "\#(base)/img/77.jpg", "imageWidth": 1, "imageHeight": 1, "imageSize": 300000, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
+                #"{"total": 1, "totalHits": 1, "hits": [{"id": 77, "pageURL": "p", "type": "photo", "tags": "sea", "previewURL": "https://cdn.example/p.jpg", "previewWidth": 1, "previewHeight": 1, "webformatURL": "https://cdn.example/w.jpg", "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "\#(base)/img/77.jpg", "imageWidth": 1, "imageHeight": 1, "imageSize": 300000, "views": 1, "downloads": 1, "collections": 1, "likes": 1, "comments": 1, "user_id": 9, "user": "Nikos", "userImageURL": ""}]}"#
             )
         }
         defer { server.stop() }

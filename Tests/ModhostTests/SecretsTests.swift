@@ -111,7 +111,7 @@ import Testing
         #expect(server.received.contains { $0.contains("key=\(key)") }, "the key was really sent")
         #expect(!(result.stdout + result.stderr).contains(key))
         #expect(!(result.stdout + result.stderr).contains("xyz"))
-        #expect(result.stderr.contains("refused (HTTP 400): [ERROR 400] bad request: GET /api/?key=***&q=cats"), "\(result.stderr)")
+        #expect(result.stderr.contains("refused (HTTP 400): bad request: GET /api/?key=***&q=cats&lang=en"), "\(result.stderr)")
     }
 
     @Test func credentialsInABaseURLArePrintedRedacted() throws {

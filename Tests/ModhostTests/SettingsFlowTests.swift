@@ -20,7 +20,7 @@ import Testing
         _ = try run(
             app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
         // Home: 1 Photos, 2 Places, 3 Settings, 4 Log out, 5 Quit. Settings → Language → Français.
-        let session = try run(app, [], input: "3\n3\n3\n10\n5\n")
+        let session = try run(app, [], input: "3\n3\n3\n11\n5\n")
         #expect(session.stdout.contains("  3. Language: English\n"))
         #expect(session.stdout.contains("  3. Français\n"))
         #expect(session.stdout.contains("Enregistré."))
@@ -36,10 +36,10 @@ import Testing
         let app = try app(Self.all)
         _ = try run(
             app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
-        // Home → Settings; its menu: name, password, language, 3 module settings, About, Help, Log Out (9), Back.
-        let session = try run(app, [], input: "3\n9\n2\n4\n")
+        // Home → Settings; its menu: name, password, language, 4 module settings, About, Help, Log Out (10), Back.
+        let session = try run(app, [], input: "3\n10\n2\n4\n")
         #expect(session.stdout.contains("Ann <ann@example.com>"))
-        #expect(session.stdout.contains("  9. Log Out\n"))
+        #expect(session.stdout.contains("  10. Log Out\n"))
         #expect(session.stdout.contains("Log Out — Are you sure you want to log out?"))
         #expect(session.stdout.contains("Welcome\n=======\n"))
         #expect(try run(app, ["auth", "whoami"]).status == 1)

@@ -46,13 +46,21 @@ public final class PhotosModule: Module {
             return configured
         }
         let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: PhotoRepository.fetcher(http: http))
-        let repository = PhotoRepository(sources: sources, chosenSource: chosen, images: images)
+        let locale = context.locale
+        let preferences: @Sendable () -> PhotoRepository.Preferences = {
+            let settings = (try? resolver.optional((any SettingsRoute).self)) ?? nil
+            var safeSearch = true
+            if case .bool(let value)? = settings?.value(of: "safeSearch", module: PhotosModule.name) { safeSearch = value }
+            return PhotoRepository.Preferences(language: locale.current, safeSearch: safeSearch)
+        }
+        let repository = PhotoRepository(sources: sources, chosenSource: chosen, preferences: preferences, images: images)
         try registry.service((any SearchPhotosUseCase).self, .singleton(repository))
         try registry.service((any GetPhotoUseCase).self, .singleton(repository))
         try registry.service((any DownloadPhotoUseCase).self, .singleton(repository))
     }
 
-    /// Contributes "photos per page" and "data source" to Settings, when Settings is active.
+    /// Contributes "photos per page", "data source" and "safe search" to Settings, when
+    /// Settings is active.
     public func start(_ context: ModuleContext) throws {
         guard let settings = try context.resolver.optional((any SettingsRoute).self) else { return }
         let strings = context.strings
@@ -64,6 +72,7 @@ public final class PhotosModule: Module {
                 SettingDefinition(
                     key: "source", title: { strings[.settingSource] }, kind: .choice(["catalog", "pixabay"]),
                     defaultValue: .text(configuration.source ?? "catalog")),
+                SettingDefinition(key: "safeSearch", title: { strings[.settingSafeSearch] }, kind: .toggle, defaultValue: .bool(true)),
             ], module: Self.name)
     }
 

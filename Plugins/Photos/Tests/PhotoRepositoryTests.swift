@@ -45,11 +45,11 @@ import Testing
 
     @Test func aBrokenCatalogIsAClearError() async throws {
         let path = temporaryFolder() + "/catalog.json"
-        try Data(#"{"total": 1, "hits": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"total": 1, "hits": [{"id": 1}]}"#.utf8).write(to: URL(fileURLWithPath: path))
         let photos = PhotoRepository(
             source: CatalogDataSource(path: path),
             images: ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
-        await #expect(throws: PhotoError.catalog("'\(path)': missing 'totalHits'")) {
+        await #expect(throws: PhotoError.catalog("'\(path)' is not a page of photos at 'hits[0].tags' (missing)")) {
             try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
         }
     }
@@ -74,5 +74,32 @@ import Testing
     func aBadConfigIsRefusedByKey(json: String, message: String) throws {
         let harness = ModuleTestHarness(PhotosModule.self)
         #expect(throws: ConfigurationError(message: message)) { try harness.start(configuration: json) }
+    }
+}
+
+/// The shipped catalog keeps the page shape the API documents, and is read by the same
+/// decoder as the service: the offline source and the real one cannot drift apart.
+@Suite struct CatalogShapeTests {
+    /// The documented fields of a hit.
+    static let documented: Set<String> = [
+        "id", "pageURL", "type", "tags", "previewURL", "previewWidth", "previewHeight", "webformatURL", "webformatWidth",
+        "webformatHeight", "largeImageURL", "fullHDURL", "imageURL", "imageWidth", "imageHeight", "imageSize", "views", "downloads",
+        "likes", "comments", "user_id", "user", "userImageURL",
+    ]
+
+    @Test func everyHitHasOnlyDocumentedFieldsAndAllTheAppNeeds() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: shippedCatalog))
+        let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(page.keys) == ["total", "totalHits", "hits"])
+        let hits = try #require(page["hits"] as? [[String: Any]])
+        #expect(!hits.isEmpty)
+        for hit in hits {
+            #expect(Set(hit.keys).isSubset(of: Self.documented), "undocumented: \(Set(hit.keys).subtracting(Self.documented))")
+            #expect(
+                ["id", "tags", "user", "previewURL", "webformatURL", "largeImageURL", "imageWidth", "imageHeight"].allSatisfy {
+                    hit[$0] != nil
+                })
+        }
+        #expect(try PixabayPage.decode(data, addresses: .catalog).hits.count == hits.count)
     }
 }

@@ -3,8 +3,9 @@ import ModuleKit
 import ModuleKitNetworking
 import Synchronization
 
-/// The embedded source: a JSON file in the API's response format (shipped with the module, or
-/// the user's own), searched by tags. Image paths in it are relative to the file.
+/// The embedded source: a JSON file in the API's documented page format (shipped with the
+/// module, or the user's own; read by the same decoder as the service), searched by tags.
+/// Image paths in it may be relative to the file.
 final class CatalogDataSource: PhotoDataSource {
     let path: String
     private let loaded = Mutex<[Hit]?>(nil)
@@ -36,9 +37,11 @@ final class CatalogDataSource: PhotoDataSource {
         }
         let result: PhotoResult
         do {
-            result = try JSONDecoder().decode(PhotoResult.self, from: data)
+            result = try PixabayPage.decode(data, addresses: .catalog).result
         } catch {
-            throw PhotoError.catalog("'\(path)': \(HTTPClient.describe(error))")
+            guard case .unexpectedPage(let problem) = error else { throw PhotoError.catalog("'\(path)'") }
+            let field = problem.field.isEmpty ? "" : " at '\(problem.field)'"
+            throw PhotoError.catalog("'\(path)' is not a page of photos\(field) (\(problem.kind))")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let hits = result.hits.map { Self.resolving($0, against: folder) }

@@ -7,16 +7,28 @@ public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, Downlo
     public static let maximumQueryLength = 100
     public static let perPageRange = 3...200
 
+    /// The person's choices a query carries: the app's language and safe search.
+    struct Preferences: Sendable {
+        var language = "en"
+        var safeSearch = true
+    }
+
     let sources: [String: any PhotoDataSource]
     let chosenSource: @Sendable () -> String
+    let preferences: @Sendable () -> Preferences
     let images: ImageCache
 
     /// - Parameters:
     ///   - sources: The configured sources by name (`catalog`, and `pixabay` when it has a key).
     ///   - chosenSource: The name to use now (Settings' `photos.source`, else the config's).
-    init(sources: [String: any PhotoDataSource], chosenSource: @escaping @Sendable () -> String, images: ImageCache) {
+    ///   - preferences: The language and safe search to ask for now.
+    init(
+        sources: [String: any PhotoDataSource], chosenSource: @escaping @Sendable () -> String,
+        preferences: @escaping @Sendable () -> Preferences = { Preferences() }, images: ImageCache
+    ) {
         self.sources = sources
         self.chosenSource = chosenSource
+        self.preferences = preferences
         self.images = images
     }
 
@@ -37,7 +49,8 @@ public final class PhotoRepository: SearchPhotosUseCase, GetPhotoUseCase, Downlo
         guard !text.isEmpty else { throw PhotoError.emptyQuery }
         guard text.count <= Self.maximumQueryLength else { throw PhotoError.queryTooLong(limit: Self.maximumQueryLength) }
         let perPage = min(max(query.perPage, Self.perPageRange.lowerBound), Self.perPageRange.upperBound)
-        let checked = PhotoQuery(text: text, page: max(1, query.page), perPage: perPage)
+        let now = preferences()
+        let checked = PhotoQuery(text: text, page: max(1, query.page), perPage: perPage, language: now.language, safeSearch: now.safeSearch)
         let result = try await source.search(checked)
         let pages = checked.pageCount(of: result)
         if checked.page > pages && checked.page > 1 { throw PhotoError.pageOutOfRange(page: checked.page, pages: pages) }

@@ -2,8 +2,9 @@ import Foundation
 import ModuleKit
 import ModuleKitNetworking
 
-/// A Pixabay-compatible API: `GET base?key=&q=&page=&per_page=` (and `&id=` for one photo).
-/// Answers are cached for 24 hours; the key never appears in messages or logs.
+/// A Pixabay-compatible API: `GET base?key=&q=&lang=&safesearch=&page=&per_page=` (and
+/// `&id=` for one photo), answered with the documented page (see ``PixabayPage``). Answers
+/// are cached for 24 hours; the key never appears in messages or logs.
 final class PixabayDataSource: PhotoDataSource {
     let baseURL: URL
     let apiKey: String
@@ -19,10 +20,17 @@ final class PixabayDataSource: PhotoDataSource {
         self.cache = cache
     }
 
+    /// What the API's terms ask to show wherever its results are.
+    static let attribution = Attribution(name: "Pixabay", link: "https://pixabay.com/")
+    /// The API's languages that the app speaks (all six of the app's are among them).
+    static let languages: Set<String> = ["en", "es", "fr", "de", "it", "el"]
+
     func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult {
         try await get([
-            URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "page", value: "\(query.page)"),
-            URLQueryItem(name: "per_page", value: "\(query.perPage)"),
+            URLQueryItem(name: "q", value: query.text),
+            URLQueryItem(name: "lang", value: Self.languages.contains(query.language) ? query.language : "en"),
+            URLQueryItem(name: "safesearch", value: query.safeSearch ? "true" : "false"),
+            URLQueryItem(name: "page", value: "\(query.page)"), URLQueryItem(name: "per_page", value: "\(query.perPage)"),
         ])
     }
 
@@ -39,8 +47,8 @@ final class PixabayDataSource: PhotoDataSource {
         let cacheKey = components.string ?? ""
         components.queryItems = [URLQueryItem(name: "key", value: apiKey)] + (components.queryItems ?? [])
         guard let url = components.url else { throw PhotoError.unreachable(Redaction.redact(baseURL.absoluteString)) }
-        if let cached = cache.get(cacheKey), let result = try? JSONDecoder().decode(PhotoResult.self, from: Data(cached)) {
-            return result
+        if let cached = cache.get(cacheKey), let page = try? PixabayPage.decode(Data(cached), addresses: .web) {
+            return Self.result(page)
         }
         let data: Data
         do {
@@ -48,14 +56,22 @@ final class PixabayDataSource: PhotoDataSource {
         } catch {
             throw Self.map(error)
         }
-        let result: PhotoResult
-        do {
-            result = try JSONDecoder().decode(PhotoResult.self, from: data)
-        } catch {
-            throw PhotoError.badResponse(HTTPClient.describe(error))
-        }
+        let page = try PixabayPage.decode(data, addresses: .web)
         cache.put(cacheKey, [UInt8](data))
-        return result
+        return Self.result(page)
+    }
+
+    private static func result(_ page: PixabayPage) -> PhotoResult {
+        let result = page.result
+        return PhotoResult(total: result.total, totalHits: result.totalHits, hits: result.hits, attribution: attribution)
+    }
+
+    /// The API's plain-text errors read `[ERROR 400] Invalid or missing API key`: the message
+    /// is what follows the bracket.
+    static func serverText(_ detail: String) -> String {
+        let trimmed = detail.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("[ERROR"), let close = trimmed.firstIndex(of: "]") else { return trimmed }
+        return trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
     }
 
     /// Network failures in the domain's words; URLs and the server's text through the kit's
@@ -65,7 +81,7 @@ final class PixabayDataSource: PhotoDataSource {
         case .cannotConnect, .connectionLost, .invalidURL: .unreachable(Redaction.redact(error.url))
         case .timeout: .timeout(Redaction.redact(error.url))
         case .rateLimited(let retryAfter): .rateLimited(retryAfter: retryAfter)
-        case .status(let status): .rejected(status: status, message: Redaction.excerpt(error.detail))
+        case .status(let status): .rejected(status: status, message: Redaction.excerpt(serverText(error.detail)))
         case .undecodable: .badResponse(Redaction.excerpt(error.detail))
         case .tooLarge(let limit): .tooLarge(limitKB: limit / 1024)
         }

@@ -1,5 +1,6 @@
-/// One photo of a search (seed 001's `Hit`), with the API's own field names.
-public struct Hit: Codable, Sendable, Equatable, Identifiable {
+/// One photo of a search (seed 001's `Hit`). Written as JSON (`photos search --json`) with
+/// the API's own field names; read from a service's page in Data (`PixabayPage`).
+public struct Hit: Encodable, Sendable, Equatable, Identifiable {
     public let id: Int
     public let pageURL: String
     public let type: String
@@ -31,17 +32,36 @@ public struct Hit: Codable, Sendable, Equatable, Identifiable {
 }
 
 /// One page of a search (seed 001's `PhotoResult`).
-public struct PhotoResult: Codable, Sendable, Equatable {
+public struct PhotoResult: Encodable, Sendable, Equatable {
     /// Every match the service knows of.
     public let total: Int
     /// The matches it lets you page through.
     public let totalHits: Int
     public let hits: [Hit]
+    /// Whom the images are from, when the source's terms ask to say so wherever results are
+    /// shown (Pixabay's do); not part of the JSON.
+    public let attribution: Attribution?
 
-    public init(total: Int, totalHits: Int, hits: [Hit]) {
+    public init(total: Int, totalHits: Int, hits: [Hit], attribution: Attribution? = nil) {
         self.total = total
         self.totalHits = totalHits
         self.hits = hits
+        self.attribution = attribution
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case total, totalHits, hits
+    }
+}
+
+/// The name and link a source's terms ask results to show.
+public struct Attribution: Sendable, Equatable {
+    public let name: String
+    public let link: String
+
+    public init(name: String, link: String) {
+        self.name = name
+        self.link = link
     }
 }
 
@@ -50,11 +70,17 @@ public struct PhotoQuery: Sendable, Equatable {
     public let text: String
     public let page: Int
     public let perPage: Int
+    /// The language the query is in (the app's: `en`, `fr`, …).
+    public let language: String
+    /// Whether results suitable for all ages only are asked for.
+    public let safeSearch: Bool
 
-    public init(text: String, page: Int, perPage: Int) {
+    public init(text: String, page: Int, perPage: Int, language: String = "en", safeSearch: Bool = true) {
         self.text = text
         self.page = page
         self.perPage = perPage
+        self.language = language
+        self.safeSearch = safeSearch
     }
 
     /// How many pages `result` spans at this page size.

@@ -15,6 +15,8 @@ public enum PhotoError: Error, Sendable, Equatable {
     case rejected(status: Int, message: String)
     /// The answer was not a page of photos (malformed or truncated).
     case badResponse(String)
+    /// The answer was JSON but not the documented page: which field, and what is wrong.
+    case unexpectedPage(PageProblem)
     /// The answer was larger than accepted, in KB.
     case tooLarge(limitKB: Int)
     /// The catalog file could not be read or decoded.
@@ -27,4 +29,27 @@ public enum PhotoError: Error, Sendable, Equatable {
     case folderMissing(String)
     /// The chosen source (Settings' `photos.source`) is not configured.
     case sourceNotConfigured
+}
+
+/// What is wrong with a page of photos a service sent.
+public struct PageProblem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The answer is not JSON (or is cut short).
+        case notJSON
+        /// A field the app needs is absent or null.
+        case missing
+        /// A field has another type than documented.
+        case wrongType
+        /// An image address is not an http(s) URL.
+        case notWebAddress
+    }
+
+    /// The field as a person reads it: `hits[0].largeImageURL`; empty for the whole answer.
+    public let field: String
+    public let kind: Kind
+
+    public init(field: String, kind: Kind) {
+        self.field = field
+        self.kind = kind
+    }
 }

@@ -14,12 +14,25 @@ extension PhotoError {
         case .rateLimited(nil): strings[.errorRateLimited]
         case .rejected(let status, let message): strings.format(.errorRejected, "\(status)", message.isEmpty ? "-" : message)
         case .badResponse(let detail): strings.format(.errorBadResponse, detail)
+        case .unexpectedPage(let problem): problem.message(strings)
         case .tooLarge(let limit): strings.format(.errorTooLarge, "\(limit)")
         case .catalog(let detail): strings.format(.errorCatalog, detail)
         case .storage(let detail): strings.format(.errorStorage, detail)
         case .fileExists(let path): strings.format(.errorFileExists, path)
         case .folderMissing(let path): strings.format(.errorFolderMissing, path)
         case .sourceNotConfigured: strings[.errorSourceNotConfigured]
+        }
+    }
+}
+
+extension PageProblem {
+    /// What is wrong, naming the field (`hits[0].largeImageURL`) and what to check.
+    func message(_ strings: ModuleStrings) -> String {
+        switch kind {
+        case .notJSON: strings[.errorPageNotJSON]
+        case .missing: strings.format(.errorPageMissing, field)
+        case .wrongType: strings.format(.errorPageWrongType, field)
+        case .notWebAddress: strings.format(.errorPageNotWebAddress, field)
         }
     }
 }

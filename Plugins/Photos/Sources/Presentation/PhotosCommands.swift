@@ -30,6 +30,9 @@ struct PhotosCommands {
             } else {
                 context.ui.print(context.strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
                 for hit in result.hits { context.ui.print("  #\(hit.id)  \(hit.tags) — \(hit.user)") }
+                if let attribution = result.attribution {
+                    context.ui.print(context.strings.format(.attribution, attribution.name, attribution.link))
+                }
             }
             return 0
         }

@@ -73,6 +73,7 @@ final class ResultsScreen: Screen {
         } else {
             ui.print(strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
         }
+        if let attribution = result.attribution { ui.print(strings.format(.attribution, attribution.name, attribution.link)) }
         var options = result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }
         let next = viewModel.hasNextPage ? options.count : nil
         if next != nil { options.append(strings[.resultsNext]) }

@@ -44,4 +44,10 @@ extension StringKey {
     static let errorSourceNotConfigured: StringKey = "error.source.not.configured"
     static let settingPerPage: StringKey = "setting.per.page"
     static let settingSource: StringKey = "setting.source"
+    static let settingSafeSearch: StringKey = "setting.safe.search"
+    static let attribution: StringKey = "results.attribution"
+    static let errorPageNotJSON: StringKey = "error.page.not.json"
+    static let errorPageMissing: StringKey = "error.page.missing"
+    static let errorPageWrongType: StringKey = "error.page.wrong.type"
+    static let errorPageNotWebAddress: StringKey = "error.page.not.web.address"
 }
