@@ -13,10 +13,14 @@ import Testing
             .filter { FileManager.default.fileExists(atPath: $0) }.sorted()
     }()
 
-    @Test func theHostAndAuthShipStrings() {
-        let names = Self.folders.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent }
-        #expect(names.contains("ModuleHost_HostCore.resources"))
-        #expect(names.contains("ModuleHost_AuthFeature.resources"))
+    /// The table test below runs once per folder found: with none found it would pass having
+    /// checked nothing, so the folders it must see are named here.
+    @Test func theHostAndEveryModuleShipStrings() {
+        let names = Set(Self.folders.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent })
+        let expected: Set<String> = ["HostCore", "AuthFeature", "GeoFeature", "PhotosFeature", "SettingsFeature"].reduce(into: []) {
+            $0.insert("ModuleHost_\($1).resources")
+        }
+        #expect(expected.isSubset(of: names), "missing: \(expected.subtracting(names).sorted())")
     }
 
     @Test(arguments: folders)

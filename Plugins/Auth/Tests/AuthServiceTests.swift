@@ -26,6 +26,29 @@ import Testing
         }
     }
 
+    /// A faster failure for an unknown email would tell which emails have accounts: it must
+    /// verify against a decoy hash of the same kind, doing the same work (counted, not timed).
+    @Test func anUnknownEmailDoesTheSameHashingWorkAsAWrongPassword() throws {
+        let work = WorkCounter()
+        let (service, storage) = try makeService(work: work)
+        _ = try service.register(email: "ann@example.com", name: "Ann", password: "secret12!", confirmation: "secret12!")
+        try service.logOut()
+        // The first unknown email also makes the decoy (once per process); measure the next.
+        #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "nobody@example.com", password: "x-secret-1") }
+        func workOf(_ body: () throws -> Void) rethrows -> Int {
+            let before = work.value
+            try body()
+            return work.value - before
+        }
+        let unknown = workOf { #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "bob@example.com", password: "secret12!") } }
+        let wrong = workOf { #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "ann@example.com", password: "wrong-pass1") } }
+        #expect(unknown == 1 && wrong == 1, "unknown email \(unknown) hash(es), wrong password \(wrong)")
+        // And the decoy is a hash of the same algorithm and cost as a real one.
+        let real = try #require(try AuthStore(storage: storage).account(email: "ann@example.com")?.passwordHash)
+        let decoy = PasswordHasher(cost: 1).decoyHash()
+        #expect(real.split(separator: "$").prefix(2) == decoy.split(separator: "$").prefix(2), "\(real) vs \(decoy)")
+    }
+
     @Test func wrongEmailAndWrongPasswordAreTheSameError() throws {
         let (service, _) = try makeService()
         _ = try service.register(email: "ann@example.com", name: "Ann", password: "secret12!", confirmation: "secret12!")

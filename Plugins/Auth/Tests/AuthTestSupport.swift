@@ -15,10 +15,10 @@ final class TestClock: Sendable {
 
 /// An AuthService on a fresh data folder, with a cheap hash cost (the outcome of a test does
 /// not depend on the cost, only its speed does).
-func makeService(clock: TestClock = TestClock(), locale: String = "en") throws -> (AuthService, ModuleStorage) {
+func makeService(clock: TestClock = TestClock(), locale: String = "en", work: WorkCounter? = nil) throws -> (AuthService, ModuleStorage) {
     let storage = ModuleStorage(dataFolder: NSTemporaryDirectory() + "auth-tests-" + UUID().uuidString, module: "Auth")
     let service = AuthService(
-        store: try AuthStore(storage: storage), hasher: PasswordHasher(cost: 1), outbox: try ResetOutbox(storage: storage),
+        store: try AuthStore(storage: storage), hasher: PasswordHasher(cost: 1, counting: work), outbox: try ResetOutbox(storage: storage),
         strings: try authStrings(locale: locale), clock: { clock.now })
     return (service, storage)
 }

@@ -32,9 +32,15 @@ import Testing
         #expect(try storage.count() == 0)
     }
 
-    @Test func deleteAsksContinueOrCancel() throws {
-        let storage = InMemoryGeoStorage()
-        _ = try run(["1", "FR", "Lyon", "3", "1", "1", "3", "1", "2", "4"], storage: storage)
+    @Test func deleteAsksAndCancelKeepsTheCity() throws {
+        // Add Lyon, Delete → Lyon → Cancel, then quit: Lyon is still there.
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "3", "1", "1", "4"])
+        #expect(terminal.output.contains("  1. button.cancel\n  2. button.continue\n"))
+        #expect(try storage.count() == 1)
+    }
+
+    @Test func deleteAsksAndContinueDeletes() throws {
+        let (_, storage) = try run(["1", "FR", "Lyon", "3", "1", "2", "4"])
         #expect(try storage.count() == 0)
     }
 

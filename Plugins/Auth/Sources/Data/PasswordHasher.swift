@@ -1,5 +1,6 @@
 import CCrypt
 import Foundation
+import Synchronization
 
 /// Hashes passwords with the system's libcrypt: yescrypt (`$y$`), salted with random bytes
 /// from the kernel, cost tuned to 50–250 ms per hash on the project's machines. Verification
@@ -10,19 +11,30 @@ public struct PasswordHasher: Sendable {
 
     public static let standard = PasswordHasher(cost: 7)
 
+    /// Counts the calls into libcrypt, when given: how a test sees that two paths do the same
+    /// hashing work, without timing them.
+    let work: WorkCounter?
+
     public init(cost: UInt) {
+        self.init(cost: cost, counting: nil)
+    }
+
+    init(cost: UInt, counting work: WorkCounter?) {
         self.cost = cost
+        self.work = work
     }
 
     /// A new hash of `password` with a fresh salt, or `nil` if libcrypt refuses.
     public func hash(_ password: String) -> String? {
         var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
         guard crypt_gensalt_rn("$y$", cost, nil, 0, &setting, Int32(setting.count)) != nil else { return nil }
+        work?.add()
         return Self.crypt(password, setting: setting)
     }
 
     /// Whether `password` matches `storedHash`, compared in constant time.
     public func verify(_ password: String, against storedHash: String) -> Bool {
+        work?.add()
         guard
             let computed = storedHash.withCString({
                 Self.crypt(password, setting: Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)))
@@ -59,4 +71,11 @@ public struct PasswordHasher: Sendable {
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
         return difference == 0
     }
+}
+
+/// How many hashes a ``PasswordHasher`` computed.
+final class WorkCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
 }
