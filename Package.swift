@@ -50,10 +50,12 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // MARK: - Test modules
 // Real module libraries the host's own tests load: a provider (laid out like a feature
 // module), its consumer, one that throws in start, one that requires a route nobody
-// provides, two that require each other, and one with optional routes.
+// provides, two that require each other, one with optional routes, one that misbehaves on
+// demand and one that requires it, and the README's example module (ReadmeNotes).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
-    "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA",
+    "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
+    "FixtureCycleA",
     "FixtureCycleB",
     "FixtureOptional",
 ]
@@ -108,7 +110,7 @@ for name in layeredFixtures {
 for name in flatFixtures {
     targets.append(
         .target(
-            name: name, dependencies: [moduleKit, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)",
+            name: name, dependencies: [moduleKit, contracts, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)",
             exclude: ["module.manifest"], plugins: [moduleDescriptor()]))
 }
 for name in brokenLibraries {

@@ -52,3 +52,18 @@ import Testing
         #expect(throws: UsageError(message)) { try CommandLineArguments.parse(arguments) }
     }
 }
+
+/// The option table is the parser's too: every option it lists parses, and nothing else does.
+@Suite struct CommandLineTableTests {
+    @Test(arguments: CommandLineTable.options.flatMap { option in option.names.map { (option, $0) } })
+    func everyOptionInTheTableParses(option: CommandLineTable.Option, name: String) throws {
+        let value: [String] = option.value == nil ? [] : [option.value == "LEVEL" ? "info" : "Geo"]
+        _ = try CommandLineArguments.parse([name] + value)
+    }
+
+    @Test func anOptionNotInTheTableIsRefusedWithTheNearestFromIt() {
+        #expect(throws: UsageError("unknown option '--confg'; did you mean '--config'?; see 'modhost --help'")) {
+            try CommandLineArguments.parse(["--confg", "x"])
+        }
+    }
+}

@@ -40,8 +40,12 @@ import Testing
             try body()
             return work.value - before
         }
-        let unknown = workOf { #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "bob@example.com", password: "secret12!") } }
-        let wrong = workOf { #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "ann@example.com", password: "wrong-pass1") } }
+        let unknown = workOf {
+            #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "bob@example.com", password: "secret12!") }
+        }
+        let wrong = workOf {
+            #expect(throws: AuthError.wrongCredentials) { try service.logIn(email: "ann@example.com", password: "wrong-pass1") }
+        }
         #expect(unknown == 1 && wrong == 1, "unknown email \(unknown) hash(es), wrong password \(wrong)")
         // And the decoy is a hash of the same algorithm and cost as a real one.
         let real = try #require(try AuthStore(storage: storage).account(email: "ann@example.com")?.passwordHash)

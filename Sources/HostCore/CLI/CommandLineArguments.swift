@@ -32,9 +32,7 @@ struct CommandLineArguments: Equatable {
     var version = false
 
     static let builtins = ["modules", "check", "routes", "bisect"]
-    static let globalOptions = [
-        "--config", "--data-dir", "--only", "--enable", "--disable", "--retry", "--no-crash-records", "--log-level", "--help", "--version",
-    ]
+    static var globalOptions: [String] { CommandLineTable.optionNames }
     static let probeCommand = "__probe"
 
     /// Parses `arguments` (without the program name).

@@ -4,31 +4,19 @@ import ModuleKit
 /// module code runs), and of `modhost <module> --help`.
 enum HelpText {
     static func render(modules: [ModuleReport]) -> String {
+        let usage = CommandLineTable.usageLines
+        let blank = usage.firstIndex(of: "") ?? usage.count
         var lines = [
-            "OVERVIEW: modhost loads the feature modules listed in modules.json and runs the app they make up.",
+            "OVERVIEW: modhost loads the modules listed in modules.json and runs their app.",
             "",
             "USAGE: modhost [OPTIONS] [COMMAND]",
             "",
             "COMMANDS:",
-            "  (none)                  Start the modules and run the interactive app",
-            "  modules [--json]        Start the modules, then list each with its state, reason and routes",
-            "  check                   Validate modules.json and every enabled library; start nothing",
-            "  routes                  Start the modules, then list each route, its provider and consumers",
-            "  bisect -- ARGS...       Find the smallest set of modules with which 'modhost ARGS' fails",
-            "  <module> <command> ...  Run a command an active module contributes (below)",
-            "",
-            "OPTIONS:",
-            "  --config PATH           The modules.json to read (default ./modules.json; env MODHOST_CONFIG)",
-            "  --data-dir PATH         Where modules keep their data (env MODHOST_DATA_DIR;",
-            "                          default $XDG_DATA_HOME/modhost or ~/.local/share/modhost)",
-            "  --only NAME[,NAME...]   Load just these modules plus the modules they require",
-            "  --enable NAME           Enable a module for this run (repeatable, or NAME,NAME)",
-            "  --disable NAME          Disable a module for this run (repeatable, or NAME,NAME)",
-            "  --retry NAME|all        Try a module again that crashed, exited or hung the host",
-            "  --no-crash-records      Neither skip recorded crashes nor record new ones",
-            "  --log-level LEVEL       trace, debug, info, warn (default), error or critical",
-            "  -h, --help              Show this help",
-            "  --version               Show the version of modhost and of its module ABI",
+        ]
+        lines += usage[..<blank]
+        lines += ["", "OPTIONS:"]
+        lines += usage[min(blank + 1, usage.count)...]
+        lines += [
             "",
             "MODULES ('modhost <module> --help' lists a module's commands):",
         ]

@@ -1,0 +1,60 @@
+/// The built-in commands and global options of `modhost`, written once: `--help` renders them,
+/// the parser knows its options from them, and a test holds the README's usage block to them.
+enum CommandLineTable {
+    /// One row: what a person types, and what it does (lines of at most 54 characters, so
+    /// that help fits 80 columns).
+    struct Row {
+        let usage: String
+        let summary: [String]
+    }
+
+    static let commands: [Row] = [
+        Row(usage: "(none)", summary: ["Start the modules and run the interactive app"]),
+        Row(usage: "modules [--json]", summary: ["List each module with its state, reason and routes"]),
+        Row(usage: "check", summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"]),
+        Row(usage: "routes", summary: ["List each route, its provider and consumers"]),
+        Row(usage: "bisect -- ARGS...", summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"]),
+        Row(usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
+        Row(usage: "<module> --help", summary: ["List a module's commands"]),
+    ]
+
+    /// A global option: its spellings, the value it takes (if any), and what it does.
+    struct Option {
+        let names: [String]
+        let value: String?
+        let summary: [String]
+
+        var usage: String { names.joined(separator: ", ") + (value.map { " " + $0 } ?? "") }
+    }
+
+    static let options: [Option] = [
+        Option(names: ["--config"], value: "PATH", summary: ["The modules.json to read (default ./modules.json;", "env MODHOST_CONFIG)"]),
+        Option(
+            names: ["--data-dir"], value: "PATH",
+            summary: [
+                "Where modules keep their data (env MODHOST_DATA_DIR;", "default $XDG_DATA_HOME/modhost or", "~/.local/share/modhost)",
+            ]),
+        Option(names: ["--only"], value: "NAME[,NAME...]", summary: ["Load just these modules plus the modules they require"]),
+        Option(names: ["--enable"], value: "NAME", summary: ["Enable a module for this run (repeatable, or A,B)"]),
+        Option(names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"]),
+        Option(names: ["--retry"], value: "NAME|all", summary: ["Try again a module that crashed, exited or hung"]),
+        Option(names: ["--no-crash-records"], value: nil, summary: ["Neither skip recorded crashes nor record new ones"]),
+        Option(names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"]),
+        Option(names: ["-h", "--help"], value: nil, summary: ["Show this help and the modules (read from their files)"]),
+        Option(names: ["--version"], value: nil, summary: ["Show the version of modhost and of its module ABI"]),
+    ]
+
+    /// Every spelling of every option, for the parser's suggestions.
+    static var optionNames: [String] { options.flatMap(\.names) }
+
+    /// The commands, then a blank line, then the options: what `--help` and the README show.
+    static var usageLines: [String] {
+        let width = (commands.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
+        func lines(_ usage: String, _ summary: [String]) -> [String] {
+            var result = ["  " + usage.padding(to: width + 1) + " " + summary[0]]
+            result += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
+            return result
+        }
+        return commands.flatMap { lines($0.usage, $0.summary) } + [""] + options.flatMap { lines($0.usage, $0.summary) }
+    }
+}

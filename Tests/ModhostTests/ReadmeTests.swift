@@ -1,0 +1,112 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's examples are what the program does: each is run or compared here.
+@Suite struct ReadmeTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let readme: String = (try? String(contentsOfFile: repository + "/README.md", encoding: .utf8)) ?? ""
+
+    /// The fenced blocks after `heading` (a line of the README), in order.
+    static func blocks(after heading: String) -> [String] {
+        guard let start = readme.range(of: heading) else { return [] }
+        var blocks: [String] = []
+        var rest = readme[start.upperBound...]
+        while let open = rest.range(of: "```") {
+            guard let lineEnd = rest[open.upperBound...].firstIndex(of: "\n"),
+                let close = rest[lineEnd...].range(of: "\n```")
+            else { break }
+            blocks.append(String(rest[rest.index(after: lineEnd)..<close.lowerBound]) + "\n")
+            rest = rest[close.upperBound...]
+            if rest.hasPrefix("\n\n##") || rest.dropFirst().hasPrefix("\n## ") { break }
+        }
+        return blocks
+    }
+
+    @Test func theReadmeIsFound() {
+        #expect(Self.readme.hasPrefix("# ModuleHost"))
+    }
+
+    @Test func theWriteAModuleExampleIsTheFixtureThatBuildsAndLoads() throws {
+        let blocks = Self.blocks(after: "## Write a module")
+        let folder = Self.repository + "/Tests/Fixtures/Modules/ReadmeNotes"
+        #expect(blocks.first == (try String(contentsOfFile: folder + "/module.manifest", encoding: .utf8)))
+        #expect(blocks.dropFirst().first == (try String(contentsOfFile: folder + "/NotesModule.swift", encoding: .utf8)))
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("ReadmeNotes", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        let add = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "readmenotes", "add", "buy bread"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(add.stdout == "Noted.\n", "\(add.stderr)")
+        let list = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "readmenotes", "list"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(list.stdout == "buy bread\n")
+    }
+
+    @Test func theUsageBlockIsWhatHelpPrints() throws {
+        let block = try #require(Self.blocks(after: "## The command line").first)
+        let help = try ChildProcess.run(TestEnvironment.modhost, ["--help"], environment: ["MODHOST_CONFIG": "/nonexistent/modules.json"])
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let commands = try #require(lines.firstIndex(of: "COMMANDS:"))
+        let options = try #require(lines.firstIndex(of: "OPTIONS:"))
+        let optionLines = lines[(options + 1)...].prefix { !$0.isEmpty }
+        let expected = ["modhost [OPTIONS] [COMMAND]", ""] + lines[(commands + 1)..<(options - 1)] + [""] + optionLines
+        #expect(block == expected.joined(separator: "\n") + "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "help fits 80 columns")
+    }
+
+    @Test func theModulesFileExampleDecodesAndStarts() throws {
+        let example = try #require(Self.blocks(after: "## `modules.json`").first)
+        // Its relative folders, made to hold this build's libraries.
+        let folder = try TestEnvironment.temporaryFolder()
+        #expect(symlink(TestEnvironment.buildFolder, folder + "/lib") == 0)
+        #expect(symlink(TestEnvironment.buildFolder, folder + "/plugins") == 0)
+        let config = folder + "/modules.json"
+        #expect(FileManager.default.createFile(atPath: config, contents: Data(example.utf8), attributes: [.posixPermissions: 0o600]))
+        let result = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let modules = try #require(document["modules"] as? [[String: Any]])
+        #expect(modules.count == 3)
+        for module in modules {
+            #expect(module["state"] as? String == "active", "\(module["name"] ?? "?"): \(module["reason"] ?? "")")
+        }
+    }
+
+    @Test func theScriptedExampleRegistersThenQuits() throws {
+        let line = try #require(
+            Self.readme.split(separator: "\n").first { $0.hasPrefix("printf '") && $0.contains("# register, then quit") })
+        let input = String(line.dropFirst("printf '".count).prefix { $0 != "'" }).replacingOccurrences(of: "\\n", with: "\n")
+        let data = try TestEnvironment.temporaryFolder()
+        let config = try TestEnvironment.write(try String(contentsOfFile: Self.repository + "/modules.json", encoding: .utf8))
+        let app = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config], input: input, environment: ["MODHOST_DATA_DIR": data])
+        #expect(app.status == 0)
+        #expect(app.stdout.hasSuffix("Goodbye.\n"), "it quits where it says")
+        let whoami = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "auth", "whoami"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(whoami.stdout == "Ann <ann@example.com>\n")
+    }
+
+    @Test func theModulesJSONSampleIsRealOutput() throws {
+        let sample = try #require(Self.blocks(after: "### `modhost modules --json`").first)
+        let config = try TestEnvironment.write(
+            #"{"environment": "development", "searchPaths": ["\#(TestEnvironment.buildFolder)"], "modules": [{"name": "Geo", "enabled": true}]}"#
+        )
+        let real = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules", "--json"])
+        // Paths and the library's hash differ by machine; every key and every other value must match.
+        func normalized(_ text: String) throws -> NSDictionary {
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            document["configuration"] = "-"
+            var modules = try #require(document["modules"] as? [[String: Any]])
+            for index in modules.indices {
+                modules[index]["library"] = "-"
+                #expect((modules[index]["sha256"] as? String)?.count == 64)
+                modules[index]["sha256"] = "-"
+            }
+            document["modules"] = modules
+            return document as NSDictionary
+        }
+        #expect(try normalized(sample) == normalized(real.stdout))
+    }
+}
