@@ -9,19 +9,7 @@ import TestSupport
 struct PhotosBenchmark {
     let rounds: Int
 
-    static let page: Data = {
-        let hits = (1...200).map { id in
-            """
-            {"id": \(id), "pageURL": "https://pixabay.com/photos/\(id)/", "type": "photo", "tags": "cat, pet, animal",
-             "previewURL": "https://cdn.example/\(id)_150.jpg", "previewWidth": 150, "previewHeight": 100,
-             "webformatURL": "https://cdn.example/\(id)_640.jpg", "webformatWidth": 640, "webformatHeight": 427,
-             "largeImageURL": "https://cdn.example/\(id)_1280.jpg", "imageWidth": 4000, "imageHeight": 2667, "imageSize": 2345678,
-             "views": 1000, "downloads": 500, "collections": 12, "likes": 34, "comments": 5,
-             "user_id": 42, "user": "Mira", "userImageURL": "https://cdn.example/u42.png"}
-            """
-        }
-        return Data(#"{"total": 5000, "totalHits": 500, "hits": [\#(hits.joined(separator: ","))]}"#.utf8)
-    }()
+    static let page = Data(PhotoPages.page(ids: Array(1...200), total: 5000, totalHits: 500, tags: "cat, pet, animal").utf8)
 
     static func decodePages(_ count: Int) {
         var sink = 0

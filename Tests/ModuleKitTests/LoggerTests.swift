@@ -25,12 +25,12 @@ import Testing
 
     @Test(arguments: LogLevel.allCases)
     func levelNamesRoundTrip(level: LogLevel) {
-        #expect(LogLevel(name: level.name) == level)
+        #expect(LogLevel(rawValue: level.rawValue) == level)
     }
 
     @Test func levelsAreOrderedTraceToCritical() {
-        #expect(LogLevel.allCases.map(\.name) == ["trace", "debug", "info", "warn", "error", "critical"])
+        #expect(LogLevel.allCases.map(\.rawValue) == ["trace", "debug", "info", "warn", "error", "critical"])
         #expect(LogLevel.trace < LogLevel.critical)
-        #expect(LogLevel(name: "verbose") == nil)
+        #expect(LogLevel(rawValue: "verbose") == nil)
     }
 }

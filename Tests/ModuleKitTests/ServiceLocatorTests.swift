@@ -103,6 +103,7 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         #expect(error?.kind == .unavailable)
         #expect(error?.message == "route 'WeatherRoute' is unavailable: 'Weather' failed: threw in start: no network")
         #expect(try trip.optional((any WeatherRoute).self) == nil)
+        #expect(trip.ifAvailable((any WeatherRoute).self) == nil, "the non-throwing form answers nil too")
         let missing = #expect(throws: LocatorError.self) { try trip.resolve((any MapRoute).self) }
         #expect(missing?.message == "route 'MapRoute' is unavailable: no active module provides it")
     }

@@ -34,7 +34,7 @@ public final class GeoModule: Module {
     /// Settings' `geo.defaultCountry`, when set.
     static func defaultCountry(_ context: ModuleContext) -> String? {
         guard
-            case .text(let country)? = (try? context.resolver.optional((any SettingsRoute).self))??.value(
+            case .text(let country)? = context.resolver.ifAvailable((any SettingsRoute).self)?.value(
                 of: "defaultCountry", module: name),
             !country.isEmpty
         else { return nil }

@@ -40,7 +40,7 @@ public final class PhotosModule: Module {
         let configured = configuration.source ?? "catalog"
         let resolver = context.resolver
         let chosen: @Sendable () -> String = {
-            if case .text(let name)? = (try? resolver.optional((any SettingsRoute).self))??.value(of: "source", module: PhotosModule.name) {
+            if case .text(let name)? = resolver.ifAvailable((any SettingsRoute).self)?.value(of: "source", module: PhotosModule.name) {
                 return name
             }
             return configured
@@ -48,7 +48,7 @@ public final class PhotosModule: Module {
         let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: PhotoRepository.fetcher(http: http))
         let locale = context.locale
         let preferences: @Sendable () -> PhotoRepository.Preferences = {
-            let settings = (try? resolver.optional((any SettingsRoute).self)) ?? nil
+            let settings = resolver.ifAvailable((any SettingsRoute).self)
             var safeSearch = true
             if case .bool(let value)? = settings?.value(of: "safeSearch", module: PhotosModule.name) { safeSearch = value }
             return PhotoRepository.Preferences(language: locale.current, safeSearch: safeSearch)
@@ -78,7 +78,7 @@ public final class PhotosModule: Module {
 
     /// Hits per page: Settings' `photos.perPage`, else the config's.
     static func perPage(_ context: ModuleContext, configured: Int) -> Int {
-        if case .int(let value)? = (try? context.resolver.optional((any SettingsRoute).self))??.value(of: "perPage", module: name) {
+        if case .int(let value)? = context.resolver.ifAvailable((any SettingsRoute).self)?.value(of: "perPage", module: name) {
             return value
         }
         return configured

@@ -5,19 +5,9 @@ import TestSupport
 
 @testable import PhotosFeature
 
-/// A page in the API's format, with the API's field names (`user_id`, …).
+/// A page in the API's documented format (shared with the benchmark).
 func apiPage(ids: [Int], total: Int, totalHits: Int? = nil) -> String {
-    let hits = ids.map { id in
-        """
-        {"id": \(id), "pageURL": "https://pixabay.com/photos/\(id)/", "type": "photo", "tags": "cat, pet",
-         "previewURL": "https://cdn.example/\(id)_150.jpg", "previewWidth": 150, "previewHeight": 100,
-         "webformatURL": "https://cdn.example/\(id)_640.jpg", "webformatWidth": 640, "webformatHeight": 427,
-         "largeImageURL": "https://cdn.example/\(id)_1280.jpg", "imageWidth": 4000, "imageHeight": 2667, "imageSize": 2345678,
-         "views": 1000, "downloads": 500, "collections": 12, "likes": 34, "comments": 5,
-         "user_id": 42, "user": "Mira", "userImageURL": "https://cdn.example/u42.png"}
-        """
-    }
-    return #"{"total": \#(total), "totalHits": \#(totalHits ?? total), "hits": [\#(hits.joined(separator: ","))]}"#
+    PhotoPages.page(ids: ids, total: total, totalHits: totalHits)
 }
 
 func temporaryFolder() -> String {

@@ -77,8 +77,8 @@ struct CommandLineArguments: Equatable {
             case "--no-crash-records": parsed.recordsCrashes = false
             case "--log-level":
                 let name = try value()
-                guard let level = LogLevel(name: name) else {
-                    let levels = LogLevel.allCases.map(\.name)
+                guard let level = LogLevel(rawValue: name) else {
+                    let levels = LogLevel.allCases.map(\.rawValue)
                     throw UsageError(
                         "unknown log level '\(name)'\(didYouMean(name, among: levels)); use one of \(levels.joined(separator: ", "))")
                 }

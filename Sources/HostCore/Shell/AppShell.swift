@@ -10,7 +10,7 @@ final class AppShell: Sendable {
 
     init(runtime: HostRuntime) {
         self.runtime = runtime
-        auth = try? runtime.resolver.optional((any AuthRoute).self)
+        auth = runtime.resolver.ifAvailable((any AuthRoute).self)
     }
 
     /// Runs the app until the person quits or input ends.

@@ -16,7 +16,7 @@ final class PhotosMenuScreen: Screen {
 
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
-        let geo = try? context.resolver.optional((any GeoRoute).self)
+        let geo = context.resolver.ifAvailable((any GeoRoute).self)
         var options = [strings[.menuSearch]]
         if geo != nil { options.append(strings[.menuPlace]) }
         options.append(strings[.menuBack])

@@ -17,7 +17,7 @@ final class SettingsScreen: Screen {
 
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
-        let auth = try? context.resolver.optional((any AuthRoute).self)
+        let auth = context.resolver.ifAvailable((any AuthRoute).self)
         let user = auth?.currentUser
         ui.title(strings[.title])
         if let user { ui.print("\(user.name) <\(user.email)>") }

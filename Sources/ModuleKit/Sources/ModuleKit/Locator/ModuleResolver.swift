@@ -74,7 +74,7 @@ public final class ModuleResolver: Sendable {
     }
 
     /// The value registered for `type`, or `nil` when the route is unavailable: for routes a
-    /// module *uses*.
+    /// module *uses*, where its absence is a normal state (``ifAvailable(_:)`` reads better).
     ///
     /// - Throws: ``LocatorError`` when `type` is undeclared, which is a bug, not an absence.
     @inlinable
@@ -82,6 +82,22 @@ public final class ModuleResolver: Sendable {
         do {
             return try resolve(type)
         } catch  where error.kind == .unavailable || error.kind == .notRegistered {
+            return nil
+        }
+    }
+
+    /// The value registered for `type`, or `nil` when it is unavailable: the non-throwing form
+    /// of ``optional(_:)`` for routes a module *uses*.
+    ///
+    /// Resolving a route the module did not declare is a bug in the module, not an absence: it
+    /// stops a debug build, and in a release build it is reported on standard error (naming
+    /// the module and the route) and answers `nil`, rather than being silently swallowed.
+    public func ifAvailable<Value: Sendable>(_ type: Value.Type = Value.self) -> Value? {
+        do {
+            return try optional(type)
+        } catch {
+            assertionFailure("\(error)")
+            StandardError.write("modhost: error: \(error); declare the route in module.manifest\n")
             return nil
         }
     }

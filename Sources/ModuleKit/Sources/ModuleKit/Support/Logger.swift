@@ -30,7 +30,7 @@ public struct Logger: Sendable {
         guard level >= minimumLevel else { return }
         let speaker = label == "modhost" ? "" : "\(label): "
         // Redacted at every level: a trace of a request must not carry its key.
-        sink("modhost: \(level.name): \(speaker)\(Redaction.redact(message()))\n")
+        sink("modhost: \(level.rawValue): \(speaker)\(Redaction.redact(message()))\n")
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
