@@ -112,14 +112,15 @@ public final class ModuleTestHarness<M: Module> {
         return module.commands(context)
     }
 
-    /// Runs the module's command `name` with `arguments`; returns its exit code.
+    /// Runs the module's command `name` with `arguments`, as the host would.
     ///
-    /// - Throws: ``HarnessError`` for an unknown command, or what the command throws.
-    public func run(_ name: String, _ arguments: [String] = []) throws -> Int32 {
+    /// - Throws: ``HarnessError`` for an unknown command, or what the command throws (a
+    ///   ``ModuleError`` carries the message and exit code the host would print).
+    public func run(_ name: String, _ arguments: [String] = []) throws {
         guard let command = try commands().first(where: { $0.name == name }) else {
             throw HarnessError("'\(M.name)' has no command '\(name)'")
         }
-        return try command.run(CommandInvocation(arguments: arguments))
+        try command.run(CommandInvocation(arguments: arguments))
     }
 
     /// The Home entries the module contributes.

@@ -29,7 +29,6 @@ final class BannerModule: Module {
         [
             ModuleCommand(name: "show", summary: "Show the banner", usage: "show") { invocation in
                 guard invocation.arguments.isEmpty else { throw CommandUsageError("show takes no arguments") }
-                return 0
             }
         ]
     }
@@ -55,7 +54,7 @@ struct StaticBanner: BannerRoute {
         try harness.start(configuration: #"{"prefix": "Welcome to"}"#)
         #expect(try harness.resolve((any BannerRoute).self).banner() == "Welcome to modhost 9.9")
         #expect(harness.logLines == ["modhost: info: Banner: started in test\n"])
-        #expect(try harness.run("show") == 0)
+        #expect(throws: Never.self) { try harness.run("show") }
         #expect(throws: CommandUsageError.self) { try harness.run("show", ["extra"]) }
         harness.stop()
     }

@@ -21,6 +21,7 @@ extension StringKey {
     static let cancelHint: StringKey = "input.cancel.hint"
     static let deleteTitle: StringKey = "delete.title"
     static let deleteMessage: StringKey = "delete.message"
+    static let deleteCancelled: StringKey = "delete.cancelled"
     static let added: StringKey = "result.added"
     static let renamed: StringKey = "result.renamed"
     static let removed: StringKey = "result.removed"

@@ -95,11 +95,13 @@ struct HostSession {
             return ModhostCommandLine.exitUsage
         }
         do {
-            return try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
-        } catch let error as CommandUsageError {
-            console.error("\(label) \(chosen.name): \(error.message)")
-            console.err("usage: modhost \(label) \(chosen.usage)\n")
-            return ModhostCommandLine.exitUsage
+            try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
+            return ModhostCommandLine.exitSuccess
+        } catch let error as any ModuleError {
+            // In the module's own strings: the person's language.
+            console.error("\(label) \(chosen.name): \(error.message(runtime.strings(of: entry.name)))")
+            if error is CommandUsageError { console.err("usage: modhost \(label) \(chosen.usage)\n") }
+            return error.exitCode
         } catch {
             console.error("\(label) \(chosen.name): \(error)")
             return ModhostCommandLine.exitFailure

@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKit
 
 /// `modhost modules` as a table, and as the stable JSON documented in the README.
 enum ModulesReportFormat {
@@ -20,7 +21,8 @@ enum ModulesReportFormat {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `{"schemaVersion": 1, "environment": …, "modules": [ModuleReport…]}`, keys sorted.
+    /// `{"configuration":…,"environment":…,"modules":[ModuleReport…],"schemaVersion":1}`, in
+    /// the kit's one JSON format (`JSONOutput`).
     static func json(_ runtime: HostRuntime) -> String {
         struct Document: Encodable {
             let schemaVersion = 1
@@ -33,10 +35,7 @@ enum ModulesReportFormat {
             configuration: runtime.configuration.path,
             modules: runtime.modules
         )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(document) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONOutput.string(document) + "\n"
     }
 
     private static func list(_ routes: [String]) -> String {

@@ -40,6 +40,11 @@ extension HostRuntime {
         state.withLock { replan(&$0, failing: problems) }
     }
 
+    /// Module `name`'s strings (none when it has none or did not load).
+    func strings(of name: String) -> ModuleStrings {
+        state.withLock { $0.strings[name] } ?? .none(locale: locale)
+    }
+
     /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
     func guarded<T>(_ name: String, _ phase: GuardPhase, _ body: () throws -> T) rethrows -> T {
         let (path, identity) = state.withLock { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }

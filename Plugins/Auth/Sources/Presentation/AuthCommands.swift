@@ -22,24 +22,21 @@ struct AuthCommands {
                 let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                 let password = try reader.read(.fieldPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
-                let user = try run { try service.register(email: email, name: name, password: password, confirmation: confirmation) }
+                let user = try service.register(email: email, name: name, password: password, confirmation: confirmation)
                 context.ui.print(strings.format(.registerSuccess, user.name))
-                return 0
             },
             ModuleCommand(name: "login", summary: "Log in", usage: "login --email E [--password-stdin]") {
                 let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
                 let email = try arguments.required("--email")
                 let password = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
                     .fieldPassword)
-                let user = try run { try service.logIn(email: email, password: password) }
+                let user = try service.logIn(email: email, password: password)
                 context.ui.print(strings.format(.loginSuccess, user.name))
-                return 0
             },
             ModuleCommand(name: "logout", summary: "Log out", usage: "logout") {
                 _ = try CommandArguments($0.arguments, options: [], flags: [])
-                try run { try service.logOut() }
+                try service.logOut()
                 context.ui.print(strings[.logoutDone])
-                return 0
             },
             ModuleCommand(name: "whoami", summary: "Show who is logged in (exit 1 when nobody)", usage: "whoami [--json]") {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
@@ -47,13 +44,10 @@ struct AuthCommands {
                     throw CommandFailure(strings[.whoamiNobody])
                 }
                 if arguments.has("--json") {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    context.ui.print(String(decoding: (try? encoder.encode(user)) ?? Data(), as: UTF8.self))
+                    context.ui.print(JSONOutput.string(user))
                 } else {
                     context.ui.print("\(user.name) <\(user.email)>")
                 }
-                return 0
             },
             ModuleCommand(
                 name: "reset-password", summary: "Request a reset token, or set a new password with one",
@@ -68,9 +62,9 @@ struct AuthCommands {
                     guard !arguments.has("--token-stdin") else {
                         throw CommandUsageError("give either --email (to request a token) or the token (to use one), not both")
                     }
-                    try run { try service.requestReset(email: email) }
+                    try service.requestReset(email: email)
                     context.ui.print(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))
-                    return 0
+                    return
                 }
                 let token = try SecretReader(
                     context: context, fromStandardInput: arguments.has("--token-stdin"), needsTerminal: .errorNeedsTerminalToken
@@ -78,9 +72,8 @@ struct AuthCommands {
                 let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                 let password = try reader.read(.fieldNewPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
-                _ = try run { try service.confirmReset(token: token, password: password, confirmation: confirmation) }
+                _ = try service.confirmReset(token: token, password: password, confirmation: confirmation)
                 context.ui.print(strings[.resetDone])
-                return 0
             },
             ModuleCommand(name: "passwd", summary: "Change the logged-in user's password", usage: "passwd [--password-stdin]") {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--password-stdin"])
@@ -88,20 +81,10 @@ struct AuthCommands {
                 let current = try reader.read(.fieldCurrentPassword)
                 let new = try reader.read(.fieldNewPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
-                try run { try service.changePassword(current: current, new: new, confirmation: confirmation) }
+                try service.changePassword(current: current, new: new, confirmation: confirmation)
                 context.ui.print(strings[.passwdDone])
-                return 0
             },
         ]
-
-        /// Turns Auth's refusals into localized command failures.
-        @Sendable func run<T>(_ body: () throws -> T) throws -> T {
-            do {
-                return try body()
-            } catch let error as AuthError {
-                throw CommandFailure(error.message(strings))
-            }
-        }
     }
 }
 
@@ -126,8 +109,5 @@ struct SecretReader {
     }
 }
 
-/// A command failed for a reason a person reads (already localized).
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ message: String) { description = message }
-}
+/// Auth's refusals reach a person in their language through the host.
+extension AuthError: ModuleError {}

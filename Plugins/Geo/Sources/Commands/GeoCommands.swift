@@ -11,13 +11,6 @@ struct GeoCommands {
         @Sendable func interactor() throws -> PlacesInteractor {
             try PlacesInteractor(resolver: context.resolver, locale: context.locale)
         }
-        @Sendable func run<T>(_ body: () throws(GeoError) -> T) throws -> T {
-            do {
-                return try body()
-            } catch {
-                throw GeoCommandFailure(description: error.message(strings))
-            }
-        }
         return [
             ModuleCommand(name: "list", summary: "List saved cities by country", usage: "list [--json]") {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
@@ -32,7 +25,6 @@ struct GeoCommands {
                         for city in group.cities { context.ui.print("  \(city.name)") }
                     }
                 }
-                return 0
             },
             ModuleCommand(name: "add", summary: "Save a city", usage: "add [--country C] --city NAME") {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: [])
@@ -41,9 +33,8 @@ struct GeoCommands {
                     throw CommandUsageError(strings[.errorNeedsCountry])
                 }
                 let places = try interactor()
-                let added = try run { () throws(GeoError) in try places.add(country: country, city: city) }
+                let added = try places.add(country: country, city: city)
                 context.ui.print(strings.format(.added, added.name, places.countryName(added.country)))
-                return 0
             },
             ModuleCommand(name: "rename", summary: "Rename a saved city", usage: "rename --country C --city NAME --to NEW") {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city", "--to"], flags: [])
@@ -51,9 +42,8 @@ struct GeoCommands {
                     try arguments.required("--country"), try arguments.required("--city"), try arguments.required("--to")
                 )
                 let places = try interactor()
-                let renamed = try run { () throws(GeoError) in try places.rename(country: country, city: city, to: new) }
+                let renamed = try places.rename(country: country, city: city, to: new)
                 context.ui.print(strings.format(.renamed, renamed.name))
-                return 0
             },
             ModuleCommand(name: "remove", summary: "Delete a saved city", usage: "remove --country C --city NAME [--yes]") {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: ["--yes"])
@@ -61,59 +51,36 @@ struct GeoCommands {
                 let places = try interactor()
                 if !arguments.has("--yes") {
                     guard context.ui.terminal.isInteractive else { throw CommandUsageError(strings[.errorNeedsYes]) }
-                    guard context.ui.confirm(strings[.deleteTitle], strings.format(.deleteMessage, city, country)) else { return 1 }
+                    guard context.ui.confirm(strings[.deleteTitle], strings.format(.deleteMessage, city, country)) else {
+                        throw CommandFailure(strings[.deleteCancelled])
+                    }
                 }
-                let removed = try run { () throws(GeoError) in try places.remove(country: country, city: city) }
+                let removed = try places.remove(country: country, city: city)
                 context.ui.print(strings.format(.removed, removed.name))
-                return 0
             },
         ]
     }
 
-    /// `[{"country": "FR", "countryName": "France", "city": "Lyon"}, …]`, written as it is read
-    /// so a large list is never held whole.
+    /// `[{"city":"Lyon","country":"FR","countryName":"France"},…]` (the kit's JSON format),
+    /// written as it is read so that a large list is never held whole.
     static func writeJSON(places: PlacesInteractor, context: ModuleContext) throws {
-        var output = "["
-        var first = true
+        struct Row: Encodable {
+            let city: String
+            let country: String
+            let countryName: String
+        }
         let locale = context.locale.current
         var names: [String: String] = [:]
-        for group in try places.groups() {
-            let name = names[group.country.code] ?? places.regions.name(of: group.country.code, locale: locale)
-            names[group.country.code] = name
-            for city in group.cities {
-                output += (first ? "\n  " : ",\n  ")
-                output +=
-                    "{\"city\": \(jsonString(city.name)), \"country\": \(jsonString(city.country)), \"countryName\": \(jsonString(name))}"
-                first = false
-                if output.utf8.count > 1 << 16 {
-                    context.ui.terminal.write(output)
-                    output = ""
-                }
+        let groups = try places.groups()
+        JSONOutput.streamArray(to: context.ui.terminal.write) { (add: (Row) -> Void) in
+            for group in groups {
+                let name = names[group.country.code] ?? places.regions.name(of: group.country.code, locale: locale)
+                names[group.country.code] = name
+                for city in group.cities { add(Row(city: city.name, country: city.country, countryName: name)) }
             }
         }
-        output += first ? "]\n" : "\n]\n"
-        context.ui.terminal.write(output)
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 
-struct GeoCommandFailure: Error, CustomStringConvertible {
-    let description: String
-}
+/// Geo's refusals reach a person in their language through the host.
+extension GeoError: ModuleError {}

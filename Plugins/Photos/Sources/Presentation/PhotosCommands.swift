@@ -9,11 +9,11 @@ struct PhotosCommands {
     var all: [ModuleCommand] { [search, show, download] }
 
     private var search: ModuleCommand {
-        let (context, defaultPerPage, run) = (self.context, perPage, Runner(strings: context.strings))
+        let (context, defaultPerPage) = (self.context, perPage)
         return ModuleCommand(
             name: "search", summary: "Search photos, a page at a time", usage: "search QUERY [--page N] [--per-page N] [--json]"
         ) {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
             guard !words.isEmpty else { throw CommandUsageError("search needs a QUERY") }
@@ -22,11 +22,9 @@ struct PhotosCommands {
             let page = try Self.number(arguments, "--page") ?? 1
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let query = words.joined(separator: " ")
-            let result = try run { () throws(PhotoError) -> PhotoResult in try viewModel.search(query, page: page, perPage: perPage) }
+            let result = try viewModel.search(query, page: page, perPage: perPage)
             if arguments.has("--json") {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                context.ui.print(String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self))
+                context.ui.print(JSONOutput.string(result))
             } else {
                 context.ui.print(context.strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
                 for hit in result.hits { context.ui.print("  #\(hit.id)  \(hit.tags) — \(hit.user)") }
@@ -34,43 +32,38 @@ struct PhotosCommands {
                     context.ui.print(context.strings.format(.attribution, attribution.name, attribution.link))
                 }
             }
-            return 0
         }
     }
 
     private var show: ModuleCommand {
-        let (context, run) = (self.context, Runner(strings: context.strings))
+        let context = self.context
         return ModuleCommand(name: "show", summary: "Show a photo's details", usage: "show ID") {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             let id = try Self.id(invocation.arguments)
             let viewModel = try PhotoViewModel(resolver: context.resolver)
-            let hit = try run { () throws(PhotoError) -> Hit in try viewModel.photo(id: id) }
+            let hit = try viewModel.photo(id: id)
             for line in PhotoText.details(hit, context.strings) { context.ui.print(line) }
-            return 0
         }
     }
 
     private var download: ModuleCommand {
-        let (context, run) = (self.context, Runner(strings: context.strings))
+        let context = self.context
         return ModuleCommand(
             name: "download", summary: "Download a photo's large image", usage: "download ID [--to DIR [--parents]] [--force]"
         ) {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let id = try Self.id(words)
             let arguments = try CommandArguments(rest, options: ["--to"], flags: ["--parents", "--force"])
             let folder = arguments.values["--to"] ?? FileManager.default.currentDirectoryPath
             let viewModel = try PhotoViewModel(resolver: context.resolver)
-            let hit = try run { () throws(PhotoError) -> Hit in try viewModel.photo(id: id) }
+            let hit = try viewModel.photo(id: id)
             let terminal = context.ui.terminal
             let bar = ProgressBar.reporter(on: terminal)
             let (replacing, creating) = (arguments.has("--force"), arguments.has("--parents"))
-            let path = try run { () throws(PhotoError) -> String in
-                try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating, progress: bar)
-            }
+            let path = try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating, progress: bar)
             if bar != nil { terminal.write("\n") }
             context.ui.print(context.strings.format(.downloaded, path))
-            return 0
         }
     }
 
@@ -95,17 +88,6 @@ struct PhotosCommands {
         return id
     }
 
-    /// Turns Photos' refusals into localized command failures.
-    struct Runner: Sendable {
-        let strings: ModuleStrings
-        func callAsFunction<T>(_ body: () throws(PhotoError) -> T) throws -> T {
-            do {
-                return try body()
-            } catch {
-                throw PhotosCommandFailure(description: error.message(strings))
-            }
-        }
-    }
 }
 
 /// `[##########          ]  52%` redrawn in place on a TTY.
@@ -128,6 +110,5 @@ enum ProgressBar {
     }
 }
 
-struct PhotosCommandFailure: Error, CustomStringConvertible {
-    let description: String
-}
+/// Photos' refusals reach a person in their language through the host.
+extension PhotoError: ModuleError {}

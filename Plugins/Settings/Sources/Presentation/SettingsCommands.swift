@@ -12,59 +12,52 @@ struct SettingsCommands {
     private var list: ModuleCommand {
         let (service, context) = (self.service, self.context)
         return ModuleCommand(name: "list", summary: "List every setting with its value", usage: "list [--json]") {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             let arguments = try CommandArguments(invocation.arguments, options: [], flags: ["--json"])
             let rows = Self.rows(service)
             if arguments.has("--json") {
-                let objects = rows.map { ["key": $0.key, "title": $0.title, "value": $0.value, "default": $0.defaultValue] }
-                let data =
-                    (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-                context.ui.print(String(decoding: data, as: UTF8.self))
+                context.ui.print(JSONOutput.string(rows))
             } else {
                 for row in rows { context.ui.print("\(row.key) = \(row.value)    (\(row.title))") }
             }
-            return 0
         }
     }
 
     private var get: ModuleCommand {
         let (service, context) = (self.service, self.context)
         return ModuleCommand(name: "get", summary: "Print one setting", usage: "get KEY") {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 1 else { throw CommandUsageError("get takes one KEY, such as settings.language") }
             guard let row = Self.rows(service).first(where: { $0.key.lowercased() == invocation.arguments[0].lowercased() }) else {
                 let key = invocation.arguments[0]
-                throw SettingsCommandFailure(
-                    description: SettingsError.unknownKey(key, suggestion: SettingsService.nearest(key, service.registry.fullKeys)).message(
-                        context.strings))
+                throw SettingsError.unknownKey(key, suggestion: SettingsService.nearest(key, service.registry.fullKeys))
             }
             context.ui.print(row.value)
-            return 0
         }
     }
 
     private var set: ModuleCommand {
         let (service, context) = (self.service, self.context)
         return ModuleCommand(name: "set", summary: "Change one setting", usage: "set KEY VALUE") {
-            (invocation: CommandInvocation) throws -> Int32 in
+            (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 2 else {
                 throw CommandUsageError("set takes a KEY and a VALUE, such as: set settings.language fr")
             }
-            do throws(SettingsError) {
-                let value = try service.set(invocation.arguments[0], to: invocation.arguments[1])
-                context.ui.print("\(invocation.arguments[0]) = \(SettingsRegistry.text(value))")
-            } catch {
-                throw SettingsCommandFailure(description: error.message(context.strings))
-            }
-            return 0
+            let value = try service.set(invocation.arguments[0], to: invocation.arguments[1])
+            context.ui.print("\(invocation.arguments[0]) = \(SettingsRegistry.text(value))")
         }
     }
 
-    struct Row {
+    struct Row: Encodable {
         let key: String
         let title: String
         let value: String
         let defaultValue: String
+
+        enum CodingKeys: String, CodingKey {
+            case key, title, value
+            case defaultValue = "default"
+        }
     }
 
     static func rows(_ service: SettingsService) -> [Row] {
@@ -79,6 +72,5 @@ struct SettingsCommands {
     }
 }
 
-struct SettingsCommandFailure: Error, CustomStringConvertible {
-    let description: String
-}
+/// Settings' refusals reach a person in their language through the host.
+extension SettingsError: ModuleError {}

@@ -31,7 +31,6 @@ final class FixtureConsumer: Module {
         return [
             ModuleCommand(name: "report", summary: "Print what the consumer saw at start", usage: "report") { _ in
                 print(report.greetingSeenAtStart)
-                return 0
             }
         ]
     }

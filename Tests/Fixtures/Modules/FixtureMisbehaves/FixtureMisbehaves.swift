@@ -32,7 +32,6 @@ final class FixtureMisbehaves: Module, Sendable {
             ModuleCommand(name: "run", summary: "Misbehave as configured, or print 'fine'", usage: "run") { _ in
                 self.misbehave(in: "command")
                 print("fine")
-                return 0
             }
         ]
     }

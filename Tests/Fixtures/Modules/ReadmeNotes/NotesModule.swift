@@ -18,12 +18,10 @@ final class NotesModule: Module {
                 guard let text = invocation.arguments.first else { throw CommandUsageError("add needs the note's TEXT") }
                 try context.storage.files().append("notes.txt", Array((text + "\n").utf8))
                 context.ui.print("Noted.")
-                return 0
             },
             ModuleCommand(name: "list", summary: "Show the notes", usage: "list") { _ in
                 let notes = String(decoding: try context.storage.files().read("notes.txt") ?? [], as: UTF8.self)
                 for note in notes.split(separator: "\n") { context.ui.print(String(note)) }
-                return 0
             },
         ]
     }

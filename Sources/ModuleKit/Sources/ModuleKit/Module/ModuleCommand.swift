@@ -1,11 +1,14 @@
 /// A command a module contributes to the command line: `modhost <module> <name> ARGS…`.
 ///
 /// ```swift
-/// ModuleCommand(name: "whoami", summary: "Show who is logged in", usage: "whoami [--json]") { invocation in
-///     print(try auth.currentUserName())
-///     return 0
+/// ModuleCommand(name: "whoami", summary: "Show who is logged in", usage: "whoami") { invocation in
+///     context.ui.print(try auth.currentUserName())
 /// }
 /// ```
+///
+/// A command that returns succeeded (exit 0). One that throws a ``ModuleError`` ends with its
+/// message, in the module's strings, and its exit code (``CommandUsageError``: 2, with the
+/// usage); any other error is printed as it describes itself and ends with 1.
 public struct ModuleCommand: Sendable {
     /// The word after the module's name on the command line.
     public let name: String
@@ -13,11 +16,10 @@ public struct ModuleCommand: Sendable {
     public let summary: String
     /// The arguments after the command's name, as shown in usage errors.
     public let usage: String
-    /// Runs the command; returns the exit code. Throw ``CommandUsageError`` for bad arguments
-    /// (exit 2) and any other error for a failure (exit 1).
-    public let run: @Sendable (CommandInvocation) throws -> Int32
+    /// Runs the command; the exit status comes from what it throws (see above).
+    public let run: @Sendable (CommandInvocation) throws -> Void
 
-    public init(name: String, summary: String, usage: String, run: @escaping @Sendable (CommandInvocation) throws -> Int32) {
+    public init(name: String, summary: String, usage: String, run: @escaping @Sendable (CommandInvocation) throws -> Void) {
         self.name = name
         self.summary = summary
         self.usage = usage

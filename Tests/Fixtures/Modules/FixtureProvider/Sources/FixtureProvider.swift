@@ -47,7 +47,6 @@ public final class FixtureProvider: Module {
                     throw CommandUsageError("greet takes exactly one NAME")
                 }
                 print(greeter.greet(name))
-                return 0
             }
         ]
     }

@@ -11,7 +11,7 @@ import Testing
         let harness = ModuleTestHarness(FixtureProvider.self)
         try harness.start(configuration: #"{"greeting": "Bonjour"}"#)
         #expect(try harness.resolve((any GreetingRoute).self).greet("Zoé") == "Bonjour, Zoé!")
-        #expect(try harness.run("greet", ["Ana"]) == 0)
+        #expect(throws: Never.self) { try harness.run("greet", ["Ana"]) }
         #expect(throws: CommandUsageError.self) { try harness.run("greet", []) }
         harness.stop()
         #expect(harness.logLines == ["modhost: info: FixtureProvider: started\n", "modhost: info: FixtureProvider: stopped\n"])
