@@ -19,8 +19,10 @@ func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorP
 //   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
 //   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
 let featureModules: [String] = ["Auth", "Geo", "Photos", "Settings"]
+/// A feature module's Domain as a target of its own (it imports nothing), where it has one.
+let featureDomains: [String: String] = ["Photos": "PhotosDomain"]
 /// What a feature module needs beyond ModuleKit and Contracts.
-let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"], "Photos": [networking]]
+let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"], "Photos": [networking, "PhotosDomain"]]
 /// What each feature module ships in Sources/Resources (copied beside its library).
 let featureResources: [String: [String]] = [
     "Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"],
@@ -41,7 +43,8 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting"), .target(name: "TestSupport")],
+            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting"), .target(name: "TestSupport")]
+                + (featureDomains[name].map { [.target(name: $0)] } ?? []),
             path: "\(folder)/Tests"
         ),
     ]
@@ -72,6 +75,11 @@ var targets: [Target] = [
     // libcrypt (Debian: libcrypt-dev): yescrypt password hashing for Auth.
     .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
+    // MARK: Feature module domains
+    // Photos' Domain (entities, ports, use cases) as a target of its own, so that the compiler
+    // holds it to importing nothing.
+    .target(name: "PhotosDomain", path: "Plugins/Photos/Domain"),
+
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
     .target(
@@ -91,7 +99,8 @@ var targets: [Target] = [
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
-        name: "ModhostBench", dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature", "PhotosFeature", "TestSupport"],
+        name: "ModhostBench",
+        dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature", "PhotosFeature", "PhotosDomain", "TestSupport"],
         path: "Benchmarks/ModhostBench"),
 
     // MARK: Tests

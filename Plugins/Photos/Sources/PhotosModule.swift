@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import PhotosDomain
 
 /// Photos (seeds 001 and 002, Clean Architecture): search a Pixabay-compatible API or the
 /// embedded catalog page by page, show details, download through the image cache.
@@ -45,18 +46,20 @@ public final class PhotosModule: Module {
             }
             return configured
         }
-        let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: PhotoRepository.fetcher(http: http))
+        let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: CachedImages.fetcher(http: http))
         let locale = context.locale
-        let preferences: @Sendable () -> PhotoRepository.Preferences = {
-            let settings = resolver.ifAvailable((any SettingsRoute).self)
+        let preferences: @Sendable () -> SearchPreferences = {
             var safeSearch = true
-            if case .bool(let value)? = settings?.value(of: "safeSearch", module: PhotosModule.name) { safeSearch = value }
-            return PhotoRepository.Preferences(language: locale.current, safeSearch: safeSearch)
+            if case .bool(let value)? = resolver.ifAvailable((any SettingsRoute).self)?.value(of: "safeSearch", module: PhotosModule.name) {
+                safeSearch = value
+            }
+            return SearchPreferences(language: locale.current, safeSearch: safeSearch)
         }
-        let repository = PhotoRepository(sources: sources, chosenSource: chosen, preferences: preferences, images: images)
-        try registry.service((any SearchPhotosUseCase).self, .singleton(repository))
-        try registry.service((any GetPhotoUseCase).self, .singleton(repository))
-        try registry.service((any DownloadPhotoUseCase).self, .singleton(repository))
+        // Data implements the Domain's ports; the use cases hold the rules.
+        let source = PhotoSources(sources: sources, chosenSource: chosen)
+        try registry.service((any SearchPhotosUseCase).self, .singleton(SearchPhotos(source: source, preferences: preferences)))
+        try registry.service((any GetPhotoUseCase).self, .singleton(GetPhoto(source: source)))
+        try registry.service((any DownloadPhotoUseCase).self, .singleton(DownloadPhoto(images: CachedImages(cache: images))))
     }
 
     /// Contributes "photos per page", "data source" and "safe search" to Settings, when
@@ -67,7 +70,7 @@ public final class PhotosModule: Module {
         settings.register(
             [
                 SettingDefinition(
-                    key: "perPage", title: { strings[.settingPerPage] }, kind: .number(PhotoRepository.perPageRange),
+                    key: "perPage", title: { strings[.settingPerPage] }, kind: .number(SearchPhotos.perPageRange),
                     defaultValue: .int(perPage)),
                 SettingDefinition(
                     key: "source", title: { strings[.settingSource] }, kind: .choice(["catalog", "pixabay"]),

@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import PhotosDomain
 import Synchronization
 import TestSupport
 import Testing
@@ -60,7 +61,7 @@ import Testing
             return response
         }
         defer { server.stop() }
-        let images = ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient()))
+        let images = ImageCache(folder: try storageFolder(), fetch: CachedImages.fetcher(http: HTTPClient()))
         let target = try #require(URL(string: server.baseURL + "/big.jpg"))
         let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await images.data(for: target).count } }

@@ -2,16 +2,30 @@ import Foundation
 import ModuleKit
 import ModuleKitNetworking
 import ModuleKitTesting
+import PhotosDomain
 import Testing
 
 @testable import PhotosFeature
 
-/// Searching the shipped catalog through the repository, and Photos as the host runs it.
+/// The use cases on the real Data: the shipped catalog and the image cache, as the module
+/// wires them; and Photos as the host runs it.
 @Suite struct PhotoRepositoryTests {
-    func repository() throws -> PhotoRepository {
-        PhotoRepository(
-            source: CatalogDataSource(path: shippedCatalog),
-            images: ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+    struct Photos {
+        let search: SearchPhotos
+        let get: GetPhoto
+        let download: DownloadPhoto
+
+        func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult { try await search.search(query) }
+        func photo(id: Int) async throws(PhotoError) -> Hit { try await get.photo(id: id) }
+        func image(of hit: Hit, progress: (@Sendable (Int64, Int64?) -> Void)?) async throws(PhotoError) -> [UInt8] {
+            try await download.image(of: hit, progress: progress)
+        }
+    }
+
+    func repository(catalog: String = shippedCatalog) throws -> Photos {
+        let source = PhotoSources(CatalogDataSource(path: catalog))
+        let images = CachedImages(cache: ImageCache(folder: try storageFolder(), fetch: CachedImages.fetcher(http: HTTPClient())))
+        return Photos(search: SearchPhotos(source: source), get: GetPhoto(source: source), download: DownloadPhoto(images: images))
     }
 
     @Test func pagesThroughTheCatalog() async throws {
@@ -46,9 +60,7 @@ import Testing
     @Test func aBrokenCatalogIsAClearError() async throws {
         let path = temporaryFolder() + "/catalog.json"
         try Data(#"{"total": 1, "hits": [{"id": 1}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-        let photos = PhotoRepository(
-            source: CatalogDataSource(path: path),
-            images: ImageCache(folder: try storageFolder(), fetch: PhotoRepository.fetcher(http: HTTPClient())))
+        let photos = try repository(catalog: path)
         await #expect(throws: PhotoError.catalog("'\(path)' is not a page of photos at 'hits[0].tags' (missing)")) {
             try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import PhotosDomain
 import TestSupport
 
 @testable import PhotosFeature

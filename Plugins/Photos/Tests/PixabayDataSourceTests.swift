@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitTesting
+import PhotosDomain
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import PhotosDomain
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import PhotosDomain
 import Synchronization
 
 /// The embedded source: a JSON file in the API's documented page format (shipped with the

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import PhotosDomain
 
 /// Images by URL (Kingfisher's job): in memory and on disk, each bounded in bytes with
 /// least-recently-used eviction; files written atomically; concurrent requests for one URL

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import PhotosDomain
 
 /// Photos' `config` in modules.json.
 public struct PhotosConfiguration: Decodable, Sendable {
@@ -26,7 +27,7 @@ public struct PhotosConfiguration: Decodable, Sendable {
         if let source, !["catalog", "pixabay"].contains(source) {
             throw ConfigurationError(message: "config.source is '\(source)'; use 'catalog' or 'pixabay'")
         }
-        if let perPage, !PhotoRepository.perPageRange.contains(perPage) {
+        if let perPage, !SearchPhotos.perPageRange.contains(perPage) {
             throw ConfigurationError(message: "config.perPage is \(perPage); use 3 to 200")
         }
         if let baseURL, URL(string: baseURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {

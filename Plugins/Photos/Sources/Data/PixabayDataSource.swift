@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import PhotosDomain
 
 /// A Pixabay-compatible API: `GET base?key=&q=&lang=&safesearch=&page=&per_page=` (and
 /// `&id=` for one photo), answered with the documented page (see ``PixabayPage``). Answers

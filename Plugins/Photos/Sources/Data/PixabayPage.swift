@@ -1,4 +1,5 @@
 import Foundation
+import PhotosDomain
 
 /// A page of photos exactly as the Pixabay API documents it: the wire format, decoded here in
 /// Data and mapped onto the domain's ``Hit`` and ``PhotoResult``.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosDomain
 
 /// Saves a file a person asked for (a download): complete or not at all, with the mode the
 /// person's umask gives (0644 usually; it is a picture, not a secret), and never over an

@@ -1,4 +1,5 @@
 import ModuleKit
+import PhotosDomain
 
 extension PhotoError {
     /// The message a person reads, in the current locale.

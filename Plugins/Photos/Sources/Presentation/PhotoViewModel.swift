@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import PhotosDomain
 
 /// The state of a search and what screens and commands do with it (seed 001's
 /// `PhotoViewModel`): the use cases come from the locator; network work stays out of views.

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import PhotosDomain
 
 /// `modhost photos search QUERY [--page N] [--per-page N] [--json] | show ID | download ID [--to DIR]`.
 struct PhotosCommands {
@@ -18,7 +19,7 @@ struct PhotosCommands {
             let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
             guard !words.isEmpty else { throw CommandUsageError("search needs a QUERY") }
             let perPage = try Self.number(arguments, "--per-page") ?? defaultPerPage
-            guard PhotoRepository.perPageRange.contains(perPage) else { throw CommandUsageError("--per-page must be 3 to 200") }
+            guard SearchPhotos.perPageRange.contains(perPage) else { throw CommandUsageError("--per-page must be 3 to 200") }
             let page = try Self.number(arguments, "--page") ?? 1
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let query = words.joined(separator: " ")

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ModuleKit
+import PhotosDomain
 
 /// Photos' first screen: search, photos of a saved place (only while Geo is active), back.
 final class PhotosMenuScreen: Screen {

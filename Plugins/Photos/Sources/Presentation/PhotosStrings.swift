@@ -1,4 +1,5 @@
 import ModuleKit
+import PhotosDomain
 
 /// Photos' string keys; the texts are in Resources/Strings.
 extension StringKey {

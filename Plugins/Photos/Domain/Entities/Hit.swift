@@ -1,5 +1,6 @@
-/// One photo of a search (seed 001's `Hit`). Written as JSON (`photos search --json`) with
-/// the API's own field names; read from a service's page in Data (`PixabayPage`).
+/// One photo of a search (seed 001's `Hit`): the domain's entity. Written as JSON (`photos
+/// search --json`) with the API's field names; read from a service's page in Data
+/// (`PixabayPage`), which maps the wire format onto it.
 public struct Hit: Encodable, Sendable, Equatable, Identifiable {
     public let id: Int
     public let pageURL: String
@@ -23,6 +24,36 @@ public struct Hit: Encodable, Sendable, Equatable, Identifiable {
     public let userID: Int
     public let user: String
     public let userImageURL: String
+
+    public init(
+        id: Int, pageURL: String, type: String, tags: String, previewURL: String, previewWidth: Int, previewHeight: Int,
+        webformatURL: String, webformatWidth: Int, webformatHeight: Int, largeImageURL: String, imageWidth: Int, imageHeight: Int,
+        imageSize: Int, views: Int, downloads: Int, collections: Int, likes: Int, comments: Int, userID: Int, user: String,
+        userImageURL: String
+    ) {
+        self.id = id
+        self.pageURL = pageURL
+        self.type = type
+        self.tags = tags
+        self.previewURL = previewURL
+        self.previewWidth = previewWidth
+        self.previewHeight = previewHeight
+        self.webformatURL = webformatURL
+        self.webformatWidth = webformatWidth
+        self.webformatHeight = webformatHeight
+        self.largeImageURL = largeImageURL
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.imageSize = imageSize
+        self.views = views
+        self.downloads = downloads
+        self.collections = collections
+        self.likes = likes
+        self.comments = comments
+        self.userID = userID
+        self.user = user
+        self.userImageURL = userImageURL
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, pageURL, type, tags, previewURL, previewWidth, previewHeight, webformatURL, webformatWidth, webformatHeight
