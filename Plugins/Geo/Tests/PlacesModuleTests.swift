@@ -39,6 +39,21 @@ import Testing
         #expect(try storage.count() == 1)
     }
 
+    @Test func renameAsksThroughTheSameInputModule() throws {
+        // Add Lyon, Rename → Lyon → "Lugdunum"; then Rename → Lugdunum → empty (cancel).
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "2", "1", "Lugdunum", "2", "1", "", "4"])
+        #expect(terminal.output.contains("Rename a city: Lyon\n===================\n(leave empty to cancel)\nNew name [Save]: "))
+        #expect(terminal.output.contains("France (FR)\n  Lugdunum\n"))
+        #expect(try storage.count() == 1)
+    }
+
+    @Test func aRefusedNewNameIsAskedAgain() throws {
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "1", "FR", "Nice", "2", "1", "NICE", "Lutetia", "4"])
+        #expect(terminal.output.contains("! "), "the duplicate is refused with a message")
+        #expect(terminal.output.contains("  Lutetia\n"))
+        #expect(try storage.count() == 2)
+    }
+
     @Test func deleteAsksAndContinueDeletes() throws {
         let (_, storage) = try run(["1", "FR", "Lyon", "3", "1", "2", "4"])
         #expect(try storage.count() == 0)

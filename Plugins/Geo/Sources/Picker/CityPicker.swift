@@ -1,7 +1,8 @@
 import Contracts
 import ModuleKit
 
-/// Geo's route: the saved cities, and a picker other modules present.
+/// Geo's route (what other modules resolve): the saved cities, and the city picker, which is a
+/// SILVER module like the rest of Geo.
 final class GeoRouter: GeoRoute {
     let context: ModuleContext
 
@@ -10,38 +11,59 @@ final class GeoRouter: GeoRoute {
     }
 
     func savedCities() throws -> [SavedCity] {
-        let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
-        return try interactor.groups().flatMap { group in
-            group.cities.map { SavedCity(country: group.country.code, countryName: group.country.name, city: $0.name) }
-        }
+        try PlacesInteractor(resolver: context.resolver, locale: context.locale).savedCities()
     }
 
     func presentCityPicker(completion: @escaping @Sendable (SavedCity?) -> Void) {
-        context.navigator.present(CityPickerView(route: self, strings: context.strings, completion: completion))
+        do {
+            let picker = try CityPickerModuleAssembly(context: context)
+            picker.router.configure(onPick: completion)
+            context.navigator.present(picker.view)
+        } catch {
+            context.navigator.present(ErrorScreen(message: "\(error)"))
+        }
     }
 }
 
-/// A numbered list of saved cities and Back.
-final class CityPickerView: Screen {
-    let route: GeoRouter
-    let strings: ModuleStrings
-    let completion: @Sendable (SavedCity?) -> Void
+/// The picker's public face: the callback through one `configure`, as ``InputRouter``.
+public final class CityPickerRouter {
+    private(set) var onPick: ((SavedCity?) -> Void)?
 
-    init(route: GeoRouter, strings: ModuleStrings, completion: @escaping @Sendable (SavedCity?) -> Void) {
-        self.route = route
+    public init() {}
+
+    public func configure(onPick: @escaping (SavedCity?) -> Void) {
+        self.onPick = onPick
+    }
+}
+
+/// A numbered list of saved cities and Back: thin, and owner of its module.
+final class CityPickerView: Screen {
+    let router: CityPickerRouter
+    let interactor: PlacesInteractor
+    let strings: ModuleStrings
+
+    init(router: CityPickerRouter, interactor: PlacesInteractor, strings: ModuleStrings) {
+        self.router = router
+        self.interactor = interactor
         self.strings = strings
-        self.completion = completion
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        let cities = (try? route.savedCities()) ?? []
+        let cities = (try? interactor.savedCities()) ?? []
         if cities.isEmpty { ui.print(strings[.placesEmpty]) }
         let options = cities.map { "\($0.city), \($0.countryName)" } + [strings[.actionBack]]
         guard let choice = ui.menu(strings[.pickCity], options) else {
-            completion(nil)
+            router.onPick?(nil)
             return .quit
         }
-        completion(choice < cities.count ? cities[choice] : nil)
+        router.onPick?(choice < cities.count ? cities[choice] : nil)
         return .pop
     }
+}
+
+/// Builds the city picker: the interactor gets its services from the locator.
+func CityPickerModuleAssembly(context: ModuleContext) throws -> SilverModule<CityPickerRouter> {
+    let router = CityPickerRouter()
+    let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
+    return SilverModule(router: router, view: CityPickerView(router: router, interactor: interactor, strings: context.strings))
 }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import ModuleKit
 
@@ -96,6 +97,13 @@ public final class PlacesInteractor {
             throw error
         } catch {
             throw GeoError.storage("\(error)")
+        }
+    }
+
+    /// Every saved city with its country's name in the current locale, as the route gives them.
+    func savedCities() throws -> [SavedCity] {
+        try groups().flatMap { group in
+            group.cities.map { SavedCity(country: group.country.code, countryName: group.country.name, city: $0.name) }
         }
     }
 }

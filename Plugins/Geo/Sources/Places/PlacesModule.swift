@@ -4,16 +4,11 @@ import ModuleKit
 /// through `configure`; the child input routers are kept weakly — their views own them.
 public final class PlacesRouter {
     let strings: ModuleStrings
+    /// The open input step, if any (weak: its view owns it), for the memory test.
     private(set) weak var countryInput: InputRouter?
-    private(set) weak var cityInput: InputRouter?
-    private(set) var onClose: (() -> Void)?
 
     public init(strings: ModuleStrings) {
         self.strings = strings
-    }
-
-    public func configure(onClose: @escaping () -> Void) {
-        self.onClose = onClose
     }
 
     /// The two-step add: the input module for the country, then again for the city. Nothing
@@ -43,7 +38,6 @@ public final class PlacesRouter {
         let step = InputModuleAssembly(
             title: strings.format(.addCityTitle, country.name), placeholder: strings[.fieldCity], doneButton: strings[.buttonSave],
             cancelHint: strings[.cancelHint])
-        cityInput = step.router
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {
@@ -55,6 +49,25 @@ public final class PlacesRouter {
             },
             onCancel: { .pop })
         return step.view
+    }
+
+    /// Rename asks for the new name with the same input module as add.
+    func rename(_ city: City, in country: Country, with interactor: PlacesInteractor) -> Navigation {
+        let strings = self.strings
+        let step = InputModuleAssembly(
+            title: strings[.actionRename] + ": " + city.name, placeholder: strings[.fieldNewName], doneButton: strings[.buttonSave],
+            cancelHint: strings[.cancelHint])
+        step.router.configure(
+            onDone: { text in
+                do throws(GeoError) {
+                    _ = try interactor.rename(country: country.code, city: city.name, to: text)
+                    return .proceed(.pop)
+                } catch {
+                    return .retry(error.message(strings))
+                }
+            },
+            onCancel: { .pop })
+        return .push(step.view)
     }
 }
 
@@ -93,22 +106,10 @@ public final class PlacesView: Screen {
             guard !cities.isEmpty else { return .stay }
             guard let pick = ui.menu(strings[.pickCity], cities.map { "\($0.1.name), \($0.0.name)" }) else { return .quit }
             let (country, city) = cities[pick]
-            return choice == 1 ? rename(city, in: country, ui) : delete(city, in: country, ui)
+            return choice == 1 ? router.rename(city, in: country, with: interactor) : delete(city, in: country, ui)
         default:
-            router.onClose?()
             return .pop
         }
-    }
-
-    private func rename(_ city: City, in country: Country, _ ui: TerminalUI) -> Navigation {
-        let strings = router.strings
-        guard let newName = ui.ask(strings[.fieldNewName]) else { return .quit }
-        do throws(GeoError) {
-            _ = try interactor.rename(country: country.code, city: city.name, to: newName)
-        } catch {
-            ui.error(error.message(strings))
-        }
-        return .stay
     }
 
     private func delete(_ city: City, in country: Country, _ ui: TerminalUI) -> Navigation {
