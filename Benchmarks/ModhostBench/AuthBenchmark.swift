@@ -35,7 +35,7 @@ struct AuthBenchmark {
             let strings = ModuleStrings.none(locale: LocaleSetting(environment: [:]))
             let service = AuthService(
                 store: try AuthStore(storage: storage), hasher: PasswordHasher(cost: 1), outbox: try ResetOutbox(storage: storage),
-                strings: strings)
+                resetMessage: ResetMessage.wording(strings))
             _ = try service.register(email: "bench@example.com", name: "Bench", password: "secret12!", confirmation: "secret12!")
             let operations: [(String, () throws -> Void)] = [
                 ("current user", { _ = service.currentUser() }),

@@ -15,7 +15,7 @@ public final class AuthModule: Module {
         let context = registry.context
         let service = AuthService(
             store: try AuthStore(storage: context.storage), hasher: .standard, outbox: try ResetOutbox(storage: context.storage),
-            strings: context.strings)
+            resetMessage: ResetMessage.wording(context.strings))
         self.service = service
         try registry.route((any AuthRoute).self, .singleton(AuthRouter(service: service, context: context)))
         try registry.service(AuthService.self, .singleton(service))

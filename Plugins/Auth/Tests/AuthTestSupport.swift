@@ -19,7 +19,7 @@ func makeService(clock: TestClock = TestClock(), locale: String = "en", work: Wo
     let storage = ModuleStorage(dataFolder: NSTemporaryDirectory() + "auth-tests-" + UUID().uuidString, module: "Auth")
     let service = AuthService(
         store: try AuthStore(storage: storage), hasher: PasswordHasher(cost: 1, counting: work), outbox: try ResetOutbox(storage: storage),
-        strings: try authStrings(locale: locale), clock: { clock.now })
+        resetMessage: ResetMessage.wording(try authStrings(locale: locale)), clock: { clock.now })
     return (service, storage)
 }
 

@@ -5,10 +5,10 @@ import Testing
 
 @Suite struct CredentialsPolicyTests {
     @Test(arguments: [
-        ("", "Ann", "secret12!", "secret12!", AuthError.inputMissing(field: .fieldEmail)),
-        ("a@b.co", " ", "secret12!", "secret12!", .inputMissing(field: .fieldName)),
-        ("a@b.co", "Ann", "", "secret12!", .inputMissing(field: .fieldPassword)),
-        ("a@b.co", "Ann", "secret12!", "", .inputMissing(field: .fieldConfirmation)),
+        ("", "Ann", "secret12!", "secret12!", AuthError.inputMissing(field: .email)),
+        ("a@b.co", " ", "secret12!", "secret12!", .inputMissing(field: .name)),
+        ("a@b.co", "Ann", "", "secret12!", .inputMissing(field: .password)),
+        ("a@b.co", "Ann", "secret12!", "", .inputMissing(field: .confirmation)),
         ("not-an-email", "Ann", "secret12!", "secret12!", .invalidEmail),
         ("a@b", "Ann", "secret12!", "secret12!", .invalidEmail),
         ("a b@c.de", "Ann", "secret12!", "secret12!", .invalidEmail),
@@ -17,8 +17,8 @@ import Testing
         ("a@b.co", "Ann", "short1!", "short1!", .weakPassword),
         ("a@b.co", "Ann", "lettersonly", "lettersonly", .weakPassword),
         ("a@b.co", "Ann", "12345678", "12345678", .weakPassword),
-        (String(repeating: "a", count: 250) + "@b.co", "Ann", "secret12!", "secret12!", .inputTooLong(field: .fieldEmail, limit: 254)),
-        ("a@b.co", String(repeating: "n", count: 101), "secret12!", "secret12!", .inputTooLong(field: .fieldName, limit: 100)),
+        (String(repeating: "a", count: 250) + "@b.co", "Ann", "secret12!", "secret12!", .inputTooLong(field: .email, limit: 254)),
+        ("a@b.co", String(repeating: "n", count: 101), "secret12!", "secret12!", .inputTooLong(field: .name, limit: 100)),
     ])
     func refusesWithTheSeedsInputErrors(email: String, name: String, password: String, confirmation: String, expected: AuthError) {
         #expect(
@@ -35,8 +35,8 @@ import Testing
     @Test func messagesAreLocalized() throws {
         let english = try authStrings()
         let french = try authStrings(locale: "fr")
-        #expect(AuthError.inputMissing(field: .fieldEmail).message(english) == "Email is required.")
-        #expect(AuthError.inputMissing(field: .fieldEmail).message(french) == "E-mail est obligatoire.")
+        #expect(AuthError.inputMissing(field: .email).message(english) == "Email is required.")
+        #expect(AuthError.inputMissing(field: .email).message(french) == "E-mail est obligatoire.")
         #expect(AuthError.wrongCredentials.message(french) == "E-mail ou mot de passe incorrect.")
         #expect(AuthError.throttled(seconds: 61).message(english) == "Too many failed attempts. Try again in 2 minute(s).")
     }

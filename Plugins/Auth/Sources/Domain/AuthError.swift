@@ -1,12 +1,11 @@
-import ModuleKit
-
-/// Why an Auth operation was refused (seed 000's `InputError`, and the rest). Each case has a
-/// localized message; none says whether an email is registered, except registration itself.
+/// Why an Auth operation was refused (seed 000's `InputError`, and the rest). Presentation
+/// words each case (`AuthError+Message.swift`); none says whether an email is registered,
+/// except registration itself.
 public enum AuthError: Error, Equatable, Sendable {
-    /// A required field is empty; carries the field's string key.
-    case inputMissing(field: StringKey)
+    /// A required field is empty.
+    case inputMissing(field: AuthField)
     /// A field is longer than allowed; carries the field and the limit.
-    case inputTooLong(field: StringKey, limit: Int)
+    case inputTooLong(field: AuthField, limit: Int)
     case invalidEmail
     case passwordMismatch
     case weakPassword
@@ -20,22 +19,9 @@ public enum AuthError: Error, Equatable, Sendable {
     case notLoggedIn
     /// Storage failed; the message carries SQLite's words.
     case storage(String)
+}
 
-    /// The message a person reads, in the current locale.
-    public func message(_ strings: ModuleStrings) -> String {
-        switch self {
-        case .inputMissing(let field): strings.format(.errorMissing, strings[field])
-        case .inputTooLong(let field, let limit): strings.format(.errorTooLong, strings[field], "\(limit)")
-        case .invalidEmail: strings[.errorInvalidEmail]
-        case .passwordMismatch: strings[.errorPasswordMismatch]
-        case .weakPassword: strings.format(.errorWeakPassword, "\(CredentialsPolicy.minimumPasswordLength)")
-        case .emailTaken: strings[.errorEmailTaken]
-        case .wrongCredentials: strings[.errorWrongCredentials]
-        case .throttled(let seconds): strings.format(.errorThrottled, "\(max(1, (seconds + 59) / 60))")
-        case .invalidToken: strings[.errorInvalidToken]
-        case .expiredToken: strings[.errorExpiredToken]
-        case .notLoggedIn: strings[.errorNotLoggedIn]
-        case .storage(let message): strings.format(.errorStorage, message)
-        }
-    }
+/// A field of Auth's forms, as the domain names it (Presentation words it).
+public enum AuthField: Sendable, Equatable {
+    case email, name, password, confirmation, currentPassword, token
 }

@@ -10,7 +10,9 @@ public final class AuthService: Sendable {
     let hasher: PasswordHasher
     let policy: ThrottlePolicy
     let outbox: ResetOutbox
-    let strings: ModuleStrings
+    /// The reset message's subject and body for an account's name and token (worded by
+    /// Presentation, in the person's language).
+    let resetMessage: @Sendable (_ name: String, _ token: String) -> (subject: String, body: String)
     let clock: @Sendable () -> Date
     private let observers = Mutex<[UUID: @Sendable (AuthUser?) -> Void]>([:])
     /// A hash to check unknown emails against, made on first need (it costs one slow hash).
@@ -21,13 +23,14 @@ public final class AuthService: Sendable {
 
     public init(
         store: AuthStore, hasher: PasswordHasher, policy: ThrottlePolicy = ThrottlePolicy(), outbox: ResetOutbox,
-        strings: ModuleStrings, clock: @escaping @Sendable () -> Date = Date.init
+        resetMessage: @escaping @Sendable (_ name: String, _ token: String) -> (subject: String, body: String),
+        clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.hasher = hasher
         self.policy = policy
         self.outbox = outbox
-        self.strings = strings
+        self.resetMessage = resetMessage
         self.clock = clock
     }
 
@@ -52,8 +55,8 @@ public final class AuthService: Sendable {
     /// Logs in; a wrong email and a wrong password are the same error, and take the same time.
     public func logIn(email rawEmail: String, password: String) throws(AuthError) -> AuthUser {
         let email = CredentialsPolicy.normalizedEmail(rawEmail)
-        if email.isEmpty { throw AuthError.inputMissing(field: .fieldEmail) }
-        if password.isEmpty { throw AuthError.inputMissing(field: .fieldPassword) }
+        if email.isEmpty { throw AuthError.inputMissing(field: .email) }
+        if password.isEmpty { throw AuthError.inputMissing(field: .password) }
         if email.count > CredentialsPolicy.maximumEmailLength || password.count > CredentialsPolicy.maximumPasswordLength {
             throw AuthError.wrongCredentials
         }
@@ -75,9 +78,9 @@ public final class AuthService: Sendable {
 
     public func updateDisplayName(_ rawName: String) throws(AuthError) {
         let name = rawName.trimmingCharacters(in: .whitespaces)
-        if name.isEmpty { throw AuthError.inputMissing(field: .fieldName) }
+        if name.isEmpty { throw AuthError.inputMissing(field: .name) }
         if name.count > CredentialsPolicy.maximumNameLength {
-            throw AuthError.inputTooLong(field: .fieldName, limit: CredentialsPolicy.maximumNameLength)
+            throw AuthError.inputTooLong(field: .name, limit: CredentialsPolicy.maximumNameLength)
         }
         let account = try current()
         try storage { try store.updateName(userID: account.id, name: name) }
@@ -88,7 +91,7 @@ public final class AuthService: Sendable {
     /// a log in).
     public func changePassword(current: String, new: String, confirmation: String) throws(AuthError) {
         let account = try self.current()
-        if current.isEmpty { throw AuthError.inputMissing(field: .fieldCurrentPassword) }
+        if current.isEmpty { throw AuthError.inputMissing(field: .currentPassword) }
         if let problem = CredentialsPolicy.validateNewPassword(new, confirmation: confirmation) { throw problem }
         _ = try checkPassword(email: account.email, password: current)
         guard let hash = hasher.hash(new) else { throw AuthError.storage("the system refused to hash the password") }
@@ -101,26 +104,26 @@ public final class AuthService: Sendable {
     /// whether the account exists: an unknown email gets no message, and no error.
     public func requestReset(email rawEmail: String) throws(AuthError) {
         let email = CredentialsPolicy.normalizedEmail(rawEmail)
-        if email.isEmpty { throw AuthError.inputMissing(field: .fieldEmail) }
+        if email.isEmpty { throw AuthError.inputMissing(field: .email) }
         if email.count > CredentialsPolicy.maximumEmailLength || !CredentialsPolicy.isValidEmail(email) {
             throw AuthError.invalidEmail
         }
         guard let account = try storage({ try store.account(email: email) }) else { return }
         let token = Self.newToken()
         let date = clock()
+        let message = resetMessage(account.name, token)
         try storage {
             try store.storeResetToken(
                 digest: SHA256.hex(Array(token.utf8)), userID: account.id,
                 expiresAt: Int64(date.timeIntervalSince1970 + Self.resetTokenLifetime))
-            try outbox.deliver(
-                to: email, subject: strings[.resetMailSubject], body: strings.format(.resetMailBody, account.name, token), at: date)
+            try outbox.deliver(to: email, subject: message.subject, body: message.body, at: date)
         }
     }
 
     /// Sets a new password with a token from the outbox; the token then stops working.
     public func confirmReset(token rawToken: String, password: String, confirmation: String) throws(AuthError) -> AuthUser {
         let token = rawToken.trimmingCharacters(in: .whitespaces).lowercased()
-        if token.isEmpty { throw AuthError.inputMissing(field: .fieldToken) }
+        if token.isEmpty { throw AuthError.inputMissing(field: .token) }
         if let problem = CredentialsPolicy.validateNewPassword(password, confirmation: confirmation) { throw problem }
         guard token.count == 32, token.allSatisfy(\.isHexDigit) else { throw AuthError.invalidToken }
         guard let hash = hasher.hash(password) else { throw AuthError.storage("the system refused to hash the password") }

@@ -31,22 +31,22 @@ public enum CredentialsPolicy {
     /// Checks a registration's fields in the seed's order: missing, too long, email, mismatch,
     /// strength.
     public static func validateRegistration(email: String, name: String, password: String, confirmation: String) -> AuthError? {
-        if email.isEmpty { return .inputMissing(field: .fieldEmail) }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty { return .inputMissing(field: .fieldName) }
-        if password.isEmpty { return .inputMissing(field: .fieldPassword) }
-        if confirmation.isEmpty { return .inputMissing(field: .fieldConfirmation) }
-        if email.count > maximumEmailLength { return .inputTooLong(field: .fieldEmail, limit: maximumEmailLength) }
-        if name.count > maximumNameLength { return .inputTooLong(field: .fieldName, limit: maximumNameLength) }
-        if password.count > maximumPasswordLength { return .inputTooLong(field: .fieldPassword, limit: maximumPasswordLength) }
+        if email.isEmpty { return .inputMissing(field: .email) }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { return .inputMissing(field: .name) }
+        if password.isEmpty { return .inputMissing(field: .password) }
+        if confirmation.isEmpty { return .inputMissing(field: .confirmation) }
+        if email.count > maximumEmailLength { return .inputTooLong(field: .email, limit: maximumEmailLength) }
+        if name.count > maximumNameLength { return .inputTooLong(field: .name, limit: maximumNameLength) }
+        if password.count > maximumPasswordLength { return .inputTooLong(field: .password, limit: maximumPasswordLength) }
         if !isValidEmail(email) { return .invalidEmail }
         return validateNewPassword(password, confirmation: confirmation)
     }
 
     /// Checks a new password and its confirmation.
     public static func validateNewPassword(_ password: String, confirmation: String) -> AuthError? {
-        if password.isEmpty { return .inputMissing(field: .fieldPassword) }
-        if confirmation.isEmpty { return .inputMissing(field: .fieldConfirmation) }
-        if password.count > maximumPasswordLength { return .inputTooLong(field: .fieldPassword, limit: maximumPasswordLength) }
+        if password.isEmpty { return .inputMissing(field: .password) }
+        if confirmation.isEmpty { return .inputMissing(field: .confirmation) }
+        if password.count > maximumPasswordLength { return .inputTooLong(field: .password, limit: maximumPasswordLength) }
         if password != confirmation { return .passwordMismatch }
         if !isStrongPassword(password) { return .weakPassword }
         return nil

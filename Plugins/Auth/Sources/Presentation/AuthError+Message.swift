@@ -1,0 +1,35 @@
+import ModuleKit
+
+extension AuthError {
+    /// The message a person reads, in the current locale.
+    public func message(_ strings: ModuleStrings) -> String {
+        switch self {
+        case .inputMissing(let field): strings.format(.errorMissing, strings[field.label])
+        case .inputTooLong(let field, let limit): strings.format(.errorTooLong, strings[field.label], "\(limit)")
+        case .invalidEmail: strings[.errorInvalidEmail]
+        case .passwordMismatch: strings[.errorPasswordMismatch]
+        case .weakPassword: strings.format(.errorWeakPassword, "\(CredentialsPolicy.minimumPasswordLength)")
+        case .emailTaken: strings[.errorEmailTaken]
+        case .wrongCredentials: strings[.errorWrongCredentials]
+        case .throttled(let seconds): strings.format(.errorThrottled, "\(max(1, (seconds + 59) / 60))")
+        case .invalidToken: strings[.errorInvalidToken]
+        case .expiredToken: strings[.errorExpiredToken]
+        case .notLoggedIn: strings[.errorNotLoggedIn]
+        case .storage(let message): strings.format(.errorStorage, message)
+        }
+    }
+}
+
+extension AuthField {
+    /// The field's label in the forms.
+    var label: StringKey {
+        switch self {
+        case .email: .fieldEmail
+        case .name: .fieldName
+        case .password: .fieldPassword
+        case .confirmation: .fieldConfirmation
+        case .currentPassword: .fieldCurrentPassword
+        case .token: .fieldToken
+        }
+    }
+}
