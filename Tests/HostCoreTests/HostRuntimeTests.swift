@@ -239,3 +239,37 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         #expect(runtime.commands.first?.commands.isEmpty == true)
     }
 }
+
+/// The runtime's phases run module code outside its lock.
+@Suite struct RuntimePhaseTests {
+    @Test func whileAModuleBlocksInStartTheRuntimeStillAnswersAndStopWaitsForNothing() throws {
+        // FixtureMisbehaves never returns from start; the thread that starts it stays blocked
+        // for the rest of this test process (the watchdog is the executable's, not the tests').
+        let runtime = try makeRuntime([("FixtureProvider", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)])
+        let thread = Thread { runtime.start() }
+        thread.start()
+        // Wait until the start phase is under way (it never ends: the module blocks).
+        let deadline = Date().addingTimeInterval(60)
+        while !runtime.state.withLock({ $0.busy && $0.stage.rank == 2 }), Date() < deadline { usleep(10_000) }
+        #expect(runtime.state.withLock { $0.busy && $0.stage.rank == 2 })
+        #expect(state(runtime, "FixtureProvider").0 == .active)
+        #expect(runtime.routes.contains { $0.route == "GreetingRoute" })
+        runtime.stop()  // returns: the start phase holds no lock while the module blocks
+        #expect(runtime.problems.isEmpty)
+        #expect(runtime.state.withLock { $0.busy }, "start is still blocked in the module")
+    }
+
+    @Test func thePhasesRunOnceAndInOrderWhateverIsAsked() throws {
+        let runtime = try makeRuntime([("FixtureProvider", "")])
+        runtime.stop()  // before start: nothing to stop
+        runtime.planOnly()
+        #expect(state(runtime, "FixtureProvider").0 == .active)
+        runtime.start()
+        runtime.start()
+        runtime.prepare()  // already past it: nothing happens
+        let greeting = try runtime.resolver.resolve((any GreetingRoute).self)
+        #expect(greeting.greet("Ann") == "Hello, Ann!")
+        runtime.stop()
+        runtime.stop()
+    }
+}

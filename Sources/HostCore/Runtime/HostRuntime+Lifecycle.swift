@@ -3,80 +3,56 @@ import Foundation
 @_spi(Host) import ModuleKit
 
 extension HostRuntime {
-    /// Registers and starts every planned module in dependency order, then seals the locator.
+    /// Registers and starts every planned module in dependency order, then seals the locator:
+    /// the work of the start phase, on the loaded snapshot (called without the runtime's lock).
     ///
     /// A module that throws in register or start is marked failed and its registrations are
     /// withdrawn; modules that require it are skipped; all others start.
-    public func start() {
-        state.withLock { state in
-            if !state.isPrepared {
-                state.isPrepared = true
-                if !state.isPlanned { plan(&state) }
-                load(&state)
-            }
-            guard !state.isStarted else { return }
-            state.isStarted = true
-            do {
-                try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
-            } catch {
-                logger.error("\(error); modules that store data will fail")
-            }
-            registerHostRoutes()
-            for name in state.plan.order {
-                guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
-                let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
-                let identity = state.inspected[name]?.identity
-                if let reason = unmetRequirement(of: module.manifest, in: state) {
-                    settle(name, as: .skipped, reason: reason, module: module, in: &state)
-                    continue
-                }
-                let context = self.context(
-                    named: name, resolver: locator.resolver(for: module.manifest),
-                    strings: state.strings[name] ?? .none(locale: locale),
-                    libraryFolder: URL(fileURLWithPath: module.path).deletingLastPathComponent().path)
-                state.contexts[name] = context
-                do {
-                    try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {
-                        try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
-                    }
-                } catch {
-                    settle(name, as: .failed, reason: "threw in register: \(error)", module: module, in: &state)
-                    continue
-                }
-                do {
-                    try moduleGuard.run(name, .start, library: module.path, identity: identity, timeout: timeout) {
-                        try module.instance.start(context)
-                    }
-                } catch {
-                    settle(name, as: .failed, reason: "threw in start: \(error)", module: module, in: &state)
-                    continue
-                }
-                state.started.append(name)
-                logger.debug("module '\(name)' started")
-            }
-            locator.seal()
-            hostInfo.update(state.reports)
+    func startModules(_ state: inout Snapshot) {
+        do {
+            try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
+        } catch {
+            logger.error("\(error); modules that store data will fail")
         }
-        hostInfo.update(
-            commands: commands.flatMap { module in
-                module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
-            })
+        registerHostRoutes()
+        for name in state.plan.order {
+            guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
+            let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+            let identity = state.inspected[name]?.identity
+            if let reason = unmetRequirement(of: module.manifest, in: state) {
+                settle(name, as: .skipped, reason: reason, module: module, in: &state)
+                continue
+            }
+            let context = self.context(
+                named: name, resolver: locator.resolver(for: module.manifest), strings: state.strings[name] ?? .none(locale: locale),
+                libraryFolder: URL(fileURLWithPath: module.path).deletingLastPathComponent().path)
+            state.contexts[name] = context
+            do {
+                try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {
+                    try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
+                }
+            } catch {
+                settle(name, as: .failed, reason: "threw in register: \(error)", module: module, in: &state)
+                continue
+            }
+            do {
+                try moduleGuard.run(name, .start, library: module.path, identity: identity, timeout: timeout) {
+                    try module.instance.start(context)
+                }
+            } catch {
+                settle(name, as: .failed, reason: "threw in start: \(error)", module: module, in: &state)
+                continue
+            }
+            state.started.append(name)
+            logger.debug("module '\(name)' started")
+        }
+        locator.seal()
+        hostInfo.update(state.reports)
     }
 
-    /// Stops started modules in reverse order; later calls do nothing.
-    public func stop() {
-        state.withLock { stop(&$0) }
-    }
-
-    /// Stops the modules unless module code holds the runtime (a module still in `start`):
-    /// the signal path must never wait on anything a module can hold.
-    func stopIfIdle() {
-        _ = state.withLockIfAvailable { stop(&$0) }
-    }
-
-    private func stop(_ state: inout State) {
-        guard state.isStarted, !state.isStopped else { return }
-        state.isStopped = true
+    /// Stops the started modules in reverse order: the work of the stop phase (called without
+    /// the runtime's lock).
+    func stopModules(_ state: Snapshot) {
         for name in state.started.reversed() {
             guard let module = state.loaded[name] else { continue }
             let timeout = configuration.entry(named: name)?.startTimeout ?? ModuleGuard.defaultTimeout
@@ -87,21 +63,28 @@ extension HostRuntime {
         }
     }
 
-    /// The commands of every active module, in file order.
-    public var commands: [(module: String, commands: [ModuleCommand])] {
-        state.withLock { state in
+    /// The active modules with what calling into them needs, read under the lock; the calls
+    /// themselves happen after it is released.
+    private var activeModules: [(name: String, module: LoadedModule, context: ModuleContext, identity: FileIdentity?)] {
+        read { state in
             state.reports.compactMap { report in
                 guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
                     return nil
                 }
-                let identity = state.inspected[report.name]?.identity
-                return (
-                    report.name,
-                    moduleGuard.run(report.name, .contributions, library: module.path, identity: identity) {
-                        module.instance.commands(context)
-                    }
-                )
+                return (report.name, module, context, state.inspected[report.name]?.identity)
             }
+        }
+    }
+
+    /// The commands of every active module, in file order.
+    public var commands: [(module: String, commands: [ModuleCommand])] {
+        activeModules.map { active in
+            (
+                active.name,
+                moduleGuard.run(active.name, .contributions, library: active.module.path, identity: active.identity) {
+                    active.module.instance.commands(active.context)
+                }
+            )
         }
     }
 
@@ -109,7 +92,7 @@ extension HostRuntime {
     /// `prepare`), and the app's shared locale and navigator.
     private func context(
         named name: String, resolver: ModuleResolver, strings: ModuleStrings,
-        libraryFolder: String = ModhostCommandLine.executableFolder()
+        libraryFolder: String = ProcessLocation.executableFolder
     ) -> ModuleContext {
         ModuleContext(
             moduleName: name, environment: configuration.environment,
@@ -121,16 +104,7 @@ extension HostRuntime {
 
     /// The Home entries of every active module, in file order.
     public var homeEntries: [HomeEntry] {
-        let active: [(String, LoadedModule, ModuleContext, FileIdentity?)] = state.withLock { state in
-            state.reports.compactMap { report in
-                guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
-                    return nil
-                }
-                return (report.name, module, context, state.inspected[report.name]?.identity)
-            }
-        }
-        // Asked outside the runtime's lock: making entries is module code.
-        return active.flatMap { name, module, context, identity in
+        activeModules.flatMap { name, module, context, identity in
             moduleGuard.run(name, .contributions, library: module.path, identity: identity) { module.instance.homeEntries(context) }
                 .map { entry in
                     HomeEntry(title: entry.title) { [self] in
@@ -152,7 +126,7 @@ extension HostRuntime {
     }
 
     /// Why `manifest` cannot start now that earlier modules have settled, or `nil`.
-    private func unmetRequirement(of manifest: ModuleManifest, in state: State) -> String? {
+    private func unmetRequirement(of manifest: ModuleManifest, in state: Snapshot) -> String? {
         DependencyGraph.unmetRequirement(
             requiring: manifest.requires.map(\.name),
             providers: state.plan.providers,
@@ -165,7 +139,7 @@ extension HostRuntime {
     }
 
     /// Records that `name` did not start, and withdraws what it registered.
-    private func settle(_ name: String, as moduleState: ModuleState, reason: String, module: LoadedModule, in state: inout State) {
+    private func settle(_ name: String, as moduleState: ModuleState, reason: String, module: LoadedModule, in state: inout Snapshot) {
         if let index = state.reports.firstIndex(where: { $0.name == name }) {
             state.reports[index].state = moduleState
             state.reports[index].reason = reason

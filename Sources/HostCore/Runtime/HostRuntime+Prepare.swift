@@ -5,26 +5,6 @@ extension HostRuntime {
     /// The largest module library the host reads.
     static let maximumLibrarySize = 512 << 20
 
-    /// Plans from the libraries' descriptors (no module code runs), then loads the libraries
-    /// the plan starts and checks their configuration. Safe to call more than once.
-    public func prepare() {
-        state.withLock { state in
-            guard !state.isPrepared else { return }
-            state.isPrepared = true
-            plan(&state)
-            load(&state)
-        }
-    }
-
-    /// Only the plan: every library checked and read from its file, nothing opened with
-    /// `dlopen`, nothing written (what `check` and `--help` use).
-    public func planOnly() {
-        state.withLock { state in
-            guard !state.isPlanned else { return }
-            plan(&state)
-        }
-    }
-
     /// A library checked and described: what planning knows of an enabled module.
     struct Inspected: Sendable {
         let path: String
@@ -33,8 +13,9 @@ extension HostRuntime {
         let sha256: String?
     }
 
-    func plan(_ state: inout State) {
-        state.isPlanned = true
+    /// Reads every enabled library's descriptor, checks trust and crash records, and plans the
+    /// start order: no module code runs.
+    func plan(_ state: inout Snapshot) {
         var crashes = CrashRecords(dataFolder: options.dataFolder, collect: options.recordsCrashes && !options.readOnly)
         if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { $0.lowercased() == "all" }) {
             crashes.forgetAll()
@@ -96,13 +77,13 @@ extension HostRuntime {
         state.plan = graph.plan()
         apply(state.plan, to: &reports)
         state.reports = reports
-        if !state.isStarted { hostInfo.update(reports) }
+        hostInfo.update(reports)
     }
 
     /// Reads the descriptors of disabled modules, but only when a selected module declares a
     /// route no selected module provides: then they can say who would have provided it. A
     /// problem with a disabled module's file is not reported (it is not used).
-    private func readDisabledDescriptorsIfMissed(_ state: inout State, selected: Set<String>) {
+    private func readDisabledDescriptorsIfMissed(_ state: inout Snapshot, selected: Set<String>) {
         let descriptors = selected.compactMap { state.inspected[$0]?.descriptor }
         let provided = Set(descriptors.flatMap(\.provides) + Self.hostRoutes.map(\.name))
         guard descriptors.contains(where: { !Set($0.requires + $0.uses).isSubset(of: provided) }) else { return }
@@ -115,7 +96,7 @@ extension HostRuntime {
 
     /// Loads the libraries the plan starts, in order, each under the guard; then re-plans so a
     /// module that failed to load takes its dependents with it.
-    func load(_ state: inout State) {
+    func load(_ state: inout Snapshot) {
         var failures: [String: String] = [:]
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
@@ -142,7 +123,7 @@ extension HostRuntime {
 
     /// Plans again among the modules already planned, with `failures` failed, so that what
     /// requires them is skipped with the reason.
-    func replan(_ state: inout State, failing failures: [String: String]) {
+    func replan(_ state: inout Snapshot, failing failures: [String: String]) {
         let selected = Set(state.plan.order).union(state.plan.blocked.keys)
         var graph = DependencyGraph(
             nodes: configuration.modules.compactMap { entry in
@@ -157,7 +138,7 @@ extension HostRuntime {
         graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter { selected.contains($0.key) }
         state.plan = graph.plan()
         apply(state.plan, to: &state.reports)
-        if !state.isStarted { hostInfo.update(state.reports) }
+        hostInfo.update(state.reports)
     }
 
     private func apply(_ plan: DependencyGraph.Plan, to reports: inout [ModuleReport]) {
@@ -317,7 +298,7 @@ extension HostRuntime {
 
     /// Tells the locator why routes declared by loaded modules have no working provider, so
     /// that a module resolving them gets the reason.
-    func markUnavailableRoutes(_ state: State) {
+    func markUnavailableRoutes(_ state: Snapshot) {
         var declared: Set<RouteKey> = []
         for module in state.loaded.values {
             declared.formUnion(module.manifest.declaredRoutes)

@@ -34,20 +34,14 @@ extension HostRuntime {
 }
 
 extension HostRuntime {
-    /// Marks modules whose probe failed as failed, and skips what requires them.
-    func recordProbeFailures(_ problems: [String: String]) {
-        guard !problems.isEmpty else { return }
-        state.withLock { replan(&$0, failing: problems) }
-    }
-
     /// Module `name`'s strings (none when it has none or did not load).
     func strings(of name: String) -> ModuleStrings {
-        state.withLock { $0.strings[name] } ?? .none(locale: locale)
+        read { $0.strings[name] } ?? .none(locale: locale)
     }
 
     /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
     func guarded<T>(_ name: String, _ phase: GuardPhase, _ body: () throws -> T) rethrows -> T {
-        let (path, identity) = state.withLock { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }
+        let (path, identity) = read { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }
         return try moduleGuard.run(name, phase, library: path, identity: identity, body)
     }
 }

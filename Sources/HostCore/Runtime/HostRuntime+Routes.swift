@@ -12,7 +12,7 @@ public struct RouteReport: Sendable, Equatable {
 extension HostRuntime {
     /// Every route that a loaded module or the host declares, sorted by name.
     public var routes: [RouteReport] {
-        state.withLock { state in
+        read { state in
             // From the descriptors: a module skipped before loading still shows what it declares.
             var routes: [String: (provider: String?, consumers: [String])] = [:]
             for route in Self.hostRoutes { routes[route.name] = (Self.hostName, []) }

@@ -30,7 +30,9 @@ public final class HostRuntime: Sendable {
     /// The host's own strings (the shell's screens, the UI's labels).
     public let strings: ModuleStrings
 
-    struct State {
+    /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
+    /// (see `HostRuntime+Phases.swift`).
+    struct Snapshot: Sendable {
         var reports: [ModuleReport] = []
         /// Enabled modules whose library passed the checks, with its descriptor.
         var inspected: [String: Inspected] = [:]
@@ -43,13 +45,11 @@ public final class HostRuntime: Sendable {
         var strings: [String: ModuleStrings] = [:]
         var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
         var started: [String] = []
-        var isPlanned = false
-        var isPrepared = false
-        var isStarted = false
-        var isStopped = false
     }
 
-    let state = Mutex(State())
+    /// The runtime's lock guards only this: the phase reached, and the snapshot readers see.
+    /// No module code ever runs while it is held.
+    let state = Mutex(RuntimeState())
 
     /// Creates a runtime for `configuration`.
     ///
@@ -104,11 +104,11 @@ public final class HostRuntime: Sendable {
 
     /// Where SwiftPM puts HostCore's resources: beside the executable that links it.
     static var hostStringsFolder: String {
-        ModhostCommandLine.executableFolder() + "/ModuleHost_HostCore.resources/Strings"
+        ProcessLocation.executableFolder + "/ModuleHost_HostCore.resources/Strings"
     }
 
     /// Every module in file order, with its state and reason.
-    public var modules: [ModuleReport] { state.withLock { $0.reports } }
+    public var modules: [ModuleReport] { read { $0.reports } }
 
     /// One line per module that will not (or did not) start, for `modhost check`.
     public var problems: [String] {

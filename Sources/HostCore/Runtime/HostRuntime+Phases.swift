@@ -1,0 +1,162 @@
+import ModuleKit
+
+// The runtime's phases: plan (config and descriptors, no module code) → load (dlopen, the
+// handshake, configs, strings) → start (register, start, seal) → stop. Each phase is a value
+// that only the previous phase's value can make (their initializers are private to this
+// file), so an order such as "start before load" cannot be written. Each step takes the last
+// value out under the lock, runs the module code with the lock released, and publishes the
+// new value: the signal path, and readers such as `modules`, never wait on module code.
+
+/// Descriptors read and checked, start order planned; no module code has run.
+struct Planned: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// Libraries opened, modules created, configs checked, strings read.
+struct Loaded: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// Modules registered and started, the locator sealed.
+struct Started: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// What the runtime's lock guards.
+struct RuntimeState: Sendable {
+    enum Stage: Sendable {
+        case initial
+        case planned(Planned)
+        case loaded(Loaded)
+        case started(Started)
+        case stopped
+
+        var rank: Int {
+            switch self {
+            case .initial: 0
+            case .planned: 1
+            case .loaded: 2
+            case .started: 3
+            case .stopped: 4
+            }
+        }
+    }
+
+    var stage = Stage.initial
+    /// The last snapshot a phase published, for readers.
+    var published = HostRuntime.Snapshot()
+    /// A phase is running module code (outside the lock).
+    var busy = false
+}
+
+extension HostRuntime {
+    // MARK: - The phases, each from the one before
+
+    func makePlan() -> Planned {
+        var snapshot = Snapshot()
+        plan(&snapshot)
+        return Planned(snapshot)
+    }
+
+    func load(_ planned: Planned) -> Loaded {
+        var snapshot = planned.snapshot
+        load(&snapshot)
+        return Loaded(snapshot)
+    }
+
+    func start(_ loaded: Loaded) -> Started {
+        var snapshot = loaded.snapshot
+        startModules(&snapshot)
+        return Started(snapshot)
+    }
+
+    func stop(_ started: Started) {
+        stopModules(started.snapshot)
+    }
+
+    // MARK: - Driving them
+
+    /// Plans only: every library checked and read from its file, nothing opened with `dlopen`
+    /// (what `check` and `--help` use).
+    public func planOnly() { advance(to: 1) }
+
+    /// Plans and loads, short of running `register` (what a probe of a library needs).
+    public func prepare() { advance(to: 2) }
+
+    /// Plans, loads, registers and starts the modules; later calls do nothing.
+    public func start() {
+        advance(to: 3)
+        hostInfo.update(
+            commands: commands.flatMap { module in
+                module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
+            })
+    }
+
+    /// Stops the started modules in reverse order; later calls, and calls before start, do
+    /// nothing.
+    public func stop() {
+        let started: Started? = state.withLock { state in
+            guard !state.busy, case .started(let started) = state.stage else { return nil }
+            state.stage = .stopped
+            return started
+        }
+        if let started { stop(started) }
+    }
+
+    /// Stops the modules unless a phase is running module code (a module still in `start`):
+    /// the signal path never waits for it.
+    func stopIfIdle() { stop() }
+
+    /// Reads the last published snapshot.
+    func read<Value>(_ body: (Snapshot) -> Value) -> Value {
+        state.withLock { body($0.published) }
+    }
+
+    /// Runs the phases up to `rank` (1 planned, 2 loaded, 3 started), each outside the lock.
+    private func advance(to rank: Int) {
+        while true {
+            let current: RuntimeState.Stage? = state.withLock { state in
+                guard !state.busy, state.stage.rank < rank else { return nil }
+                state.busy = true
+                return state.stage
+            }
+            guard let current else { return }
+            let next: RuntimeState.Stage
+            let snapshot: Snapshot
+            switch current {
+            case .initial:
+                let planned = makePlan()
+                (next, snapshot) = (.planned(planned), planned.snapshot)
+            case .planned(let planned):
+                let loaded = load(planned)
+                (next, snapshot) = (.loaded(loaded), loaded.snapshot)
+            case .loaded(let loaded):
+                let started = start(loaded)
+                (next, snapshot) = (.started(started), started.snapshot)
+            case .started, .stopped:
+                state.withLock { $0.busy = false }
+                return
+            }
+            state.withLock { state in
+                state.stage = next
+                state.published = snapshot
+                state.busy = false
+            }
+        }
+    }
+
+    /// Marks modules whose probe failed as failed, and skips what requires them (no module
+    /// code: the plan is revised).
+    func recordProbeFailures(_ problems: [String: String]) {
+        guard !problems.isEmpty else { return }
+        state.withLock { state in
+            guard case .planned(var planned) = state.stage else { return }
+            replan(&planned.snapshot, failing: problems)
+            state.stage = .planned(planned)
+            state.published = planned.snapshot
+        }
+    }
+}
