@@ -288,3 +288,16 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(fine.stdout.hasSuffix("modhost bisect: it succeeds with every enabled module; nothing to find\n"))
     }
 }
+
+/// `--help` and `check` read the plan only: no module starts and nothing is written.
+@Suite struct ReadOnlyCommandsTests {
+    @Test(arguments: [["--help"], ["check"]])
+    func theyCreateNothingInTheDataFolder(arguments: [String]) throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", ""), ("Geo", ""), ("FixtureProvider", "")]))
+        let data = try TestEnvironment.temporaryFolder() + "/data"
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config] + arguments, environment: ["MODHOST_DATA_DIR": data])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data), "nothing was created in '\(data)'")
+    }
+}
