@@ -16,7 +16,7 @@ enum StringsFile {
     }
 
     static func parse(_ text: String) throws(SyntaxError) -> [String: String] {
-        var scanner = Scanner(Array(text.unicodeScalars))
+        var scanner = Scanner(Array(text.utf8))
         var table: [String: String] = [:]
         while true {
             try scanner.skipTrivia()
@@ -34,32 +34,43 @@ enum StringsFile {
         }
     }
 
+    /// Works on UTF-8 bytes: every character of the syntax is ASCII, so a run of plain text
+    /// between them is copied whole (every start reads these files; character by character
+    /// was most of a start's cost).
     private struct Scanner {
-        let scalars: [Unicode.Scalar]
+        let bytes: [UInt8]
         var index = 0
         var line = 1
 
-        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            // A byte-order mark is allowed at the start.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        }
 
-        var atEnd: Bool { index >= scalars.count }
-        var current: Unicode.Scalar? { atEnd ? nil : scalars[index] }
+        var atEnd: Bool { index >= bytes.count }
+        var current: UInt8? { atEnd ? nil : bytes[index] }
 
         mutating func advance() {
-            if current == "\n" { line += 1 }
+            if current == UInt8(ascii: "\n") { line += 1 }
             index += 1
         }
 
+        private func isAt(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Bool {
+            index + 1 < bytes.count && bytes[index] == UInt8(ascii: first) && bytes[index + 1] == UInt8(ascii: second)
+        }
+
         mutating func skipTrivia() throws(SyntaxError) {
-            while let scalar = current {
-                if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{FEFF}" {
+            while let byte = current {
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                     advance()
-                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
-                    while let next = current, next != "\n" { advance() }
-                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                } else if isAt("/", "/") {
+                    while let next = current, next != UInt8(ascii: "\n") { advance() }
+                } else if isAt("/", "*") {
                     let start = line
                     advance()
                     advance()
-                    while !(current == "*" && index + 1 < scalars.count && scalars[index + 1] == "/") {
+                    while !isAt("*", "/") {
                         guard !atEnd else { throw SyntaxError(line: start, message: "unterminated comment") }
                         advance()
                     }
@@ -71,47 +82,66 @@ enum StringsFile {
             }
         }
 
+        /// The character at the current position, for messages.
+        private var currentCharacter: String? {
+            guard !atEnd else { return nil }
+            var end = index + 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return String(decoding: bytes[index..<end], as: UTF8.self)
+        }
+
         mutating func expect(_ scalar: Unicode.Scalar) throws(SyntaxError) {
-            guard current == scalar else {
-                throw SyntaxError(line: line, message: "expected '\(scalar)'" + (current.map { ", found '\($0)'" } ?? " at end of file"))
+            guard current == UInt8(ascii: scalar) else {
+                throw SyntaxError(
+                    line: line, message: "expected '\(scalar)'" + (currentCharacter.map { ", found '\($0)'" } ?? " at end of file"))
             }
             advance()
         }
 
         mutating func quoted() throws(SyntaxError) -> String {
             try expect("\"")
-            var result = String.UnicodeScalarView()
-            while let scalar = current {
+            var result: [UInt8] = []
+            while !atEnd {
+                // A plain run: up to the next quote or backslash, copied whole.
+                let start = index
+                while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { advance() }
+                result.append(contentsOf: bytes[start..<index])
+                guard let byte = current else { break }
                 advance()
-                switch scalar {
-                case "\"":
-                    return String(result)
-                case "\\":
-                    guard let escaped = current else { break }
-                    advance()
-                    switch escaped {
-                    case "n": result.append("\n")
-                    case "t": result.append("\t")
-                    case "\"", "\\", "'": result.append(escaped)
-                    case "u", "U":
-                        var value: UInt32 = 0
-                        for _ in 0..<4 {
-                            guard let digit = current, let number = UInt32(String(digit), radix: 16) else {
-                                throw SyntaxError(line: line, message: "expected four hex digits after \\u")
-                            }
-                            value = value * 16 + number
-                            advance()
+                if byte == UInt8(ascii: "\"") { return String(decoding: result, as: UTF8.self) }
+                // A backslash: one escape.
+                guard let escaped = current else { break }
+                advance()
+                switch escaped {
+                case UInt8(ascii: "n"): result.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): result.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): result.append(escaped)
+                case UInt8(ascii: "u"), UInt8(ascii: "U"):
+                    var value: UInt32 = 0
+                    for _ in 0..<4 {
+                        guard let digit = current, let number = Self.hexValue(digit) else {
+                            throw SyntaxError(line: line, message: "expected four hex digits after \\u")
                         }
-                        guard let decoded = Unicode.Scalar(value) else { throw SyntaxError(line: line, message: "invalid \\u escape") }
-                        result.append(decoded)
-                    default:
-                        throw SyntaxError(line: line, message: "unknown escape '\\\(escaped)'")
+                        value = value * 16 + number
+                        advance()
                     }
+                    guard let decoded = Unicode.Scalar(value) else { throw SyntaxError(line: line, message: "invalid \\u escape") }
+                    result.append(contentsOf: Array(String(decoded).utf8))
                 default:
-                    result.append(scalar)
+                    let shown = String(decoding: [escaped], as: UTF8.self)
+                    throw SyntaxError(line: line, message: "unknown escape '\\\(shown)'")
                 }
             }
             throw SyntaxError(line: line, message: "unterminated string")
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+            default: nil
+            }
         }
     }
 }
