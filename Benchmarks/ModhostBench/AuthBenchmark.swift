@@ -5,6 +5,7 @@ import ModuleKit
 /// Auth: the password hash at each yescrypt cost (the chosen cost should take 50–250 ms),
 /// every other Auth operation (should be under 5 ms), and the app's start-up to the Welcome
 /// screen against `modhost modules` on the same modules.json.
+@MainActor
 struct AuthBenchmark {
     let rounds: Int
 

@@ -116,6 +116,7 @@ public final class ModuleTestHarness<M: Module> {
     ///
     /// - Throws: ``HarnessError`` for an unknown command, or what the command throws (a
     ///   ``ModuleError`` carries the message and exit code the host would print).
+    @MainActor
     public func run(_ name: String, _ arguments: [String] = []) throws {
         guard let command = try commands().first(where: { $0.name == name }) else {
             throw HarnessError("'\(M.name)' has no command '\(name)'")
@@ -124,12 +125,14 @@ public final class ModuleTestHarness<M: Module> {
     }
 
     /// The Home entries the module contributes.
+    @MainActor
     public func homeEntries() throws -> [HomeEntry] {
         guard let context else { throw HarnessError("start the module before asking for its Home entries") }
         return module.homeEntries(context)
     }
 
     /// Runs the app's navigator from `screen` until it quits or input ends.
+    @MainActor
     public func run(_ screen: any Screen) {
         navigator.run(root: screen)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ModuleKit
+import Synchronization
 import TestSupport
 import Testing
 
@@ -21,6 +22,18 @@ import Testing
         } catch {
             return error
         }
+    }
+
+    @Test func oneLibraryLoadedFromManyThreads() throws {
+        let path = TestEnvironment.library("FixtureConsumer")
+        let inspected = try HostRuntime.inspectLibrary(name: "FixtureConsumer", path: path).get()
+        let loaded = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            if (try? loader.load(name: "FixtureConsumer", path: path, descriptor: inspected.descriptor)) != nil {
+                loaded.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(loaded.load(ordering: .relaxed) == 16)
     }
 
     @Test func loadsARealModuleAndReadsItsManifest() throws {

@@ -32,6 +32,17 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
         #expect(throws: StorageError.self) { try storage.files(in: name) }
     }
 
+    @Test func oneDatabaseFromManyThreads() throws {
+        let database = try temporaryStorage().database(migrations: [Migration(version: 1, "CREATE TABLE n (x INTEGER)")])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<25 {
+                _ = try? database.transaction { try $0.execute("INSERT INTO n VALUES (?)", [.integer(Int64(thread * 100 + index))]) }
+            }
+        }
+        let rows = try database.read { try $0.query("SELECT count(*) AS c FROM n") }
+        #expect(rows.first?.integer("c") == 200)
+    }
+
     @Test func migrationsRunOnceInVersionOrder() throws {
         let storage = temporaryStorage()
         let first = try storage.database(migrations: [citySchema])

@@ -6,6 +6,7 @@ func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
     return (TerminalUI(terminal: terminal, labels: { label in label == .choose ? "Choose" : label.rawValue }), terminal)
 }
 
+@MainActor
 @Suite struct TerminalUITests {
     @Test func aMenuAsksUntilTheAnswerIsValid() {
         let (ui, terminal) = makeUI(["", "0", "x", "3", " 2 "])
@@ -52,6 +53,7 @@ func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
     }
 }
 
+@MainActor
 @Suite struct NavigatorTests {
     final class Scripted: Screen {
         let name: String

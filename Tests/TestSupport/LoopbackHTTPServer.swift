@@ -8,6 +8,8 @@ import Synchronization
 /// A real HTTP/1.1 server on 127.0.0.1 and a free port, for tests: each request's path and
 /// query go to `handler`, whose answer is written back — or stalled, or cut short, as tests
 /// need. Started by the test and stopped by it (or when released).
+// Unchecked: its state is immutable after init except the request log (a Mutex) and the stop
+// flag (an atomic); the accept thread and the test share only those.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// What to answer.
     public struct Response: Sendable {
@@ -89,7 +91,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         close(listener)
     }
 
-    private struct Unchecked: @unchecked Sendable { let listener: Int32 }
+    private struct Unchecked: Sendable { let listener: Int32 }
 
     private final class RequestLog: Sendable { let targets = Mutex<[String]>([]) }
     private final class StopFlag: Sendable { let flag = Atomic<Bool>(false) }

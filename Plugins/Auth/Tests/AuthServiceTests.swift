@@ -6,6 +6,7 @@ import Testing
 
 @testable import AuthFeature
 
+@MainActor
 @Suite struct AuthServiceTests {
     @Test func registerLogsInAndSurvivesAReopen() throws {
         let (service, storage) = try makeService()

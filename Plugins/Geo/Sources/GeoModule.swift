@@ -45,7 +45,7 @@ public final class GeoModule: Module {
         GeoCommands(context: context).all
     }
 
-    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+    @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         [
             HomeEntry(title: context.strings[.placesEntry]) {
                 do {

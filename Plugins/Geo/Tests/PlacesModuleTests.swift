@@ -6,6 +6,7 @@ import Testing
 
 /// The SILVER module on a navigator: the two-step add with the reusable input module, cancel,
 /// and the memory rule.
+@MainActor
 @Suite struct PlacesModuleTests {
     func run(_ input: [String], storage: InMemoryGeoStorage = InMemoryGeoStorage()) throws -> (ScriptedTerminal, InMemoryGeoStorage) {
         let terminal = ScriptedTerminal(lines: input)

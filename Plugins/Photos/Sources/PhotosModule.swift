@@ -91,7 +91,7 @@ public final class PhotosModule: Module {
         PhotosCommands(context: context, perPage: Self.perPage(context, configured: perPage)).all
     }
 
-    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+    @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         let perPage = Self.perPage(context, configured: self.perPage)
         return [
             HomeEntry(title: context.strings[.homeEntry]) {

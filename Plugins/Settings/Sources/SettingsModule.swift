@@ -32,7 +32,7 @@ public final class SettingsModule: Module {
         return SettingsCommands(service: service, context: context).all
     }
 
-    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+    @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         guard let service else { return [] }
         return [HomeEntry(title: context.strings[.homeEntry]) { SettingsScreen(service: service, context: context) }]
     }

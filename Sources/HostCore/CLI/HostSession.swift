@@ -1,7 +1,9 @@
 import Foundation
 import ModuleKit
 
-/// One run of a parsed command against a runtime.
+/// One run of a parsed command against a runtime, on the main actor (where the app and the
+/// commands run).
+@MainActor
 struct HostSession {
     let runtime: HostRuntime
     let console: Console

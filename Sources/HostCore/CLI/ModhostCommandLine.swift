@@ -9,7 +9,8 @@ public enum ModhostCommandLine {
     public static let exitFailure: Int32 = 1
     public static let exitUsage: Int32 = 2
 
-    /// Runs `modhost` with `arguments` (without the program name).
+    /// Runs `modhost` with `arguments` (without the program name), on the main actor.
+    @MainActor
     public static func main(
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -25,7 +25,8 @@ public final class ModuleLibraryLoader: Sendable {
     private typealias EntryPoint = @convention(c) (UInt32) -> UnsafeMutableRawPointer?
 
     private struct OpenLibrary: @unchecked Sendable {
-        // dlopen handles and entry points are process-wide and thread-safe to call.
+        // dlopen handles and entry points are process-wide and thread-safe to call (exercised
+        // by `ModuleLibraryLoaderTests.oneLibraryLoadedFromManyThreads`).
         let path: String
         let entry: EntryPoint
         let version: String

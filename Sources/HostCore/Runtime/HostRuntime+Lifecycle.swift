@@ -103,7 +103,7 @@ extension HostRuntime {
     }
 
     /// The Home entries of every active module, in file order.
-    public var homeEntries: [HomeEntry] {
+    @MainActor public var homeEntries: [HomeEntry] {
         activeModules.flatMap { name, module, context, identity in
             moduleGuard.run(name, .contributions, library: module.path, identity: identity) { module.instance.homeEntries(context) }
                 .map { entry in

@@ -4,7 +4,8 @@ import ModuleKit
 /// The app's root (seed 003's Root): picks the first screen from the app's state — Welcome
 /// while Auth is active and nobody is logged in, else Home — and switches between them when
 /// someone logs in or out.
-final class AppShell: Sendable {
+@MainActor
+final class AppShell {
     let runtime: HostRuntime
     let auth: (any AuthRoute)?
 

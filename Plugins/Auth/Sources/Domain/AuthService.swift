@@ -5,7 +5,8 @@ import Synchronization
 
 /// Auth's use cases (the seed's `UserManager`): register, log in and out, reset and change
 /// passwords, throttle repeated failures, and tell observers who is logged in.
-public final class AuthService: Sendable {
+@MainActor
+public final class AuthService {
     let store: AuthStore
     let hasher: PasswordHasher
     let policy: ThrottlePolicy
@@ -14,14 +15,14 @@ public final class AuthService: Sendable {
     /// Presentation, in the person's language).
     let resetMessage: @Sendable (_ name: String, _ token: String) -> (subject: String, body: String)
     let clock: @Sendable () -> Date
-    private let observers = Mutex<[UUID: @Sendable (AuthUser?) -> Void]>([:])
+    private let observers = Mutex<[UUID: @MainActor (AuthUser?) -> Void]>([:])
     /// A hash to check unknown emails against, made on first need (it costs one slow hash).
     private let decoy = Mutex<String?>(nil)
 
     /// How long a reset token stays valid.
     public static let resetTokenLifetime: TimeInterval = 3_600
 
-    public init(
+    nonisolated public init(
         store: AuthStore, hasher: PasswordHasher, policy: ThrottlePolicy = ThrottlePolicy(), outbox: ResetOutbox,
         resetMessage: @escaping @Sendable (_ name: String, _ token: String) -> (subject: String, body: String),
         clock: @escaping @Sendable () -> Date = Date.init
@@ -132,7 +133,7 @@ public final class AuthService: Sendable {
     }
 
     /// 128 random bits from the kernel, as 32 hex digits.
-    static func newToken() -> String {
+    nonisolated static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)
@@ -142,13 +143,13 @@ public final class AuthService: Sendable {
 
     // MARK: - Observation
 
-    public func observe(_ observer: @escaping @Sendable (AuthUser?) -> Void) -> UUID {
+    public func observe(_ observer: @escaping @MainActor (AuthUser?) -> Void) -> UUID {
         let id = UUID()
         observers.withLock { $0[id] = observer }
         return id
     }
 
-    public func stopObserving(_ id: UUID) {
+    nonisolated public func stopObserving(_ id: UUID) {
         _ = observers.withLock { $0.removeValue(forKey: id) }
     }
 

@@ -8,12 +8,12 @@ final class AccountFormScreen: Screen {
     let strings: ModuleStrings
     let submit: ([String: String]) throws(AuthError) -> AuthUser
     let success: StringKey
-    let completion: @Sendable (AuthUser?) -> Void
+    let completion: @MainActor (AuthUser?) -> Void
 
     init(
         form: Form, strings: ModuleStrings, success: StringKey,
         submit: @escaping ([String: String]) throws(AuthError) -> AuthUser,
-        completion: @escaping @Sendable (AuthUser?) -> Void
+        completion: @escaping @MainActor (AuthUser?) -> Void
     ) {
         self.form = form
         self.strings = strings
@@ -44,7 +44,7 @@ final class AccountFormScreen: Screen {
     }
 
     /// Email and password (hidden on a TTY).
-    static func logIn(service: AuthService, strings: ModuleStrings, completion: @escaping @Sendable (AuthUser?) -> Void)
+    static func logIn(service: AuthService, strings: ModuleStrings, completion: @escaping @MainActor (AuthUser?) -> Void)
         -> AccountFormScreen
     {
         let form = Form(
@@ -62,7 +62,7 @@ final class AccountFormScreen: Screen {
 
     /// Email, display name, password and confirmation, each problem a localized message on
     /// the form (seed 000's `InputError`, plus weak password and email already registered).
-    static func register(service: AuthService, strings: ModuleStrings, completion: @escaping @Sendable (AuthUser?) -> Void)
+    static func register(service: AuthService, strings: ModuleStrings, completion: @escaping @MainActor (AuthUser?) -> Void)
         -> AccountFormScreen
     {
         let form = Form(

@@ -90,6 +90,7 @@ struct AuthCommands {
 
 /// Reads secrets (passwords, a reset token) for a command: hidden on a TTY, or one per line
 /// from standard input — never from the command line.
+@MainActor
 struct SecretReader {
     let context: ModuleContext
     let fromStandardInput: Bool

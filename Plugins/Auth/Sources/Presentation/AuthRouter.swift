@@ -4,26 +4,27 @@ import ModuleKit
 
 /// Auth's public face (`AuthRoute`): answers who is logged in and presents Auth's screens on
 /// the app's navigator for other modules and for the shell.
+@MainActor
 final class AuthRouter: AuthRoute {
     let service: AuthService
     let context: ModuleContext
 
-    init(service: AuthService, context: ModuleContext) {
+    nonisolated init(service: AuthService, context: ModuleContext) {
         self.service = service
         self.context = context
     }
 
     var currentUser: AuthUser? { service.currentUser() }
 
-    func observe(_ observer: @escaping @Sendable (AuthUser?) -> Void) -> any AuthObservation {
+    func observe(_ observer: @escaping @MainActor (AuthUser?) -> Void) -> any AuthObservation {
         Observation(service: service, id: service.observe(observer))
     }
 
-    func presentLogIn(completion: @escaping @Sendable (AuthUser?) -> Void) {
+    func presentLogIn(completion: @escaping @MainActor (AuthUser?) -> Void) {
         context.navigator.present(AccountFormScreen.logIn(service: service, strings: context.strings, completion: completion))
     }
 
-    func presentRegistration(completion: @escaping @Sendable (AuthUser?) -> Void) {
+    func presentRegistration(completion: @escaping @MainActor (AuthUser?) -> Void) {
         context.navigator.present(AccountFormScreen.register(service: service, strings: context.strings, completion: completion))
     }
 

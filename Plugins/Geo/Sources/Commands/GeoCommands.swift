@@ -63,6 +63,7 @@ struct GeoCommands {
 
     /// `[{"city":"Lyon","country":"FR","countryName":"France"},…]` (the kit's JSON format),
     /// written as it is read so that a large list is never held whole.
+    @MainActor
     static func writeJSON(places: PlacesInteractor, context: ModuleContext) throws {
         struct Row: Encodable {
             let city: String

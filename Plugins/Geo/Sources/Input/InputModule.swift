@@ -11,6 +11,7 @@ public enum InputDecision {
 /// The reusable input module's public face (seed 003's `InputRouter`): parameters through the
 /// initializer, every callback through one `configure` — adding a callback breaks every call
 /// site instead of being forgotten.
+@MainActor
 public final class InputRouter {
     let title: String
     let placeholder: String
@@ -63,6 +64,7 @@ public struct SilverModule<Router: AnyObject> {
 }
 
 /// Builds the reusable input module (seed 003's `InputModuleAssembly`).
+@MainActor
 public func InputModuleAssembly(title: String, placeholder: String, doneButton: String, cancelHint: String) -> SilverModule<InputRouter> {
     let router = InputRouter(title: title, placeholder: placeholder, doneButton: doneButton)
     return SilverModule(router: router, view: InputView(router: router, cancelHint: cancelHint))

@@ -2,7 +2,7 @@ import Contracts
 import ModuleKit
 
 /// Geo's route (what other modules resolve): the saved cities, and the city picker, which is a
-/// SILVER module like the rest of Geo.
+/// SILVER module like the rest of Geo, presented on the main actor.
 final class GeoRouter: GeoRoute {
     let context: ModuleContext
 
@@ -14,7 +14,7 @@ final class GeoRouter: GeoRoute {
         try PlacesInteractor(resolver: context.resolver, locale: context.locale).savedCities()
     }
 
-    func presentCityPicker(completion: @escaping @Sendable (SavedCity?) -> Void) {
+    @MainActor func presentCityPicker(completion: @escaping @MainActor (SavedCity?) -> Void) {
         do {
             let picker = try CityPickerModuleAssembly(context: context)
             picker.router.configure(onPick: completion)
@@ -26,6 +26,7 @@ final class GeoRouter: GeoRoute {
 }
 
 /// The picker's public face: the callback through one `configure`, as ``InputRouter``.
+@MainActor
 public final class CityPickerRouter {
     private(set) var onPick: ((SavedCity?) -> Void)?
 
@@ -62,6 +63,7 @@ final class CityPickerView: Screen {
 }
 
 /// Builds the city picker: the interactor gets its services from the locator.
+@MainActor
 func CityPickerModuleAssembly(context: ModuleContext) throws -> SilverModule<CityPickerRouter> {
     let router = CityPickerRouter()
     let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)

@@ -2,6 +2,7 @@ import ModuleKit
 
 /// Geo's places list: its public face. Parameters come through the initializer, callbacks
 /// through `configure`; the child input routers are kept weakly — their views own them.
+@MainActor
 public final class PlacesRouter {
     let strings: ModuleStrings
     /// The open input step, if any (weak: its view owns it), for the memory test.
@@ -128,6 +129,7 @@ public final class PlacesView: Screen {
 /// Builds Geo's places module: the interactor gets its services from the locator.
 ///
 /// - Throws: ``LocatorError`` when a service is missing (a bug in Geo's registration).
+@MainActor
 public func PlacesModuleAssembly(context: ModuleContext) throws -> SilverModule<PlacesRouter> {
     let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
     let router = PlacesRouter(strings: context.strings)

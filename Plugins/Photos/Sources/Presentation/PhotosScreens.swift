@@ -28,12 +28,11 @@ final class PhotosMenuScreen: Screen {
         }
         if let geo, choice == 1 {
             let navigator = context.navigator
-            // The picker calls back on the app's thread, from its own screen.
-            let viewModel = AppThreadOnly(self.viewModel)
-            let (strings, perPage) = (context.strings, self.perPage)
+            let (viewModel, strings, perPage) = (self.viewModel, context.strings, self.perPage)
+            // On the main actor, as the picker calls back: the compiler checks it.
             geo.presentCityPicker { city in
                 guard let city else { return }
-                navigator.present(ResultsScreen(viewModel: viewModel.value, strings: strings, query: city.city, perPage: perPage))
+                navigator.present(ResultsScreen(viewModel: viewModel, strings: strings, query: city.city, perPage: perPage))
             }
             return .stay
         }
@@ -142,11 +141,4 @@ enum PhotoText {
             strings.format(.detailPage, hit.pageURL),
         ]
     }
-}
-
-/// A value used only on the app's thread, carried through a `@Sendable` callback that the
-/// navigator also calls on that thread.
-struct AppThreadOnly<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

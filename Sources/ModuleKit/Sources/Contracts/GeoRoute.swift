@@ -22,5 +22,5 @@ public protocol GeoRoute: Sendable {
 
     /// Shows Geo's city picker on top of the app; `completion` gets the chosen city, or `nil`
     /// when the person backs out.
-    func presentCityPicker(completion: @escaping @Sendable (SavedCity?) -> Void)
+    @MainActor func presentCityPicker(completion: @escaping @MainActor (SavedCity?) -> Void)
 }

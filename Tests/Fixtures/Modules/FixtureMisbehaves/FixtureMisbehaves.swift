@@ -36,7 +36,7 @@ final class FixtureMisbehaves: Module, Sendable {
         ]
     }
 
-    func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+    @MainActor func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         [HomeEntry(title: "Misbehave") { MisbehavingScreen(module: self) }]
     }
 

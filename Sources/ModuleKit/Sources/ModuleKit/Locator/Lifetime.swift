@@ -14,6 +14,8 @@ public enum Lifetime<Value: Sendable>: Sendable {
 ///
 /// Registrations are typed: the entry under a type's key is always an `Entry` of that type,
 /// which is what lets `resolve` skip the dynamic protocol cast.
+/// Unchecked: its fields are immutable after init, and a lazy value guards itself (made once
+/// under concurrent first resolves: `ServiceLocatorTests.lazySingletonIsMadeOnce…`).
 @usableFromInline
 class AnyEntry: @unchecked Sendable {
     /// The type's name, for messages.
@@ -31,6 +33,7 @@ class AnyEntry: @unchecked Sendable {
     }
 }
 
+/// Unchecked for the same reason as ``AnyEntry``.
 @usableFromInline
 final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
     @usableFromInline let lifetime: Lifetime<Value>

@@ -21,6 +21,7 @@ public final class ModuleResolver: Sendable {
     @usableFromInline unowned let locator: ServiceLocator
     /// Written once, when the locator is sealed, before `isSealed` turns true; read-only after.
     /// A pointer rather than a `var`: a class `var` costs a dynamic exclusivity check per read.
+    /// Exercised from many threads across the seal: `ServiceLocatorTests.resolvesFromManyThreads…`.
     @usableFromInline nonisolated(unsafe) let sealedEntries: UnsafeMutablePointer<[ObjectIdentifier: AnyEntry]>
     /// Publishes `sealedEntries`: a reader that sees `true` (acquiring) sees the whole table.
     @usableFromInline let isSealed = Atomic<Bool>(false)

@@ -62,7 +62,7 @@ public protocol Module: AnyObject {
     func commands(_ context: ModuleContext) -> [ModuleCommand]
 
     /// Entries for the app's Home screen while the module is active.
-    func homeEntries(_ context: ModuleContext) -> [HomeEntry]
+    @MainActor func homeEntries(_ context: ModuleContext) -> [HomeEntry]
 }
 
 extension Module {
@@ -73,7 +73,7 @@ extension Module {
     public func start(_ context: ModuleContext) throws {}
     public func stop() {}
     public func commands(_ context: ModuleContext) -> [ModuleCommand] { [] }
-    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] { [] }
+    @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] { [] }
 }
 
 /// The configuration of a module that takes none: only an empty or absent `config` decodes.

@@ -17,9 +17,10 @@ public struct ModuleCommand: Sendable {
     /// The arguments after the command's name, as shown in usage errors.
     public let usage: String
     /// Runs the command; the exit status comes from what it throws (see above).
-    public let run: @Sendable (CommandInvocation) throws -> Void
+    /// Runs on the main actor, where the app's terminal is.
+    public let run: @MainActor @Sendable (CommandInvocation) throws -> Void
 
-    public init(name: String, summary: String, usage: String, run: @escaping @Sendable (CommandInvocation) throws -> Void) {
+    public init(name: String, summary: String, usage: String, run: @escaping @MainActor @Sendable (CommandInvocation) throws -> Void) {
         self.name = name
         self.summary = summary
         self.usage = usage

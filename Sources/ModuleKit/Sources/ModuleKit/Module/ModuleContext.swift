@@ -22,7 +22,7 @@ public struct ModuleContext: Sendable {
     public let libraryFolder: String
 
     /// Titles, menus, forms and alerts on the app's terminal.
-    public var ui: TerminalUI { navigator.ui }
+    @MainActor public var ui: TerminalUI { navigator.ui }
 
     public init(
         moduleName: String,

@@ -20,7 +20,7 @@ public final class ModuleInstance: Sendable {
         let start: (ModuleContext) throws -> Void
         let stop: () -> Void
         let commands: (ModuleContext) -> [ModuleCommand]
-        let homeEntries: (ModuleContext) -> [HomeEntry]
+        let homeEntries: @MainActor (ModuleContext) -> [HomeEntry]
         /// The last configuration decoded, with the JSON it came from: `check` and start-up
         /// validate before they register, and decoding is the costly part of a load.
         var decoded: (json: Data?, configuration: Any)?
@@ -36,6 +36,11 @@ public final class ModuleInstance: Sendable {
     /// Wraps `module`. Called inside the module library, after the handshake.
     public init<M: Module>(_ module: M) {
         manifest = M.manifest
+        // The module object is reached only through these closures, each called under the
+        // instance's lock: one caller at a time, whichever actor it runs on (Home entries on
+        // the main actor, the lifecycle on the host's thread). Exercised by
+        // `RuntimePhaseTests.whileAModuleBlocksInStart…`, which stops while another thread starts.
+        nonisolated(unsafe) let module = module
         lifecycle = Mutex(
             Lifecycle(
                 decode: { data in try ModuleInstance.decodeConfiguration(M.Configuration.self, from: data) },
@@ -85,7 +90,7 @@ public final class ModuleInstance: Sendable {
         lifecycle.withLock { $0.commands(context) }
     }
 
-    @_spi(Host)
+    @_spi(Host) @MainActor
     public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         lifecycle.withLock { $0.homeEntries(context) }
     }

@@ -20,7 +20,8 @@ public final class Database: Sendable {
     public let path: String
     private let connection: Mutex<Connection>
 
-    /// Wraps the raw handle; only touched under `connection`'s lock.
+    /// Wraps the raw handle; only touched under `connection`'s lock (exercised from many threads
+    /// by `StorageTests.oneDatabaseFromManyThreads`).
     struct Connection: @unchecked Sendable {
         let handle: OpaquePointer
     }

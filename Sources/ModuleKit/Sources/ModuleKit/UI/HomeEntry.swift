@@ -1,4 +1,6 @@
-/// An entry a module contributes to the app's Home screen.
+/// An entry a module contributes to the app's Home screen (made and opened on the main actor,
+/// with the app's screens).
+@MainActor
 public struct HomeEntry {
     /// The entry's text, already localized.
     public let title: String

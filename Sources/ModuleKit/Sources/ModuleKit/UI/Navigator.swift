@@ -1,6 +1,7 @@
 /// A screen of the interactive app (the "View" of seed 003): it shows itself, reads what it
 /// needs, and says where to go next. A screen owns its module's objects strongly, so popping
 /// it frees them.
+@MainActor
 public protocol Screen: AnyObject {
     func show(_ ui: TerminalUI) -> Navigation
 }
@@ -21,15 +22,15 @@ public enum Navigation {
     case quit
 }
 
-/// The stack of screens the app runs, shared by the host and every module.
-public final class Navigator: @unchecked Sendable {
-    // The stack and the pending root are only touched by the thread running the app: screens
-    // and the handlers they trigger run on it.
+/// The stack of screens the app runs, shared by the host and every module. It lives on the
+/// main actor, as every screen does: only the app's thread touches it, and the compiler checks.
+@MainActor
+public final class Navigator {
     private var stack: [any Screen] = []
     private var pending: [Navigation] = []
     public let ui: TerminalUI
 
-    public init(ui: TerminalUI) {
+    nonisolated public init(ui: TerminalUI) {
         self.ui = ui
     }
 

@@ -1,11 +1,12 @@
 /// The "View" helpers every module's screens use: titles, numbered menus, prompts, forms
 /// and the seed's centralized alerts. Labels (OK, Cancel, …) come from the host's strings so
 /// they follow the current locale.
-public final class TerminalUI: Sendable {
+@MainActor
+public final class TerminalUI {
     public let terminal: any Terminal
     let labels: @Sendable (UILabel) -> String
 
-    public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
+    nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
         self.terminal = terminal
         self.labels = labels
     }

@@ -54,7 +54,7 @@ public final class FixtureProvider: Module {
 
 extension FixtureProvider {
     /// A Home entry that shows the greeting and goes back.
-    public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+    @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         let greeter = Greeter(greeting: configuration.greeting ?? "Hello")
         return [HomeEntry(title: "Greeting") { GreetingScreen(greeter: greeter) }]
     }

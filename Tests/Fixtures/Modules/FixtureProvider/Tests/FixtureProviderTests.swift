@@ -6,12 +6,13 @@ import Testing
 
 /// A module's unit tests, without the host: they link the module's code, not its library,
 /// and run beside the integration tests that dlopen that library in the same process.
+@MainActor
 @Suite struct FixtureProviderTests {
     @Test func providesItsGreetingFromConfiguration() throws {
         let harness = ModuleTestHarness(FixtureProvider.self)
         try harness.start(configuration: #"{"greeting": "Bonjour"}"#)
         #expect(try harness.resolve((any GreetingRoute).self).greet("Zoé") == "Bonjour, Zoé!")
-        #expect(throws: Never.self) { try harness.run("greet", ["Ana"]) }
+        try harness.run("greet", ["Ana"])
         #expect(throws: CommandUsageError.self) { try harness.run("greet", []) }
         harness.stop()
         #expect(harness.logLines == ["modhost: info: FixtureProvider: started\n", "modhost: info: FixtureProvider: stopped\n"])
