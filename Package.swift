@@ -54,13 +54,19 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // Real module libraries the host's own tests load: a provider (laid out like a feature
 // module), its consumer, one that throws in start, one that requires a route nobody
 // provides, two that require each other, one with optional routes, one that misbehaves on
-// demand and one that requires it, and the README's example module (ReadmeNotes).
+// demand and one that requires it, the README's example module (ReadmeNotes), and a pair that
+// each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
-    "FixtureOptional",
+    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer",
+]
+/// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
+/// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.
+let flatFixtureDependencies: [String: [Target.Dependency]] = [
+    "FixtureSplitProvider": ["FixtureSplitContracts"], "FixtureSplitConsumer": ["FixtureSplitContracts"],
 ]
 // C libraries that break the entry-point handshake in one way each.
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
@@ -106,6 +112,8 @@ var targets: [Target] = [
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A route in a plain target, linked statically into two test libraries (a mistake).
+    .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, "ModuleKitTesting", "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
@@ -119,7 +127,8 @@ for name in layeredFixtures {
 for name in flatFixtures {
     targets.append(
         .target(
-            name: name, dependencies: [moduleKit, contracts, fixtureContracts], path: "Tests/Fixtures/Modules/\(name)",
+            name: name, dependencies: [moduleKit, contracts, fixtureContracts] + (flatFixtureDependencies[name] ?? []),
+            path: "Tests/Fixtures/Modules/\(name)",
             exclude: ["module.manifest"], plugins: [moduleDescriptor()]))
 }
 for name in brokenLibraries {

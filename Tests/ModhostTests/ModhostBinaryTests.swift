@@ -74,6 +74,16 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.stderr == "")
     }
 
+    @Test func checkNamesARouteUnderTwoIdentitiesWithBothLibraries() throws {
+        let path = try config([("FixtureSplitProvider", ""), ("FixtureSplitConsumer", "")])
+        let result = try modhost(["--config", path, "check"])
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "modhost: error: module 'FixtureSplitConsumer': route 'SplitRoute' has two identities in this process: libFixtureSplitConsumer.so and libFixtureSplitProvider.so (from 'FixtureSplitProvider') each carry their own copy of the protocol (its contracts target is linked statically into both); move 'SplitRoute' into a package whose library product is 'type: .dynamic', depend on that product from both modules, and rebuild both"
+            ])
+    }
+
     @Test func checkPrintsOneLinePerProblemWithoutStartingAnything() throws {
         let path = try config([
             ("FixtureThrowsOnStart", ""), ("FixtureCycleA", ""), ("FixtureCycleB", ""), ("BrokenWrongABI", ""),

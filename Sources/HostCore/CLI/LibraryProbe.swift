@@ -6,7 +6,7 @@ import ModuleKit
 /// crash, end nor hang `check`.
 ///
 /// The child writes `begin NAME`, then `ok NAME` or `problem NAME TEXT`, one line each, as it
-/// goes. When it dies or overruns, the module it had begun is the culprit, and a new child
+/// goes, and at the end `conflict NAME TEXT` for a route under two identities. When it dies or overruns, the module it had begun is the culprit, and a new child
 /// goes on with the modules after it.
 struct LibraryProbe {
     let executable: String
@@ -104,6 +104,9 @@ struct LibraryProbe {
                     outcome.finished += 1
                     outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "could not be loaded"
                     current = nil
+                case "conflict":
+                    // After every module is done: a problem of one that loaded alone.
+                    outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "declares a route under two identities"
                 default:
                     continue readLoop
                 }

@@ -117,8 +117,15 @@ extension HostRuntime {
                 failures[name] = "\(error)"
             }
         }
+        failures.merge(routeIdentityConflicts(state)) { first, _ in first }
         if !failures.isEmpty { replan(&state, failing: failures) }
         markUnavailableRoutes(state)
+    }
+
+    /// Loaded modules that declare a route under another type than its provider's.
+    private func routeIdentityConflicts(_ state: Snapshot) -> [String: String] {
+        let declarers = state.plan.order.compactMap { name in state.loaded[name].map { RouteIdentity.Declarer($0, named: name) } }
+        return RouteIdentity.conflicts(among: declarers, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
     }
 
     /// Plans again among the modules already planned, with `failures` failed, so that what

@@ -3,8 +3,19 @@
 /// The child side of `check`'s probe: loads each named module here, in this process.
 extension HostRuntime {
     /// Loads each module of `names` (checks, handshake, instance, config, strings) and writes
-    /// `begin NAME` and then `ok NAME` or `problem NAME TEXT` for each, through `write`.
+    /// `begin NAME` and then `ok NAME` or `problem NAME TEXT` for each, through `write`; then
+    /// `conflict NAME TEXT` for each module that declares a route under another identity than
+    /// its provider's (only visible with both libraries in one process).
     func probe(_ names: [String], write: (String) -> Void) {
+        var loaded: [RouteIdentity.Declarer] = []
+        defer {
+            let conflicts = RouteIdentity.conflicts(among: loaded, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
+            for declarer in loaded {
+                if let reason = conflicts[declarer.name] {
+                    write("conflict \(declarer.name) \(Escaped.escapingControlCharacters(reason))\n")
+                }
+            }
+        }
         for name in names {
             guard let entry = configuration.entry(named: name) else { continue }
             write("begin \(entry.name)\n")
@@ -22,6 +33,7 @@ extension HostRuntime {
                         try module.instance.validateConfiguration(entry.config)
                         _ = try strings(of: module)
                     }
+                    loaded.append(RouteIdentity.Declarer(module, named: entry.name))
                     write("ok \(entry.name)\n")
                 } catch let error as LoadError {
                     write("problem \(entry.name) library '\(Escaped(error.path))' \(error.cause)\n")

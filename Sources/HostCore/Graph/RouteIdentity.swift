@@ -1,0 +1,64 @@
+import ModuleKit
+
+/// Finds routes that exist under two identities in the process: one protocol name, two type
+/// metadata. That happens when a route is declared in a plain (static) target that two module
+/// libraries link: each carries its own copy, and a registration under one is invisible to a
+/// lookup under the other. Without this check the consumer would fail later, with the false
+/// reason that no module provides the route.
+enum RouteIdentity {
+    /// A loaded module's declared routes and library, as the check needs them.
+    struct Declarer {
+        let name: String
+        let library: String
+        let provides: [RouteKey]
+        let declared: [RouteKey]
+
+        init(_ module: LoadedModule, named name: String) {
+            let manifest = module.manifest
+            self.name = name
+            library = module.path
+            provides = manifest.provides
+            declared = manifest.provides + manifest.requires + manifest.uses
+        }
+    }
+
+    /// For each module that declares a route under another identity than its provider's (or
+    /// the host's), the reason it must not start. Providers are taken in `modules` order, the
+    /// first one winning as in the plan.
+    static func conflicts(among modules: [Declarer], hostRoutes: [RouteKey], hostName: String) -> [String: String] {
+        var providers: [String: (key: RouteKey, module: String, library: String?)] = [:]
+        for key in hostRoutes { providers[key.name] = (key, hostName, nil) }
+        for module in modules {
+            for key in module.provides where providers[key.name] == nil {
+                providers[key.name] = (key, module.name, module.library)
+            }
+        }
+        var reasons: [String: String] = [:]
+        for module in modules where reasons[module.name] == nil {
+            for key in module.declared {
+                guard let provider = providers[key.name], provider.key.id != key.id else { continue }
+                reasons[module.name] = reason(
+                    route: key.name, library: module.library, provider: provider.module, providerLibrary: provider.library)
+                break
+            }
+        }
+        return reasons
+    }
+
+    private static func reason(route: String, library: String, provider: String, providerLibrary: String?) -> String {
+        let mine = fileName(library)
+        guard let providerLibrary else {
+            return "route '\(route)' is declared by the host, but \(mine) carries its own copy of the protocol; "
+                + "link Contracts from the ModuleKit package (a dynamic product) instead of copying it, and rebuild \(mine)"
+        }
+        let theirs = fileName(providerLibrary)
+        return "route '\(route)' has two identities in this process: \(mine) and \(theirs) (from '\(provider)') "
+            + "each carry their own copy of the protocol (its contracts target is linked statically into both); "
+            + "move '\(route)' into a package whose library product is 'type: .dynamic', depend on that product "
+            + "from both modules, and rebuild both"
+    }
+
+    private static func fileName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}
