@@ -11,7 +11,8 @@ private func node(_ name: String, provides: [String] = [], requires: [String] = 
     .init(
         name: name,
         descriptor: ModuleDescriptor(
-            abiVersion: 1, kitFingerprint: "", name: name, version: "1", provides: provides, requires: requires, uses: uses))
+            abiVersion: 1, kitFingerprint: "", sdkVersion: nil, name: name, version: "1", provides: provides, requires: requires, uses: uses
+        ))
 }
 
 private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:]) -> DependencyGraph.Plan {

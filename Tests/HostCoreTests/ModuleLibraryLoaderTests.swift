@@ -120,7 +120,7 @@ import Testing
         #expect(error?.kind == .fingerprintMismatch)
         #expect(
             error?.description
-                == "module 'HostileAbortInConstructor': library '\(path)' was built against ModuleKit ffffffffffffffffffffffffffffffff, the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit; in this checkout: 'swift build --product HostileAbortInConstructor'"
+                == "module 'HostileAbortInConstructor': library '\(path)' was built against ModuleKit fingerprint ffffffffffffffffffffffffffffffff (no SDK version), the host has ModuleKit SDK \(ModuleKitABI.sdkVersion) (fingerprint \(ModuleKitABI.hostFingerprint)); rebuild it against this host's kit; in this checkout: 'swift build --product HostileAbortInConstructor'"
         )
     }
 

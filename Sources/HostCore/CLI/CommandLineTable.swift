@@ -41,7 +41,7 @@ enum CommandLineTable {
         Option(names: ["--no-crash-records"], value: nil, summary: ["Neither skip recorded crashes nor record new ones"]),
         Option(names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"]),
         Option(names: ["-h", "--help"], value: nil, summary: ["Show this help and the modules (read from their files)"]),
-        Option(names: ["--version"], value: nil, summary: ["Show the version of modhost and of its module ABI"]),
+        Option(names: ["--version"], value: nil, summary: ["Show the versions of modhost, its ABI and its SDK"]),
     ]
 
     /// Every spelling of every option, for the parser's suggestions.

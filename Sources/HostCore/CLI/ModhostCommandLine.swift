@@ -28,7 +28,9 @@ public enum ModhostCommandLine {
             return exitFailure
         }
         if parsed.version {
-            console.print("modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit \(ModuleKitABI.hostFingerprint))")
+            console.print(
+                "modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit SDK \(ModuleKitABI.sdkVersion), fingerprint \(ModuleKitABI.hostFingerprint))"
+            )
             return exitSuccess
         }
         let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"

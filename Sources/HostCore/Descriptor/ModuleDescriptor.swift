@@ -3,6 +3,8 @@
 public struct ModuleDescriptor: Sendable, Equatable {
     public var abiVersion: UInt32
     public var kitFingerprint: String
+    /// The SDK version the module was built with; `nil` in a format-1 descriptor.
+    public var sdkVersion: String?
     public var name: String
     public var version: String
     public var provides: [String]
@@ -12,11 +14,16 @@ public struct ModuleDescriptor: Sendable, Equatable {
 
 extension ModuleDescriptor {
     static let magic = Array("MHDS".utf8)
-    static let formatVersion: UInt16 = 1
+    /// `MODHOST_DESCRIPTOR_FORMAT`; format 1 (no `sdk` line) is still read, so that a library
+    /// built with an older kit is told which kit it needs rather than that it is malformed.
+    static let formatVersion: UInt16 = 2
     static let headerSize = 12
     /// `MODHOST_DESCRIPTOR_MAX_SIZE`.
     static let maximumSize = 8_192
-    static let keys = ["abi", "kit", "name", "version", "provides", "requires", "uses"]
+    static let keys = ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses"]
+
+    /// The keys of a payload in `format`, in order.
+    static func keys(format: UInt16) -> [String] { format == 1 ? keys.filter { $0 != "sdk" } : keys }
 
     /// Parses the section's bytes strictly: every field in order, each once, nothing else.
     ///
@@ -28,8 +35,8 @@ extension ModuleDescriptor {
         guard bytes.count >= Self.headerSize else { throw .malformed("is truncated (\(bytes.count) bytes)") }
         guard Array(bytes[0..<4]) == Self.magic else { throw .malformed("does not start with 'MHDS'") }
         let format = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
-        guard format == Self.formatVersion, bytes[6] == 0, bytes[7] == 0 else {
-            throw .malformed("has format \(format), the host reads format \(Self.formatVersion)")
+        guard (1...Self.formatVersion).contains(format), bytes[6] == 0, bytes[7] == 0 else {
+            throw .malformed("has format \(format), the host reads formats 1 to \(Self.formatVersion)")
         }
         let length = (8..<12).reduce(0) { $0 | Int(bytes[$1]) << (8 * ($1 - 8)) }
         guard length == bytes.count - Self.headerSize else {
@@ -40,34 +47,42 @@ extension ModuleDescriptor {
             throw .malformed("has a payload that is not UTF-8 lines")
         }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count == Self.keys.count else {
-            throw .malformed("has \(lines.count) fields, expected \(Self.keys.count) (\(Self.keys.joined(separator: ", ")))")
+        let keys = Self.keys(format: format)
+        guard lines.count == keys.count else {
+            throw .malformed("has \(lines.count) fields, expected \(keys.count) (\(keys.joined(separator: ", ")))")
         }
         var values: [String] = []
-        for (line, key) in zip(lines, Self.keys) {
+        for (line, key) in zip(lines, keys) {
             guard line.hasPrefix(key + "=") else {
                 throw .malformed("has '\(Escaped(String(line.prefix(40))))' where '\(key)=' was expected")
             }
             values.append(String(line.dropFirst(key.count + 1)))
+        }
+        var sdk: String?
+        if format >= 2 {
+            sdk = values.remove(at: 2)
+            guard let sdk, Self.isVersion(sdk) else {
+                throw .malformed("has SDK version '\(Escaped(sdk ?? ""))'; a version holds letters, digits, '.', '-' and '+'")
+            }
         }
         guard let abi = UInt32(values[0]) else { throw .malformed("has ABI version '\(Escaped(values[0]))', not a number") }
         guard values[1].count == 32, values[1].utf8.allSatisfy(Self.isHexDigit) else {
             throw .malformed("has kit fingerprint '\(Escaped(values[1]))', not 32 hex digits")
         }
         guard Self.isIdentifier(values[2]) else { throw .malformed("has name '\(Escaped(values[2]))', not an identifier") }
-        guard !values[3].isEmpty, values[3].count <= 64, values[3].utf8.allSatisfy(Self.isVersionByte) else {
+        guard Self.isVersion(values[3]) else {
             throw .malformed("has version '\(Escaped(values[3]))'; a version holds letters, digits, '.', '-' and '+'")
         }
         var routes: [[String]] = []
         for (index, list) in values[4...].enumerated() {
             let names = list.isEmpty ? [] : list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             if let bad = names.first(where: { !Self.isIdentifier($0) }) {
-                throw .malformed("lists route '\(Escaped(bad))' in '\(Self.keys[4 + index])', not an identifier")
+                throw .malformed("lists route '\(Escaped(bad))' in '\(["provides", "requires", "uses"][index])', not an identifier")
             }
             routes.append(names)
         }
         self.init(
-            abiVersion: abi, kitFingerprint: values[1], name: values[2], version: values[3], provides: routes[0],
+            abiVersion: abi, kitFingerprint: values[1], sdkVersion: sdk, name: values[2], version: values[3], provides: routes[0],
             requires: routes[1], uses: routes[2])
     }
 
@@ -83,6 +98,10 @@ extension ModuleDescriptor {
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) }
+
+    private static func isVersion(_ value: String) -> Bool {
+        !value.isEmpty && value.count <= 64 && value.utf8.allSatisfy(isVersionByte)
+    }
 
     private static func isVersionByte(_ byte: UInt8) -> Bool {
         isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")

@@ -36,6 +36,7 @@ extension HostRuntime {
             case .success(let inspected):
                 report.library = inspected.path
                 report.version = inspected.descriptor.version
+                report.sdk = inspected.descriptor.sdkVersion
                 report.provides = inspected.descriptor.provides
                 report.requires = inspected.descriptor.requires
                 report.uses = inspected.descriptor.uses
@@ -217,13 +218,19 @@ extension HostRuntime {
         guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
             return refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(descriptor.kitFingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit\(rebuildAdvice(name))"
+                "was built against ModuleKit \(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)), the host has ModuleKit \(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)); rebuild it against this host's kit\(rebuildAdvice(name))"
             )
         }
         guard descriptor.name == name else {
             return refuse(.nameMismatch, "holds module '\(descriptor.name)', not '\(name)'; fix 'name' or 'library' in modules.json")
         }
         return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
+    }
+
+    /// "SDK 0.1.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
+    /// descriptor.
+    static func kitLabel(sdk: String?, fingerprint: String) -> String {
+        sdk.map { "SDK \($0) (fingerprint \(fingerprint))" } ?? "fingerprint \(fingerprint) (no SDK version)"
     }
 
     /// "; e.g. 'swift build --product Geo'" for a module this checkout builds.

@@ -8,6 +8,8 @@ public struct ModuleReport: Sendable, Equatable {
     public var reason: String?
     /// What the library reports; `nil` when it was not loaded.
     public var version: String?
+    /// The ModuleKit SDK version the library was built with; `nil` when unknown.
+    public var sdk: String?
     /// The library's resolved path; `nil` for a disabled module.
     public var library: String?
     public var provides: [String] = []
@@ -19,7 +21,7 @@ public struct ModuleReport: Sendable, Equatable {
 
 extension ModuleReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, state, reason, version, library, sha256, provides, requires, uses
+        case name, state, reason, version, sdk, library, sha256, provides, requires, uses
     }
 
     /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
@@ -29,6 +31,7 @@ extension ModuleReport: Encodable {
         try container.encode(state, forKey: .state)
         try container.encode(reason, forKey: .reason)
         try container.encode(version, forKey: .version)
+        try container.encode(sdk, forKey: .sdk)
         try container.encode(library, forKey: .library)
         try container.encode(sha256, forKey: .sha256)
         try container.encode(provides, forKey: .provides)

@@ -3,16 +3,18 @@
 ///
 /// The section holds a 12-byte header — the magic `MHDS`, the format version (UInt16, little
 /// endian), two zero bytes, the payload's length (UInt32, little endian) — and a payload of
-/// `key=value` lines, in this order: `abi`, `kit`, `name`, `version`, `provides`, `requires`,
+/// `key=value` lines, in this order: `abi`, `kit`, `sdk`, `name`, `version`, `provides`, `requires`,
 /// `uses` (route names separated by commas). The section's contents must be literals, which
 /// is why it is generated.
 enum DescriptorSource {
     static let section = ".modhost_descriptor"
-    static let formatVersion: UInt16 = 1
+    static let formatVersion: UInt16 = 2
 
-    static func render(_ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, manifestPath: String) -> String {
+    static func render(_ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, sdkVersion: String, manifestPath: String)
+        -> String
+    {
         let payload = [
-            "abi=\(abiVersion)", "kit=\(fingerprint)", "name=\(manifest.name)", "version=\(manifest.version)",
+            "abi=\(abiVersion)", "kit=\(fingerprint)", "sdk=\(sdkVersion)", "name=\(manifest.name)", "version=\(manifest.version)",
             "provides=\(manifest.provides.joined(separator: ","))", "requires=\(manifest.requires.joined(separator: ","))",
             "uses=\(manifest.uses.joined(separator: ","))",
         ].map { $0 + "\n" }.joined()

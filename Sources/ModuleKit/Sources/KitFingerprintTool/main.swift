@@ -28,8 +28,10 @@ func run(_ arguments: [String]) throws(ToolError) {
         let text = String(decoding: try readFile(manifestPath), as: UTF8.self)
         let manifest = try ManifestFile.parse(text, path: manifestPath)
         let abiVersion = try ABIHeader.version(in: arguments[3])
+        let sdkVersion = try ABIHeader.sdkVersion(in: arguments[3])
         let fingerprint = try Digest.ofKit(sources: Array(arguments.dropFirst(4)))
-        let source = DescriptorSource.render(manifest, fingerprint: fingerprint, abiVersion: abiVersion, manifestPath: manifestPath)
+        let source = DescriptorSource.render(
+            manifest, fingerprint: fingerprint, abiVersion: abiVersion, sdkVersion: sdkVersion, manifestPath: manifestPath)
         try writeFile(arguments[1], source)
         return
     }

@@ -16,6 +16,11 @@
 #include <stdint.h>
 
 #define MODHOST_ABI_VERSION 1u
+/* The semantic version of the SDK: the ModuleKit package (ModuleKit, Contracts,
+ * ModuleKitNetworking, ModuleKitTesting and the build plugins). Recorded in every module's
+ * descriptor and reported by `modhost --version`; compatibility itself is decided by the kit
+ * fingerprint, which changes with any source change, released or not. */
+#define MODHOST_SDK_VERSION "0.1.0"
 #define MODHOST_ENTRY_SYMBOL "modhost_module_entry"
 
 /*
@@ -27,13 +32,15 @@
  *   bytes 4-5   MODHOST_DESCRIPTOR_FORMAT, little endian; bytes 6-7 zero
  *   bytes 8-11  the payload's length in bytes, little endian
  *   payload     UTF-8 lines "key=value\n" in this order: abi (MODHOST_ABI_VERSION), kit (the
- *               ModuleKit fingerprint), name, version, provides, requires, uses (route names
- *               separated by commas, possibly none)
+ *               ModuleKit fingerprint), sdk (MODHOST_SDK_VERSION; format 2 on), name,
+ *               version, provides, requires, uses (route names separated by commas, possibly
+ *               none)
  * At most MODHOST_DESCRIPTOR_MAX_SIZE bytes in all. Swift modules get it generated from their
  * module.manifest by the kit's ModuleDescriptorPlugin.
  */
 #define MODHOST_DESCRIPTOR_SECTION ".modhost_descriptor"
-#define MODHOST_DESCRIPTOR_FORMAT 1u
+/* Format 1 has no sdk line; a host still reads it, to say which kit such a library needs. */
+#define MODHOST_DESCRIPTOR_FORMAT 2u
 #define MODHOST_DESCRIPTOR_MAX_SIZE 8192u
 
 enum {

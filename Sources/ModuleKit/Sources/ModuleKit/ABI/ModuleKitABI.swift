@@ -10,6 +10,9 @@ public enum ModuleKitABI {
     /// The C-ABI version of the handshake (`MODHOST_ABI_VERSION` in `modhost_abi.h`).
     public static let version: UInt32 = MODHOST_ABI_VERSION
 
+    /// The SDK's semantic version (`MODHOST_SDK_VERSION`), recorded in each module's descriptor.
+    public static let sdkVersion = MODHOST_SDK_VERSION
+
     /// The C symbol every module library exports.
     public static let entrySymbol = MODHOST_ENTRY_SYMBOL
 
