@@ -10,6 +10,8 @@ let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleK
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
 let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
+/// The SDK's test harness (Sources/ModuleKit/ModuleKitTesting): a module's unit tests need no host.
+let moduleKitTesting: Target.Dependency = .product(name: "ModuleKitTesting", package: "ModuleKitTesting")
 /// Generates a module's name, version, routes and ELF descriptor from its module.manifest.
 func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
 
@@ -43,7 +45,7 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [feature, moduleKit, contracts, .target(name: "ModuleKitTesting"), .target(name: "TestSupport")]
+            dependencies: [feature, moduleKit, contracts, moduleKitTesting, .target(name: "TestSupport")]
                 + (featureDomains[name].map { [.target(name: $0)] } ?? []),
             path: "\(folder)/Tests"
         ),
@@ -98,10 +100,6 @@ var targets: [Target] = [
     // The command line: parses arguments and calls HostCore.
     .executableTarget(name: "modhost", dependencies: ["HostCore"]),
 
-    // MARK: Module developer support
-    // A locator with test doubles, to unit-test one module without the host.
-    .target(name: "ModuleKitTesting", dependencies: [moduleKit, contracts]),
-
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
@@ -114,7 +112,7 @@ var targets: [Target] = [
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
-    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, "ModuleKitTesting", "TestSupport"]),
+    .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
 ]
@@ -147,10 +145,10 @@ let package = Package(
     products: [
         .executable(name: "modhost", targets: ["modhost"]),
         .executable(name: "modhost-bench", targets: ["ModhostBench"]),
-        .library(name: "ModuleKitTesting", targets: ["ModuleKitTesting"]),
     ] + moduleLibraries,
     dependencies: [
         .package(path: "Sources/ModuleKit"),
+        .package(path: "Sources/ModuleKit/ModuleKitTesting"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
     ],
     targets: targets

@@ -32,8 +32,21 @@ import Testing
         #expect(kitSymbols.contains { $0.hasPrefix("$s9ModuleKit14ServiceLocatorC") })
     }
 
-    private func definedSymbols(_ library: String) throws -> [String] {
-        let result = try ChildProcess.run("/usr/bin/env", ["nm", "-D", "--defined-only", library])
+    /// The test harness (ModuleKitTesting) links the kit's dynamic products: a harness that
+    /// depended on the ModuleKit target would put a static copy of the kit in this binary.
+    @Test func theTestBinaryHoldsNoCopyOfTheKit() throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let symbols = try definedSymbols(executable, dynamicOnly: false)
+        // The check can fail: the binary's own symbols are listed.
+        #expect(symbols.contains { $0.hasPrefix("$s13HostCoreTests") })
+        // The locator's type descriptor and its `shared`: defined only where the kit is (a client
+        // may define inlined helpers such as default arguments, which are harmless).
+        let kitOnly = ["$s9ModuleKit14ServiceLocatorCMn", "$s9ModuleKit14ServiceLocatorC6shared"]
+        #expect(symbols.filter { symbol in kitOnly.contains { symbol.hasPrefix($0) } } == [])
+    }
+
+    private func definedSymbols(_ library: String, dynamicOnly: Bool = true) throws -> [String] {
+        let result = try ChildProcess.run("/usr/bin/env", ["nm"] + (dynamicOnly ? ["-D"] : []) + ["--defined-only", library])
         #expect(result.status == 0, "nm failed: \(result.stderr)")
         return result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
     }
