@@ -4,8 +4,7 @@ import ModuleKit
 /// Auth (seed 000): accounts, log in and out, password reset, and `AuthRoute` for the shell
 /// and other modules.
 public final class AuthModule: Module {
-    // Name, version and routes: module.manifest (the build generates them).
-    public static let stringsFolder: String? = "ModuleHost_AuthFeature.resources/Strings"
+    // Name, version, routes and resource folders: generated from module.manifest by the build.
 
     private var service: AuthService?
 

@@ -7,8 +7,7 @@ import ModuleKit
 /// the interactors. Interactor: ``PlacesInteractor``. Router: ``PlacesRouter`` and
 /// ``InputRouter``. View: ``PlacesView`` and ``InputView``. Entity: ``City`` and ``Country``.
 public final class GeoModule: Module {
-    // Name, version and routes: module.manifest (the build generates them).
-    public static let stringsFolder: String? = "ModuleHost_GeoFeature.resources/Strings"
+    // Name, version, routes and resource folders: generated from module.manifest by the build.
 
     public init() {}
 

@@ -11,10 +11,9 @@ import PhotosDomain
 public final class PhotosModule: Module {
     public typealias Configuration = PhotosConfiguration
 
-    // Name, version and routes: module.manifest (the build generates them).
-    public static let stringsFolder: String? = "ModuleHost_PhotosFeature.resources/Strings"
+    // Name, version, routes and resource folders: generated from module.manifest by the build.
     /// The shipped catalog, relative to the module's library.
-    static let catalogFile = "ModuleHost_PhotosFeature.resources/Catalog/catalog.json"
+    static let catalogFile = resourcesFolder + "/Catalog/catalog.json"
 
     private var configuration = PhotosConfiguration()
     private var perPage = 20

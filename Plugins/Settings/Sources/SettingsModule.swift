@@ -4,8 +4,7 @@ import ModuleKit
 /// Settings (seed 000's `SettingsTableViewController`): profile, language, the settings other
 /// modules contribute through `SettingsRoute`, About, Help, Log Out.
 public final class SettingsModule: Module {
-    // Name, version and routes: module.manifest (the build generates them).
-    public static let stringsFolder: String? = "ModuleHost_SettingsFeature.resources/Strings"
+    // Name, version, routes and resource folders: generated from module.manifest by the build.
 
     private var service: SettingsService?
 

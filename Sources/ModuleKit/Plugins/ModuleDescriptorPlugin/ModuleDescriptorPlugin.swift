@@ -1,3 +1,4 @@
+import Foundation
 import PackagePlugin
 
 /// Generates a module target's descriptor from its `module.manifest`: the `Module` constants
@@ -18,11 +19,18 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
         }
         let header = abi.directoryURL.appending(path: "include/modhost_abi.h")
         let output = context.pluginWorkDirectoryURL.appending(path: "ModuleDescriptor.swift")
+        // Where SwiftPM copies the target's resources, beside the library; strings are
+        // declared when the target ships Resources/Strings, so no author types a bundle name.
+        let resources = "\(context.package.displayName)_\(target.name).resources"
+        let strings = target.directoryURL.appending(path: "Resources/Strings")
+        var isFolder: ObjCBool = false
+        let hasStrings = FileManager.default.fileExists(atPath: strings.path, isDirectory: &isFolder) && isFolder.boolValue
         return [
             .buildCommand(
                 displayName: "Generating the module descriptor of \(target.name)",
                 executable: try context.tool(named: "KitFingerprintTool").url,
-                arguments: ["--descriptor", output.path, manifest.path, header.path] + sources.map(\.path),
+                arguments: ["--descriptor", output.path, manifest.path, header.path, resources, hasStrings ? "strings" : "no-strings"]
+                    + sources.map(\.path),
                 inputFiles: [manifest, header] + sources,
                 outputFiles: [output]
             )

@@ -10,7 +10,16 @@ enum DescriptorSource {
     static let section = ".modhost_descriptor"
     static let formatVersion: UInt16 = 2
 
-    static func render(_ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, sdkVersion: String, manifestPath: String)
+    /// Where SwiftPM puts the target's resources (`<Package>_<Target>.resources`, beside the
+    /// library), and whether they include `Strings`.
+    struct Resources {
+        let folder: String
+        let hasStrings: Bool
+    }
+
+    static func render(
+        _ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, sdkVersion: String, resources: Resources, manifestPath: String
+    )
         -> String
     {
         let payload = [
@@ -26,6 +35,8 @@ enum DescriptorSource {
         func routes(_ names: [String]) -> String {
             "[" + names.map { ".route((any \($0)).self)" }.joined(separator: ", ") + "]"
         }
+        let stringsFolder =
+            resources.hasStrings ? "\n    public static let stringsFolder: String? = \"\(resources.folder)/Strings\"" : ""
         let imports = (["ModuleKit"] + manifest.imports).map { "import \($0)\n" }.joined()
         let file = manifestPath.split(separator: "/").last.map(String.init) ?? manifestPath
         return """
@@ -37,6 +48,8 @@ enum DescriptorSource {
                 public static let provides: [RouteKey] = \(routes(manifest.provides))
                 public static let requires: [RouteKey] = \(routes(manifest.requires))
                 public static let uses: [RouteKey] = \(routes(manifest.uses))
+                /// The folder, beside the library, that SwiftPM copies this target's resources to.
+                static let resourcesFolder = "\(resources.folder)"\(stringsFolder)
             }
 
             /// The same facts as plain bytes, which the host reads from the file before it opens it.
