@@ -12,6 +12,8 @@ struct CommandLineArguments: Equatable {
         case routes
         /// `modhost bisect -- ARGS…`: the smallest set of modules with which `ARGS` still fails.
         case bisect(arguments: [String])
+        /// `modhost new NAME [--output DIR] [--kit DIR]`: writes a new module package.
+        case new(name: String, output: String?, kit: String?)
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])
@@ -31,7 +33,7 @@ struct CommandLineArguments: Equatable {
     var help = false
     var version = false
 
-    static let builtins = ["modules", "check", "routes", "bisect"]
+    static let builtins = ["modules", "check", "routes", "bisect", "new"]
     static var globalOptions: [String] { CommandLineTable.optionNames }
     static let probeCommand = "__probe"
 
@@ -43,6 +45,8 @@ struct CommandLineArguments: Equatable {
         var parsed = CommandLineArguments()
         var words: [String] = []
         var json = false
+        var output: String?
+        var kit: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -86,12 +90,15 @@ struct CommandLineArguments: Equatable {
             case "--help", "-h": parsed.help = true
             case "--version": parsed.version = true
             case "--json" where words.first == "modules": json = true
+            case "--output" where words.first == "new": output = try nonEmpty(value(), for: option)
+            case "--kit" where words.first == "new": kit = try nonEmpty(value(), for: option)
             default:
-                let known = globalOptions + (words.first == "modules" ? ["--json"] : [])
+                let known = globalOptions + (words.first == "modules" ? ["--json"] : words.first == "new" ? ["--output", "--kit"] : [])
                 throw UsageError("unknown option '\(option)'\(didYouMean(option, among: known)); see 'modhost --help'")
             }
         }
         parsed.command = try command(from: words, json: json)
+        if case .new(let name, _, _) = parsed.command { parsed.command = .new(name: name, output: output, kit: kit) }
         return parsed
     }
 
@@ -102,6 +109,12 @@ struct CommandLineArguments: Equatable {
         case "bisect":
             guard !rest.isEmpty else { throw UsageError("'bisect' needs the command to try: modhost bisect -- ARGS…") }
             return .bisect(arguments: rest)
+        case "new":
+            guard let name = rest.first else { throw UsageError("'new' needs the module's name: modhost new NAME [--output DIR]") }
+            if let extra = rest.dropFirst().first {
+                throw UsageError("'new' takes one name, found '\(extra)' too; see 'modhost --help'")
+            }
+            return .new(name: name, output: nil, kit: nil)
         case probeCommand:
             return .probe(names: rest)
         case "modules", "check", "routes":

@@ -14,6 +14,9 @@ enum CommandLineTable {
         Row(usage: "check", summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"]),
         Row(usage: "routes", summary: ["List each route, its provider and consumers"]),
         Row(usage: "bisect -- ARGS...", summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"]),
+        Row(
+            usage: "new NAME",
+            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR)"]),
         Row(usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
         Row(usage: "<module> --help", summary: ["List a module's commands"]),
     ]

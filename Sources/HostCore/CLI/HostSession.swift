@@ -32,6 +32,9 @@ struct HostSession {
             runtime.stop()
             console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
             return ModhostCommandLine.exitSuccess
+        case .new:
+            // Handled before modules.json is read (ModhostCommandLine); here only with --help.
+            return ModhostCommandLine.exitSuccess
         case .check:
             return check()
         case .routes:

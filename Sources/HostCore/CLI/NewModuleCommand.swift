@@ -1,0 +1,71 @@
+import Foundation
+import ModuleKit
+
+/// `modhost new NAME`: checks the name and the kit, writes the package, and says what to do
+/// next, down to the `modules.json` entry that loads it.
+struct NewModuleCommand {
+    let console: Console
+
+    func run(name: String, output: String?, kit: String?) -> Int32 {
+        if let problem = ModuleScaffold.problem(withName: name) {
+            console.error("new: \(problem)")
+            return ModhostCommandLine.exitUsage
+        }
+        let kitFolder = absolute(kit ?? ModuleScaffold.builtKitFolder)
+        if let problem = ModuleScaffold.problem(withKit: kitFolder) {
+            console.error("new: \(problem)")
+            return ModhostCommandLine.exitFailure
+        }
+        let given = output ?? name
+        let folder = absolute(given)
+        do {
+            try ModuleScaffold(name: name, output: folder, kitFolder: kitFolder).write()
+        } catch {
+            console.error("new: \(error.message)")
+            return ModhostCommandLine.exitFailure
+        }
+        let entry = #"{ "name": "\#(name)", "enabled": true, "library": \#(Self.jsonString(folder + "/.build/debug/lib\(name).so")) }"#
+        console.print(
+            """
+            Wrote module '\(name)' in '\(Escaped(folder))' (ModuleKit SDK \(ModuleKitABI.sdkVersion), kit '\(Escaped(kitFolder))').
+            Test and build it:
+              swift test --package-path \(Self.shellQuoted(given))
+              swift build --package-path \(Self.shellQuoted(given))
+            Then add to the "modules" of modules.json:
+              \(entry)
+            and run 'modhost \(name.lowercased()) hello'.
+            """)
+        return ModhostCommandLine.exitSuccess
+    }
+
+    private func absolute(_ path: String) -> String {
+        let url =
+            path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
+        return url.standardizedFileURL.path
+    }
+
+    /// `text` as a JSON string.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            default:
+                if scalar.value < 0x20 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// `text` quoted for a POSIX shell when it needs it.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+".unicodeScalars.contains($0) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

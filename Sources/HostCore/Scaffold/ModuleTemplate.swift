@@ -1,0 +1,264 @@
+import Foundation
+
+/// The files of a new module package, as `modhost new` writes them: a package that builds
+/// `lib<Name>.so` against the kit sources this `modhost` was built from, with a command, a
+/// Home entry, strings in six locales, a unit test on the harness, a README and `.gitignore`.
+struct ModuleTemplate {
+    /// The module's name: a Swift identifier starting with an upper-case letter.
+    let name: String
+    /// The kit package's folder (absolute).
+    let kitFolder: String
+    /// The SDK version of that kit.
+    let sdkVersion: String
+
+    /// Each file's path inside the package, and its text.
+    var files: [(path: String, text: String)] {
+        [
+            ("Package.swift", packageManifest),
+            (".gitignore", ".build/\n.swiftpm/\n*.o\n"),
+            ("README.md", readme),
+            ("Sources/\(name)/module.manifest", moduleManifest),
+            ("Sources/\(name)/\(name)Module.swift", moduleSource),
+            ("Tests/\(name)Tests/\(name)Tests.swift", testSource),
+        ]
+            + Self.locales.map { locale in
+                ("Sources/\(name)/Resources/Strings/\(locale.code).lproj/Localizable.strings", strings(locale))
+            }
+    }
+
+    private var lowercased: String { name.lowercased() }
+
+    private var packageManifest: String {
+        """
+        // swift-tools-version: 6.1
+        // The \(name) module for ModuleHost: `swift build` makes .build/debug/lib\(name).so.
+        import PackageDescription
+
+        /// The ModuleKit SDK (\(sdkVersion)) this module is built against: the kit sources of the
+        /// modhost that wrote this package. A module must be built from the exact kit sources its
+        /// host was built from; the host refuses it otherwise and says so.
+        let kit = \(Self.swiftLiteral(kitFolder))
+
+        let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
+        let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+
+        let package = Package(
+            name: "\(name)",
+            products: [
+                // A dynamic library: the host opens it with dlopen.
+                .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
+            ],
+            dependencies: [
+                .package(path: kit),
+                .package(path: kit + "/ModuleKitTesting"),
+            ],
+            targets: [
+                .target(
+                    name: "\(name)",
+                    dependencies: [moduleKit, contracts],
+                    exclude: ["module.manifest"],
+                    resources: [.copy("Resources/Strings")],
+                    swiftSettings: [.swiftLanguageMode(.v6)],
+                    // Generates the module's name, version, routes and descriptor from module.manifest.
+                    plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]
+                ),
+                .testTarget(
+                    name: "\(name)Tests",
+                    dependencies: ["\(name)", moduleKit, .product(name: "ModuleKitTesting", package: "ModuleKitTesting")],
+                    swiftSettings: [.swiftLanguageMode(.v6)]
+                ),
+            ]
+        )
+
+        """
+    }
+
+    private var moduleManifest: String {
+        """
+        # \(name)'s manifest: its name, version and routes, written once. The build generates the
+        # module's constants and the descriptor the host reads before it opens the library.
+        # Add 'provides', 'requires' or 'uses' lines with route names, and 'import' the module
+        # that declares them.
+        type \(name)Module
+        name \(name)
+        version 0.1.0
+        import Contracts
+
+        """
+    }
+
+    private var moduleSource: String {
+        """
+        import ModuleKit
+
+        /// \(name): a ModuleHost module with one command and one Home entry.
+        final class \(name)Module: Module {
+            // Name, version, routes and resource folders: generated from module.manifest.
+
+            init() {}  // no work here: the host may create a module only to check it
+
+            func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}
+
+            func commands(_ context: ModuleContext) -> [ModuleCommand] {
+                [
+                    ModuleCommand(name: "hello", summary: "Say hello", usage: "hello [NAME]") { invocation in
+                        let who = invocation.arguments.first ?? context.strings[.world]
+                        context.ui.print(context.strings.format(.greeting, who))
+                    }
+                ]
+            }
+
+            @MainActor func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+                let strings = context.strings
+                return [HomeEntry(title: strings[.homeTitle]) { \(name)Screen(strings: strings) }]
+            }
+        }
+
+        /// What Home opens: a title and a line, then back to Home.
+        @MainActor
+        final class \(name)Screen: Screen {
+            private let strings: ModuleStrings
+
+            init(strings: ModuleStrings) { self.strings = strings }
+
+            func show(_ ui: TerminalUI) -> Navigation {
+                ui.title(strings[.homeTitle])
+                ui.print(strings[.welcome])
+                return .pop
+            }
+        }
+
+        extension StringKey {
+            static let homeTitle: StringKey = "home.title"
+            static let welcome: StringKey = "welcome"
+            static let greeting: StringKey = "greeting"
+            static let world: StringKey = "world"
+        }
+
+        @_cdecl("modhost_module_entry")
+        public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(\(name)Module.self, request) }
+
+        """
+    }
+
+    private var testSource: String {
+        """
+        import ModuleKit
+        import ModuleKitTesting
+        import Testing
+
+        @testable import \(name)
+
+        /// \(name) on the test harness: no host, a private locator, a scripted terminal.
+        @MainActor
+        @Suite struct \(name)Tests {
+            @Test func helloGreetsByName() throws {
+                let harness = ModuleTestHarness(\(name)Module.self)
+                try harness.start()
+                defer { harness.stop() }
+                try harness.run("hello", ["Ada"])
+                #expect(harness.terminal.output == "Hello, Ada!\\n")
+            }
+
+            @Test func homeEntryOpensTheWelcome() throws {
+                let harness = ModuleTestHarness(\(name)Module.self)
+                try harness.start()
+                defer { harness.stop() }
+                let entries = try harness.homeEntries()
+                #expect(entries.map(\\.title) == ["\(name)"])
+                let entry = try #require(entries.first)
+                harness.run(entry.open())
+                #expect(harness.terminal.output.contains("Welcome to \(name)."))
+            }
+        }
+
+        """
+    }
+
+    private var readme: String {
+        """
+        # \(name)
+
+        A module for ModuleHost, written by `modhost new` against ModuleKit SDK \(sdkVersion)
+        (the kit sources at `\(kitFolder)`).
+
+        ```sh
+        swift build --package-path .     # makes .build/debug/lib\(name).so
+        swift test --package-path .      # its unit tests, on the kit's test harness; no host
+        ```
+
+        To run it in the host, add this entry to the `modules` of your `modules.json` (a relative
+        `library` is taken from the folder of `modules.json`):
+
+        ```json
+        { "name": "\(name)", "enabled": true, "library": "PATH/TO/\(name)/.build/debug/lib\(name).so" }
+        ```
+
+        then `modhost \(lowercased) hello`, or `modhost` and choose "\(name)" on Home.
+
+        - `Sources/\(name)/module.manifest`: the module's name, version and routes. The build
+          generates its constants and the descriptor the host reads before it opens the library.
+        - `Sources/\(name)/\(name)Module.swift`: the module, its command, its Home entry and the
+          entry point `modhost_module_entry`.
+        - `Sources/\(name)/Resources/Strings`: its strings in en, es, fr, de, it and el.
+        - `Tests/\(name)Tests`: unit tests on `ModuleTestHarness`.
+
+        Ship `lib\(name).so` with the `\(name)_\(name).resources` folder beside it (both in
+        `.build/debug` or `.build/release`). The host refuses a library built against other kit
+        sources than its own: rebuild with the kit of the host you run it in (`let kit` in
+        `Package.swift`). A route another module should use goes in a package of its own with a
+        `type: .dynamic` library product that both modules depend on; declared inside this
+        package, each module would carry its own copy, and the host refuses that.
+
+        """
+    }
+
+    struct Locale {
+        let code: String
+        let welcome: String
+        let greeting: String
+        let world: String
+    }
+
+    static let locales = [
+        Locale(code: "en", welcome: "Welcome to %@.", greeting: "Hello, %@!", world: "world"),
+        Locale(code: "es", welcome: "Bienvenido a %@.", greeting: "¡Hola, %@!", world: "mundo"),
+        Locale(code: "fr", welcome: "Bienvenue dans %@.", greeting: "Bonjour, %@ !", world: "le monde"),
+        Locale(code: "de", welcome: "Willkommen bei %@.", greeting: "Hallo, %@!", world: "Welt"),
+        Locale(code: "it", welcome: "Benvenuto in %@.", greeting: "Ciao, %@!", world: "mondo"),
+        Locale(code: "el", welcome: "Καλώς ήρθατε στο %@.", greeting: "Γεια σου, %@!", world: "κόσμε"),
+    ]
+
+    private func strings(_ locale: Locale) -> String {
+        let welcome = locale.welcome.replacingOccurrences(of: "%@", with: name)
+        return """
+            /* \(name): \(locale.code) */
+            "home.title" = "\(name)";
+            "welcome" = "\(welcome)";
+            "greeting" = "\(locale.greeting)";
+            "world" = "\(locale.world)";
+
+            """
+    }
+
+    /// `text` as a Swift string literal.
+    static func swiftLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f {
+                    literal += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    literal.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return literal + "\""
+    }
+}
