@@ -28,6 +28,22 @@ import Testing
         #expect(Self.readme.hasPrefix("# ModuleHost"))
     }
 
+    /// The SDK's guide states the version the header defines and that `--version` prints, and
+    /// the commands it starts with are the ones `NewModuleTests` runs.
+    @Test func theSDKGuideAgreesWithTheKit() throws {
+        let guide = try String(contentsOfFile: Self.repository + "/Sources/ModuleKit/README.md", encoding: .utf8)
+        let header = try String(
+            contentsOfFile: Self.repository + "/Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8)
+        let line = try #require(header.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") })
+        let version = line.split(separator: "\"").dropFirst().first.map(String.init)
+        #expect(version == "0.1.0")
+        #expect(guide.contains("(now \(version ?? "?"))"))
+        #expect(try modhost(["--version"]).stdout.contains("ModuleKit SDK \(version ?? "?"),"))
+        for command in ["modhost new Notes", "swift test --package-path Notes", "swift build --package-path Notes"] {
+            #expect(guide.contains(command), "\(command)")
+        }
+    }
+
     @Test func theWriteAModuleExampleIsTheFixtureThatBuildsAndLoads() throws {
         let blocks = Self.blocks(after: "## Write a module")
         let folder = Self.repository + "/Tests/Fixtures/Modules/ReadmeNotes"
