@@ -52,6 +52,34 @@ import Testing
         #expect(app.stdout.contains("Notes\n=====\nWelcome to Notes.\n"), "\(app.stdout)")
     }
 
+    @Test func withRouteItsContractsPackageProvidesARouteTheHostLists() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let package = folder + "/Greet"
+        let created = try modhost(["new", "Greet", "--route", "--output", package])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(
+            created.stdout.contains(
+                "Its route GreetRoute is in '\(package)/GreetContracts': another module depends on that package and declares 'requires GreetRoute'."
+            ))
+        let tested = try swift(["test", "--package-path", package])
+        #expect(tested.status == 0, "\(tested.stdout)\n\(tested.stderr)")
+        #expect(tested.stdout.contains("Test run with 3 tests"), "\(tested.stdout)")
+        let built = try swift(["build", "--package-path", package])
+        #expect(built.status == 0, "\(built.stderr)")
+
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Settings", ""), ("Greet", #""library": "\#(package)/.build/debug/libGreet.so""#)]))
+        let data = try TestEnvironment.temporaryFolder()
+        let routes = try modhost(["--config", config, "--data-dir", data, "routes"], environment: ["LD_DEBUG": "files"])
+        #expect(routes.status == 0, "\(routes.stderr)")
+        #expect(routes.stdout.contains("\nGreetRoute    Greet "), "\(routes.stdout)")
+        let initialized = routes.stderr.split(separator: "\n").compactMap { line in
+            line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
+        }
+        #expect(initialized.filter { $0.hasSuffix("/libGreetContracts.so") } == ["\(package)/.build/debug/libGreetContracts.so"])
+        #expect(initialized.filter { $0.hasSuffix("/libModuleKit.so") } == [TestEnvironment.library("ModuleKit")])
+    }
+
     @Test(arguments: [
         (["new", "notes"], 2, "modhost: error: new: 'notes' is not a module name: start it with an upper-case letter (e.g. 'Notes')"),
         (

@@ -12,8 +12,8 @@ struct CommandLineArguments: Equatable {
         case routes
         /// `modhost bisect -- ARGS…`: the smallest set of modules with which `ARGS` still fails.
         case bisect(arguments: [String])
-        /// `modhost new NAME [--output DIR] [--kit DIR]`: writes a new module package.
-        case new(name: String, output: String?, kit: String?)
+        /// `modhost new NAME [--output DIR] [--kit DIR] [--route]`: writes a new module package.
+        case new(name: String, output: String?, kit: String?, route: Bool)
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])
@@ -47,6 +47,7 @@ struct CommandLineArguments: Equatable {
         var json = false
         var output: String?
         var kit: String?
+        var route = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -92,13 +93,15 @@ struct CommandLineArguments: Equatable {
             case "--json" where words.first == "modules": json = true
             case "--output" where words.first == "new": output = try nonEmpty(value(), for: option)
             case "--kit" where words.first == "new": kit = try nonEmpty(value(), for: option)
+            case "--route" where words.first == "new": route = true
             default:
-                let known = globalOptions + (words.first == "modules" ? ["--json"] : words.first == "new" ? ["--output", "--kit"] : [])
+                let known =
+                    globalOptions + (words.first == "modules" ? ["--json"] : words.first == "new" ? ["--output", "--kit", "--route"] : [])
                 throw UsageError("unknown option '\(option)'\(didYouMean(option, among: known)); see 'modhost --help'")
             }
         }
         parsed.command = try command(from: words, json: json)
-        if case .new(let name, _, _) = parsed.command { parsed.command = .new(name: name, output: output, kit: kit) }
+        if case .new(let name, _, _, _) = parsed.command { parsed.command = .new(name: name, output: output, kit: kit, route: route) }
         return parsed
     }
 
@@ -114,7 +117,7 @@ struct CommandLineArguments: Equatable {
             if let extra = rest.dropFirst().first {
                 throw UsageError("'new' takes one name, found '\(extra)' too; see 'modhost --help'")
             }
-            return .new(name: name, output: nil, kit: nil)
+            return .new(name: name, output: nil, kit: nil, route: false)
         case probeCommand:
             return .probe(names: rest)
         case "modules", "check", "routes":

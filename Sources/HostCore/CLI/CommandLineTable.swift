@@ -16,7 +16,7 @@ enum CommandLineTable {
         Row(usage: "bisect -- ARGS...", summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"]),
         Row(
             usage: "new NAME",
-            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR)"]),
+            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"]),
         Row(usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
         Row(usage: "<module> --help", summary: ["List a module's commands"]),
     ]

@@ -33,8 +33,8 @@ public enum ModhostCommandLine {
             )
             return exitSuccess
         }
-        if case .new(let name, let output, let kit) = parsed.command, !parsed.help {
-            return NewModuleCommand(console: console).run(name: name, output: output, kit: kit)
+        if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
+            return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
         }
         let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
         let configuration: HostConfiguration

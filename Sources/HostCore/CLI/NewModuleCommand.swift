@@ -6,7 +6,7 @@ import ModuleKit
 struct NewModuleCommand {
     let console: Console
 
-    func run(name: String, output: String?, kit: String?) -> Int32 {
+    func run(name: String, output: String?, kit: String?, route: Bool) -> Int32 {
         if let problem = ModuleScaffold.problem(withName: name) {
             console.error("new: \(problem)")
             return ModhostCommandLine.exitUsage
@@ -19,7 +19,7 @@ struct NewModuleCommand {
         let given = output ?? name
         let folder = absolute(given)
         do {
-            try ModuleScaffold(name: name, output: folder, kitFolder: kitFolder).write()
+            try ModuleScaffold(name: name, output: folder, kitFolder: kitFolder, withRoute: route).write()
         } catch {
             console.error("new: \(error.message)")
             return ModhostCommandLine.exitFailure
@@ -35,6 +35,11 @@ struct NewModuleCommand {
               \(entry)
             and run 'modhost \(name.lowercased()) hello'.
             """)
+        if route {
+            console.print(
+                "Its route \(name)Route is in '\(Escaped(folder))/\(name)Contracts': another module depends on that package and declares 'requires \(name)Route'."
+            )
+        }
         return ModhostCommandLine.exitSuccess
     }
 

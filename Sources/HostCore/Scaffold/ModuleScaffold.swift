@@ -11,6 +11,8 @@ struct ModuleScaffold {
     let output: String
     /// The kit package's folder.
     let kitFolder: String
+    /// Whether to write a contracts package with a new route the module provides.
+    var withRoute = false
 
     /// Why `name` cannot name a module, or nil.
     static func problem(withName name: String) -> String? {
@@ -55,7 +57,7 @@ struct ModuleScaffold {
     ///
     /// - Throws: ``ScaffoldError`` naming the path that could not be written.
     func write() throws(ScaffoldError) {
-        let template = ModuleTemplate(name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion)
+        let template = ModuleTemplate(name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute)
         guard mkdir(output, 0o755) == 0 else {
             let cause = errno == EEXIST ? "already exists; choose a new folder with --output DIR" : String(cString: strerror(errno))
             throw ScaffoldError(message: "cannot create '\(Escaped(output))': \(cause)")

@@ -10,6 +10,11 @@ struct ModuleTemplate {
     let kitFolder: String
     /// The SDK version of that kit.
     let sdkVersion: String
+    /// Whether the module provides a new route, declared in a contracts package of its own.
+    var withRoute = false
+
+    private var contracts: String { "\(name)Contracts" }
+    private var route: String { "\(name)Route" }
 
     /// Each file's path inside the package, and its text.
     var files: [(path: String, text: String)] {
@@ -24,6 +29,65 @@ struct ModuleTemplate {
             + Self.locales.map { locale in
                 ("Sources/\(name)/Resources/Strings/\(locale.code).lproj/Localizable.strings", strings(locale))
             }
+            + (withRoute
+                ? [("\(contracts)/Package.swift", contractsManifest), ("\(contracts)/Sources/\(contracts)/\(route).swift", routeSource)]
+                : [])
+    }
+
+    // MARK: - The route's fragments (empty without --route)
+
+    private var contractsVariable: String { "routeContracts" }
+
+    private var routeDependencyDeclaration: String {
+        guard withRoute else { return "" }
+        return """
+
+            /// \(route) lives in a package of its own with a dynamic product, so that the provider
+            /// and every module that uses it share one copy of the protocol in the process.
+            let \(contractsVariable): Target.Dependency = .product(name: "\(contracts)", package: "\(contracts)")
+            """
+    }
+
+    private var registerBody: String {
+        guard withRoute else { return "" }
+        return "\n        // What other modules reach through \(route).\n"
+            + "        try registry.route((any \(route)).self, .singleton(\(name)Greeter()))\n    "
+    }
+
+    private var routePackageDependency: String { withRoute ? "\n        .package(path: \"\(contracts)\")," : "" }
+
+    private var routeTargetDependency: String { withRoute ? ", \(contractsVariable)" : "" }
+
+    private var contractsManifest: String {
+        """
+        // swift-tools-version: 6.1
+        // \(route): the route \(name) provides, for any module to use. A package of its own with
+        // a dynamic library product: every module that depends on it shares one copy.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(contracts)",
+            products: [
+                .library(name: "\(contracts)", type: .dynamic, targets: ["\(contracts)"])
+            ],
+            targets: [
+                .target(name: "\(contracts)", swiftSettings: [.swiftLanguageMode(.v6)])
+            ]
+        )
+
+        """
+    }
+
+    private var routeSource: String {
+        """
+        /// Provided by \(name). Other modules declare `requires \(route)` or `uses \(route)` in
+        /// their module.manifest, with `import \(contracts)`, and depend on this package.
+        public protocol \(route): Sendable {
+            /// A greeting for `name`.
+            func greeting(for name: String) -> String
+        }
+
+        """
     }
 
     private var lowercased: String { name.lowercased() }
@@ -40,7 +104,7 @@ struct ModuleTemplate {
         let kit = \(Self.swiftLiteral(kitFolder))
 
         let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
-        let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+        let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")\(routeDependencyDeclaration)
 
         let package = Package(
             name: "\(name)",
@@ -50,12 +114,12 @@ struct ModuleTemplate {
             ],
             dependencies: [
                 .package(path: kit),
-                .package(path: kit + "/ModuleKitTesting"),
+                .package(path: kit + "/ModuleKitTesting"),\(routePackageDependency)
             ],
             targets: [
                 .target(
                     name: "\(name)",
-                    dependencies: [moduleKit, contracts],
+                    dependencies: [moduleKit, contracts\(routeTargetDependency)],
                     exclude: ["module.manifest"],
                     resources: [.copy("Resources/Strings")],
                     swiftSettings: [.swiftLanguageMode(.v6)],
@@ -64,7 +128,9 @@ struct ModuleTemplate {
                 ),
                 .testTarget(
                     name: "\(name)Tests",
-                    dependencies: ["\(name)", moduleKit, .product(name: "ModuleKitTesting", package: "ModuleKitTesting")],
+                    dependencies: [
+                        "\(name)", moduleKit, .product(name: "ModuleKitTesting", package: "ModuleKitTesting")\(routeTargetDependency),
+                    ],
                     swiftSettings: [.swiftLanguageMode(.v6)]
                 ),
             ]
@@ -82,14 +148,14 @@ struct ModuleTemplate {
         type \(name)Module
         name \(name)
         version 0.1.0
-        import Contracts
+        import Contracts\(withRoute ? "\nimport \(contracts)\nprovides \(route)" : "")
 
         """
     }
 
     private var moduleSource: String {
         """
-        import ModuleKit
+        import ModuleKit\(withRoute ? "\nimport \(contracts)" : "")
 
         /// \(name): a ModuleHost module with one command and one Home entry.
         final class \(name)Module: Module {
@@ -97,7 +163,7 @@ struct ModuleTemplate {
 
             init() {}  // no work here: the host may create a module only to check it
 
-            func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}
+            func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {\(registerBody)}
 
             func commands(_ context: ModuleContext) -> [ModuleCommand] {
                 [
@@ -135,7 +201,14 @@ struct ModuleTemplate {
             static let world: StringKey = "world"
         }
 
-        @_cdecl("modhost_module_entry")
+        \(withRoute ? """
+            /// \(name)'s implementation of its route.
+            final class \(name)Greeter: \(route) {
+                func greeting(for name: String) -> String { "Hello from \(name), \\(name)!" }
+            }
+
+
+            """ : "")@_cdecl("modhost_module_entry")
         public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(\(name)Module.self, request) }
 
         """
@@ -145,7 +218,7 @@ struct ModuleTemplate {
         """
         import ModuleKit
         import ModuleKitTesting
-        import Testing
+        import Testing\(withRoute ? "\nimport \(contracts)" : "")
 
         @testable import \(name)
 
@@ -169,7 +242,16 @@ struct ModuleTemplate {
                 let entry = try #require(entries.first)
                 harness.run(entry.open())
                 #expect(harness.terminal.output.contains("Welcome to \(name)."))
-            }
+            }\(withRoute ? """
+
+
+                    @Test func itProvides\(route)() throws {
+                        let harness = ModuleTestHarness(\(name)Module.self)
+                        try harness.start()
+                        defer { harness.stop() }
+                        #expect(try harness.resolve((any \(route)).self).greeting(for: "Ada") == "Hello from \(name), Ada!")
+                    }
+                """ : "")
         }
 
         """
