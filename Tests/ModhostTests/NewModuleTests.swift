@@ -80,6 +80,40 @@ import Testing
         #expect(initialized.filter { $0.hasSuffix("/libModuleKit.so") } == [TestEnvironment.library("ModuleKit")])
     }
 
+    @Test func devRebuildsOnAnEditAndRunsTheCommandAgain() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let package = folder + "/Notes"
+        #expect(try modhost(["new", "Notes", "--output", package]).status == 0)
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        let dev = try ChildProcess.start(
+            TestEnvironment.modhost, ["--config", config, "--data-dir", data, "dev", package, "--", "notes", "hello", "Ada"])
+        defer {
+            dev.send(SIGTERM)
+            _ = try? dev.wait(deadline: 30)
+        }
+        // The first build is cold.
+        try dev.waitForOutput(containing: "Hello, Ada!\ndev: exited with 0; waiting for a change\n", deadline: 900)
+        let source = package + "/Sources/Notes/NotesModule.swift"
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: "context.ui.print(context.strings.format(.greeting, who))", with: #"context.ui.print("Howdy, " + who + "!")"#)
+        #expect(edited != text)
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: source))
+        try dev.waitForOutput(containing: "dev: 'Sources/Notes/NotesModule.swift' changed\n", deadline: 60)
+        try dev.waitForOutput(containing: "Howdy, Ada!\n", deadline: 600)
+    }
+
+    @Test func devRefusesAFolderThatIsNotAModulePackage() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let result = try modhost(["dev", folder])
+        #expect(result.status == 2)
+        #expect(
+            result.errorLines == [
+                "modhost: error: dev: no module package at '\(folder)': expected Package.swift and Sources/<Target>/module.manifest with a 'name' line"
+            ])
+    }
+
     @Test(arguments: [
         (["new", "notes"], 2, "modhost: error: new: 'notes' is not a module name: start it with an upper-case letter (e.g. 'Notes')"),
         (

@@ -14,6 +14,8 @@ struct CommandLineArguments: Equatable {
         case bisect(arguments: [String])
         /// `modhost new NAME [--output DIR] [--kit DIR] [--route]`: writes a new module package.
         case new(name: String, output: String?, kit: String?, route: Bool)
+        /// `modhost dev PATH [-- ARGS…]`: rebuilds a module package on change and runs ARGS.
+        case dev(package: String, arguments: [String])
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])
@@ -29,11 +31,13 @@ struct CommandLineArguments: Equatable {
     var disable: [String] = []
     var logLevel: LogLevel = .warn
     var retry: [String] = []
+    /// Libraries given with `--module PATH`, loaded for this run beside modules.json's.
+    var extraModules: [String] = []
     var recordsCrashes = true
     var help = false
     var version = false
 
-    static let builtins = ["modules", "check", "routes", "bisect", "new"]
+    static let builtins = ["modules", "check", "routes", "bisect", "new", "dev"]
     static var globalOptions: [String] { CommandLineTable.optionNames }
     static let probeCommand = "__probe"
 
@@ -80,6 +84,7 @@ struct CommandLineArguments: Equatable {
             case "--disable": parsed.disable += try names(value(), for: option)
             case "--retry": parsed.retry += try names(value(), for: option)
             case "--no-crash-records": parsed.recordsCrashes = false
+            case "--module": parsed.extraModules.append(try nonEmpty(value(), for: option))
             case "--log-level":
                 let name = try value()
                 guard let level = LogLevel(rawValue: name) else {
@@ -112,6 +117,9 @@ struct CommandLineArguments: Equatable {
         case "bisect":
             guard !rest.isEmpty else { throw UsageError("'bisect' needs the command to try: modhost bisect -- ARGS…") }
             return .bisect(arguments: rest)
+        case "dev":
+            guard let package = rest.first else { throw UsageError("'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]") }
+            return .dev(package: package, arguments: Array(rest.dropFirst()))
         case "new":
             guard let name = rest.first else { throw UsageError("'new' needs the module's name: modhost new NAME [--output DIR]") }
             if let extra = rest.dropFirst().first {
@@ -128,6 +136,19 @@ struct CommandLineArguments: Equatable {
         default:
             return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
         }
+    }
+
+    /// The global options a child `modhost` needs to see the same modules (what `dev` passes on).
+    var childOptions: [String] {
+        var options: [String] = []
+        if let configPath { options += ["--config", ExtraModules.absolute(configPath)] }
+        if let dataFolder { options += ["--data-dir", dataFolder] }
+        if let only { options += ["--only", only.joined(separator: ",")] }
+        if !enable.isEmpty { options += ["--enable", enable.joined(separator: ",")] }
+        if !disable.isEmpty { options += ["--disable", disable.joined(separator: ",")] }
+        for library in extraModules { options += ["--module", ExtraModules.absolute(library)] }
+        if logLevel != .warn { options += ["--log-level", logLevel.rawValue] }
+        return options
     }
 
     /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).

@@ -17,6 +17,9 @@ enum CommandLineTable {
         Row(
             usage: "new NAME",
             summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"]),
+        Row(
+            usage: "dev PATH [-- ARGS...]",
+            summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"]),
         Row(usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
         Row(usage: "<module> --help", summary: ["List a module's commands"]),
     ]
@@ -40,6 +43,7 @@ enum CommandLineTable {
         Option(names: ["--only"], value: "NAME[,NAME...]", summary: ["Load just these modules plus the modules they require"]),
         Option(names: ["--enable"], value: "NAME", summary: ["Enable a module for this run (repeatable, or A,B)"]),
         Option(names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"]),
+        Option(names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"]),
         Option(names: ["--retry"], value: "NAME|all", summary: ["Try again a module that crashed, exited or hung"]),
         Option(names: ["--no-crash-records"], value: nil, summary: ["Neither skip recorded crashes nor record new ones"]),
         Option(names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"]),

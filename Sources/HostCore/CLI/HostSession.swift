@@ -32,7 +32,7 @@ struct HostSession {
             runtime.stop()
             console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
             return ModhostCommandLine.exitSuccess
-        case .new:
+        case .new, .dev:
             // Handled before modules.json is read (ModhostCommandLine); here only with --help.
             return ModhostCommandLine.exitSuccess
         case .check:
@@ -145,6 +145,7 @@ struct HostSession {
         var options = ["--config", runtime.configuration.path, "--data-dir", runtime.options.dataFolder]
         if !runtime.options.enable.isEmpty { options += ["--enable", runtime.options.enable.joined(separator: ",")] }
         if !runtime.options.disable.isEmpty { options += ["--disable", runtime.options.disable.joined(separator: ",")] }
+        for library in runtime.options.extraModules { options += ["--module", library] }
         return options
     }
 

@@ -36,6 +36,11 @@ public enum ModhostCommandLine {
         if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
             return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
         }
+        if case .dev(let package, let devArguments) = parsed.command, !parsed.help {
+            return DevCommand(
+                console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions, arguments: devArguments
+            ).run()
+        }
         let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
         let configuration: HostConfiguration
         do {
@@ -49,10 +54,18 @@ public enum ModhostCommandLine {
             for problem in error.problems { console.error("'\(configPath)': \(problem)") }
             return exitFailure
         }
+        let configurationWithExtras: HostConfiguration
+        switch ExtraModules.add(parsed.extraModules, to: configuration) {
+        case .failure(let error):
+            console.error(error.message)
+            return exitUsage
+        case .success(let extended): configurationWithExtras = extended
+        }
         var options = RuntimeOptions(
             only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
             dataFolder: parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment))
         options.retry = parsed.retry
+        options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
         options.recordsCrashes = parsed.recordsCrashes
         switch parsed.command {
         case .check, .probe, .bisect: options.readOnly = true
@@ -61,7 +74,8 @@ public enum ModhostCommandLine {
         }
         let runtime: HostRuntime
         do {
-            runtime = try HostRuntime(configuration: configuration, options: options, environment: environment, logSink: console.err)
+            runtime = try HostRuntime(
+                configuration: configurationWithExtras, options: options, environment: environment, logSink: console.err)
         } catch {
             console.error(error.message)
             return exitUsage

@@ -29,6 +29,9 @@ enum SignalTrap {
         pthread_attr_destroy(&attributes)
     }
 
+    /// The child `modhost dev` runs, if any: stopped with the host.
+    static let child = Mutex<pid_t>(0)
+
     private static let readEnd = Mutex<Int32>(-1)
 
     /// Waits for the guard's byte, then stops the modules if it can and ends the process.
@@ -37,6 +40,8 @@ enum SignalTrap {
         var byte: UInt8 = 0
         while read(descriptor, &byte, 1) < 0 && errno == EINTR {}
         let signal = modhost_guard_pending_signal()
+        let running = child.withLock { $0 }
+        if running > 0 { kill(running, SIGTERM) }
         let current = runtime.withLock { $0 }
         current?.stopIfIdle()
         current?.moduleGuard.finish()

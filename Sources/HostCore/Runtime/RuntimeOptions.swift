@@ -20,6 +20,8 @@ public struct RuntimeOptions: Sendable {
     public var readOnly = false
     /// Compute every library's SHA-256 (modules --json).
     public var hashLibraries = false
+    /// Libraries added with `--module` (absolute), passed on to child processes.
+    public var extraModules: [String] = []
 
     public init(
         only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn,

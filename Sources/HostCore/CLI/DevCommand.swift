@@ -1,0 +1,157 @@
+import Foundation
+import Glibc
+import ModuleKit
+
+/// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and
+/// runs `modhost ARGS…` with the fresh library loaded (`--module`): the app when ARGS is
+/// empty (restarted on each change), or a command (run again on each change).
+///
+/// It polls the package's files (not `.build`) every quarter second: no inotify, and
+/// nothing missed when an editor replaces a file instead of writing it.
+struct DevCommand {
+    let console: Console
+    /// The module package's folder (absolute).
+    let package: String
+    /// Global options for the child `modhost` (config, data folder, enable/disable, only).
+    let hostOptions: [String]
+    /// What the child runs; empty for the app.
+    let arguments: [String]
+
+    func run() -> Int32 {
+        guard let name = Self.moduleName(in: package) else {
+            console.error(
+                "dev: no module package at '\(Escaped(package))': expected Package.swift and Sources/<Target>/module.manifest with a 'name' line"
+            )
+            return ModhostCommandLine.exitUsage
+        }
+        let library = package + "/.build/debug/lib\(name).so"
+        let what = arguments.isEmpty ? "the app" : "'modhost \(arguments.joined(separator: " "))'"
+        console.print("dev: watching '\(package)' (module '\(name)'); Ctrl-C ends")
+        var snapshot = Self.snapshot(of: package)
+        while true {
+            let started = ContinuousClock.now
+            console.print("dev: building \(name)…")
+            if build() {
+                console.print("dev: built in \(Self.seconds(ContinuousClock.now - started)) s; running \(what)")
+                let child = spawnHost(library: library)
+                SignalTrap.child.withLock { $0 = child }
+                snapshot = waitForChange(from: snapshot, child: child)
+                SignalTrap.child.withLock { $0 = 0 }
+            } else {
+                console.print("dev: the build failed (above); waiting for a change")
+                snapshot = waitForChange(from: snapshot, child: 0)
+            }
+        }
+    }
+
+    /// `swift build --package-path PACKAGE`, its output shown only when it fails.
+    private func build() -> Bool {
+        let log = NSTemporaryDirectory() + "modhost-dev-\(getpid()).log"
+        defer { unlink(log) }
+        let status = Self.spawn(["/usr/bin/env", "swift", "build", "--package-path", package], output: log).map(Self.wait) ?? -1
+        if status != 0 {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").filter { $0.contains("error") || $0.contains("warning:") }
+            for line in lines.prefix(40) { console.err(line + "\n") }
+        }
+        return status == 0
+    }
+
+    private func spawnHost(library: String) -> pid_t {
+        Self.spawn([ProcessLocation.executablePath] + hostOptions + ["--module", library] + arguments, output: nil) ?? 0
+    }
+
+    /// Polls until a file of the package changes; reports the child's exit on the way and
+    /// stops it (SIGTERM) when a change comes first.
+    private func waitForChange(from snapshot: [String: String], child: pid_t) -> [String: String] {
+        var running = child
+        while true {
+            usleep(250_000)
+            if running > 0 {
+                var status: Int32 = 0
+                if waitpid(running, &status, WNOHANG) == running {
+                    running = 0
+                    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                    console.print("dev: exited with \(code); waiting for a change")
+                }
+            }
+            let now = Self.snapshot(of: package)
+            guard now != snapshot else { continue }
+            if running > 0 {
+                kill(running, SIGTERM)
+                _ = Self.wait(running)
+            }
+            console.print("dev: \(Self.changed(snapshot, now)) changed")
+            return now
+        }
+    }
+
+    // MARK: - Files
+
+    /// Every file under the package but build products, with its size and modification time.
+    static func snapshot(of package: String) -> [String: String] {
+        var result: [String: String] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: package) else { return result }
+        while let relative = walker.nextObject() as? String {
+            let last = (relative as NSString).lastPathComponent
+            if last.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            var status = stat()
+            guard lstat(package + "/" + relative, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            result[relative] = "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        }
+        return result
+    }
+
+    private static func changed(_ before: [String: String], _ after: [String: String]) -> String {
+        let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        return paths.count == 1 ? "'\(paths[0])'" : "\(paths.count) files"
+    }
+
+    /// The `name` in the first `Sources/*/module.manifest`.
+    static func moduleName(in package: String) -> String? {
+        guard FileManager.default.fileExists(atPath: package + "/Package.swift"),
+            let targets = try? FileManager.default.contentsOfDirectory(atPath: package + "/Sources")
+        else { return nil }
+        for target in targets.sorted() {
+            guard let text = try? String(contentsOfFile: "\(package)/Sources/\(target)/module.manifest", encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if words.count == 2, words[0] == "name", ModuleDescriptor.isIdentifier(String(words[1])) { return String(words[1]) }
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Processes
+
+    /// Starts `command`, standard output and error to `output` (or inherited).
+    private static func spawn(_ command: [String], output: String?) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        var argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, command[0], &actions, nil, &argv, environ) == 0 else { return nil }
+        return pid
+    }
+
+    private static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.1f", Double(whole) + Double(fraction) / 1e18)
+    }
+}
