@@ -19,7 +19,8 @@ if arguments.first == "--decode-pages", arguments.count == 2, let count = Int(ar
     exit(0)
 }
 let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 21
-// Name groups to run only those: startup, guard, load, resolve, auth, geo, photos.
+// Name groups to run only those: startup, guard, load, resolve, auth, geo, photos; and dev
+// (a module author's edit loop; needs swift on PATH, so only when named).
 let groups = Set(arguments.isEmpty ? ["startup", "guard", "load", "resolve", "auth", "geo", "photos"] : arguments)
 let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
@@ -29,4 +30,5 @@ if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: repor
 if groups.contains("auth") { AuthBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("geo") { GeoBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("photos") { PhotosBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("dev") { DevLoopBenchmark(rounds: min(rounds, 7)).run(into: report) }
 report.print()
