@@ -88,9 +88,12 @@ import Testing
         let data = try TestEnvironment.temporaryFolder()
         let dev = try ChildProcess.start(
             TestEnvironment.modhost, ["--config", config, "--data-dir", data, "dev", package, "--", "notes", "hello", "Ada"])
+        var stopped = false
         defer {
-            dev.send(SIGTERM)
-            _ = try? dev.wait(deadline: 30)
+            if !stopped {
+                dev.send(SIGTERM)
+                _ = try? dev.wait(deadline: 30)
+            }
         }
         // The first build is cold.
         try dev.waitForOutput(containing: "Hello, Ada!\ndev: exited with 0; waiting for a change\n", deadline: 900)
@@ -102,6 +105,15 @@ import Testing
         try Data(edited.utf8).write(to: URL(fileURLWithPath: source))
         try dev.waitForOutput(containing: "dev: 'Sources/Notes/NotesModule.swift' changed\n", deadline: 60)
         try dev.waitForOutput(containing: "Howdy, Ada!\n", deadline: 600)
+
+        // A broken edit: the compiler's error is shown, and dev waits for the next change.
+        try Data((edited + "\nthis is not Swift\n").utf8).write(to: URL(fileURLWithPath: source))
+        try dev.waitForOutput(containing: "dev: the build failed (above); waiting for a change\n", deadline: 600)
+        dev.send(SIGTERM)
+        stopped = true
+        let result = try dev.wait(deadline: 30)
+        #expect(result.stderr.contains("NotesModule.swift"), "\(result.stderr)")
+        #expect(result.stderr.contains("error:"), "\(result.stderr)")
     }
 
     @Test func devRefusesAFolderThatIsNotAModulePackage() throws {

@@ -105,12 +105,14 @@ struct CommandLineArguments: Equatable {
                 throw UsageError("unknown option '\(option)'\(didYouMean(option, among: known)); see 'modhost --help'")
             }
         }
-        parsed.command = try command(from: words, json: json)
-        if case .new(let name, _, _, _) = parsed.command { parsed.command = .new(name: name, output: output, kit: kit, route: route) }
+        parsed.command = try command(from: words, json: json, new: (output, kit, route))
         return parsed
     }
 
-    private static func command(from words: [String], json: Bool) throws(UsageError) -> Command {
+    /// The command `words` name; `json` and `new` are the options given for `modules` and `new`.
+    private static func command(
+        from words: [String], json: Bool, new: (output: String?, kit: String?, route: Bool)
+    ) throws(UsageError) -> Command {
         guard let first = words.first else { return .run }
         let rest = Array(words.dropFirst())
         switch first {
@@ -125,7 +127,7 @@ struct CommandLineArguments: Equatable {
             if let extra = rest.dropFirst().first {
                 throw UsageError("'new' takes one name, found '\(extra)' too; see 'modhost --help'")
             }
-            return .new(name: name, output: nil, kit: nil, route: false)
+            return .new(name: name, output: new.output, kit: new.kit, route: new.route)
         case probeCommand:
             return .probe(names: rest)
         case "modules", "check", "routes":

@@ -32,8 +32,10 @@ struct DevCommand {
             let started = ContinuousClock.now
             console.print("dev: building \(name)…")
             if build() {
-                console.print("dev: built in \(Self.seconds(ContinuousClock.now - started)) s; running \(what)")
+                let seconds = String(format: "%.1f", ModuleGuard.seconds(ContinuousClock.now - started))
+                console.print("dev: built in \(seconds) s; running \(what)")
                 let child = spawnHost(library: library)
+                if child == 0 { console.error("dev: cannot start '\(Escaped(ProcessLocation.executablePath))'; waiting for a change") }
                 SignalTrap.child.withLock { $0 = child }
                 snapshot = waitForChange(from: snapshot, child: child)
                 SignalTrap.child.withLock { $0 = 0 }
@@ -44,13 +46,25 @@ struct DevCommand {
         }
     }
 
-    /// `swift build --package-path PACKAGE`, its output shown only when it fails.
+    /// `swift build --package-path PACKAGE`, its output shown only when it fails. The log is
+    /// made with `mkstemp`: a predictable name in the shared temporary folder could be a
+    /// planted symlink.
     private func build() -> Bool {
-        let log = NSTemporaryDirectory() + "modhost-dev-\(getpid()).log"
-        defer { unlink(log) }
+        var template = Array((NSTemporaryDirectory() + "modhost-dev-XXXXXX").utf8CString)
+        let log = mkstemp(&template)
+        guard log >= 0 else {
+            console.error("dev: cannot create a build log in '\(Escaped(NSTemporaryDirectory()))': \(String(cString: strerror(errno)))")
+            return false
+        }
+        _ = unlink(template)
+        _ = fcntl(log, F_SETFD, FD_CLOEXEC)
+        defer { close(log) }
         let status = Self.spawn(["/usr/bin/env", "swift", "build", "--package-path", package], output: log).map(Self.wait) ?? -1
         if status != 0 {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            lseek(log, 0, SEEK_SET)
+            let text =
+                (try? FileHandle(fileDescriptor: log, closeOnDealloc: false).readToEnd()).flatMap { $0 }
+                .map { String(decoding: $0, as: UTF8.self) } ?? ""
             let lines = text.split(separator: "\n").filter { $0.contains("error") || $0.contains("warning:") }
             for line in lines.prefix(40) { console.err(line + "\n") }
         }
@@ -71,8 +85,7 @@ struct DevCommand {
                 var status: Int32 = 0
                 if waitpid(running, &status, WNOHANG) == running {
                     running = 0
-                    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-                    console.print("dev: exited with \(code); waiting for a change")
+                    console.print("dev: exited with \(Self.exitCode(status)); waiting for a change")
                 }
             }
             let now = Self.snapshot(of: package)
@@ -127,14 +140,14 @@ struct DevCommand {
 
     // MARK: - Processes
 
-    /// Starts `command`, standard output and error to `output` (or inherited).
-    private static func spawn(_ command: [String], output: String?) -> pid_t? {
+    /// Starts `command`, standard output and error to the descriptor `output` (or inherited).
+    private static func spawn(_ command: [String], output: Int32?) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let output {
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         var argv = command.map { strdup($0) } + [nil]
@@ -147,11 +160,11 @@ struct DevCommand {
     private static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return exitCode(status)
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let (whole, fraction) = duration.components
-        return String(format: "%.1f", Double(whole) + Double(fraction) / 1e18)
+    /// A wait status as a shell reports it: the exit code, or 128 + the signal.
+    private static func exitCode(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }

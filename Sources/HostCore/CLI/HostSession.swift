@@ -33,7 +33,8 @@ struct HostSession {
             console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
             return ModhostCommandLine.exitSuccess
         case .new, .dev:
-            // Handled before modules.json is read (ModhostCommandLine); here only with --help.
+            // Unreachable: ModhostCommandLine runs them before modules.json is read, and with
+            // --help the help above answers.
             return ModhostCommandLine.exitSuccess
         case .check:
             return check()

@@ -24,7 +24,7 @@ struct NewModuleCommand {
             console.error("new: \(error.message)")
             return ModhostCommandLine.exitFailure
         }
-        let entry = #"{ "name": "\#(name)", "enabled": true, "library": \#(Self.jsonString(folder + "/.build/debug/lib\(name).so")) }"#
+        let entry = #"{ "name": "\#(name)", "enabled": true, "library": \#(JSONOutput.string(folder + "/.build/debug/lib\(name).so")) }"#
         console.print(
             """
             Wrote module '\(name)' in '\(Escaped(folder))' (ModuleKit SDK \(ModuleKitABI.sdkVersion), kit '\(Escaped(kitFolder))').
@@ -48,24 +48,6 @@ struct NewModuleCommand {
             path.hasPrefix("/")
             ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
         return url.standardizedFileURL.path
-    }
-
-    /// `text` as a JSON string.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 
     /// `text` quoted for a POSIX shell when it needs it.

@@ -60,10 +60,11 @@ extension ModuleDescriptor {
         }
         var sdk: String?
         if format >= 2 {
-            sdk = values.remove(at: 2)
-            guard let sdk, Self.isVersion(sdk) else {
-                throw .malformed("has SDK version '\(Escaped(sdk ?? ""))'; a version holds letters, digits, '.', '-' and '+'")
+            let value = values.remove(at: 2)
+            guard Self.isVersion(value) else {
+                throw .malformed("has SDK version '\(Escaped(value))'; a version holds letters, digits, '.', '-' and '+'")
             }
+            sdk = value
         }
         guard let abi = UInt32(values[0]) else { throw .malformed("has ABI version '\(Escaped(values[0]))', not a number") }
         guard values[1].count == 32, values[1].utf8.allSatisfy(Self.isHexDigit) else {

@@ -34,7 +34,7 @@ enum RouteIdentity {
             }
         }
         var reasons: [String: String] = [:]
-        for module in modules where reasons[module.name] == nil {
+        for module in modules {
             for key in module.declared {
                 guard let provider = providers[key.name], provider.key.id != key.id else { continue }
                 reasons[module.name] = reason(
