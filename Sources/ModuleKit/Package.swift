@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "ModuleKitNetworking", type: .dynamic, targets: ["ModuleKitNetworking"]),
         // Applied to a module's target: generates its descriptor from its module.manifest.
         .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
+        // Applied to a contracts target of another package: records its build in its library.
+        .plugin(name: "ContractsFingerprintPlugin", targets: ["ContractsFingerprintPlugin"]),
     ],
     targets: [
         // MARK: The plugin boundary
@@ -35,8 +37,9 @@ let package = Package(
         .target(name: "ModuleKitNetworking"),
 
         // MARK: Build tooling
-        // Hashes the kit's sources into the fingerprint a module is compiled against, and
-        // writes each module's descriptor (Swift constants and an ELF section) from its manifest.
+        // Hashes the kit's sources into the fingerprint a module is compiled against, writes
+        // each module's descriptor (Swift constants and an ELF section) from its manifest, and
+        // records a contracts library's build in its library.
         .executableTarget(name: "KitFingerprintTool"),
         .plugin(
             name: "KitFingerprintPlugin",
@@ -45,6 +48,11 @@ let package = Package(
         ),
         .plugin(
             name: "ModuleDescriptorPlugin",
+            capability: .buildTool(),
+            dependencies: ["KitFingerprintTool"]
+        ),
+        .plugin(
+            name: "ContractsFingerprintPlugin",
             capability: .buildTool(),
             dependencies: ["KitFingerprintTool"]
         ),

@@ -1,28 +1,60 @@
 import CHostGuard
 import Glibc
 
-/// Reads a module descriptor from an open library file with the system's libelf, without
-/// loading the library.
+/// Reads the kit's ELF sections — a module's descriptor, a contracts library's build — from an
+/// open library file with the system's libelf, without loading the library.
 ///
 /// The reader trusts nothing in the file: the section's size is checked against the file's and
-/// the descriptor's limit before a byte is copied, and every field is then validated.
+/// the section's limit before a byte is copied, and every field is then validated.
 enum DescriptorReader {
     static let sectionName = ".modhost_descriptor"
+    static let contractsSectionName = ".modhost_contracts"
 
     /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved).
     static func read(fileDescriptor fd: Int32) throws(DescriptorError) -> ModuleDescriptor {
-        var buffer = [UInt8](repeating: 0, count: ModuleDescriptor.maximumSize)
+        try ModuleDescriptor(section: try section(sectionName, of: fd))
+    }
+
+    /// Reads the build a contracts library records (`nil` when it records none: its target
+    /// does not apply the kit's ContractsFingerprintPlugin).
+    static func readContractsBuild(fileDescriptor fd: Int32) throws(DescriptorError) -> ContractsBuild? {
+        do {
+            return try ContractsBuild(section: try section(contractsSectionName, of: fd))
+        } catch .missing {
+            return nil
+        }
+    }
+
+    private static func section(_ name: String, of fd: Int32) throws(DescriptorError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: SectionFrame.maximumSize)
         var size = 0
         var error = [CChar](repeating: 0, count: 256)
-        let outcome = Int(modhost_read_elf_section(fd, sectionName, &buffer, buffer.count, &size, &error, error.count))
+        let outcome = Int(modhost_read_elf_section(fd, name, &buffer, buffer.count, &size, &error, error.count))
         let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch outcome {
-        case MODHOST_SECTION_FOUND: return try ModuleDescriptor(section: Array(buffer.prefix(size)))
+        case MODHOST_SECTION_FOUND: return Array(buffer.prefix(size))
         case MODHOST_SECTION_MISSING: throw .missing
         case MODHOST_SECTION_TOO_LARGE:
-            throw .malformed("is \(size) bytes, more than the \(ModuleDescriptor.maximumSize) a descriptor may have")
+            throw .malformed("is \(size) bytes, more than the \(SectionFrame.maximumSize) a section may have")
         case MODHOST_SECTION_MALFORMED: throw .malformed(message)
         default: throw .notELF(message)
         }
+    }
+}
+
+extension ContractsBuild {
+    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…" and "fingerprint=…".
+    init(section bytes: [UInt8]) throws(DescriptorError) {
+        let (_, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...1)
+        guard lines.count == 2, lines[0].hasPrefix("name="), lines[1].hasPrefix("fingerprint=") else {
+            throw .malformed("has \(lines.count) fields, expected 'name=' and 'fingerprint='")
+        }
+        let name = String(lines[0].dropFirst(5))
+        let fingerprint = String(lines[1].dropFirst(12))
+        guard ModuleDescriptor.isIdentifier(name) else { throw .malformed("has name '\(Escaped(name))', not an identifier") }
+        guard ModuleDescriptor.isFingerprint(fingerprint) else {
+            throw .malformed("has fingerprint '\(Escaped(fingerprint))', not 32 hex digits")
+        }
+        self.init(name: name, fingerprint: fingerprint)
     }
 }

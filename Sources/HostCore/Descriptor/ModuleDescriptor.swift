@@ -10,43 +10,38 @@ public struct ModuleDescriptor: Sendable, Equatable {
     public var provides: [String]
     public var requires: [String]
     public var uses: [String]
+    /// The contracts libraries (outside the kit) the module was built against, by build; empty
+    /// before format 3.
+    public var contracts: [ContractsBuild] = []
+}
+
+/// A contracts library's build: its name and the fingerprint of its sources.
+public struct ContractsBuild: Sendable, Equatable {
+    public var name: String
+    public var fingerprint: String
 }
 
 extension ModuleDescriptor {
-    static let magic = Array("MHDS".utf8)
-    /// `MODHOST_DESCRIPTOR_FORMAT`; format 1 (no `sdk` line) is still read, so that a library
-    /// built with an older kit is told which kit it needs rather than that it is malformed.
-    static let formatVersion: UInt16 = 2
-    static let headerSize = 12
-    /// `MODHOST_DESCRIPTOR_MAX_SIZE`.
-    static let maximumSize = 8_192
-    static let keys = ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses"]
+    /// `MODHOST_DESCRIPTOR_FORMAT`; formats 1 (no `sdk` line) and 2 (no `contracts` line) are
+    /// still read, so that a library built with an older kit is told which kit it needs rather
+    /// than that it is malformed.
+    static let formatVersion: UInt16 = 3
+    static let keys = ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses", "contracts"]
 
     /// The keys of a payload in `format`, in order.
-    static func keys(format: UInt16) -> [String] { format == 1 ? keys.filter { $0 != "sdk" } : keys }
+    static func keys(format: UInt16) -> [String] {
+        switch format {
+        case 1: keys.filter { $0 != "sdk" && $0 != "contracts" }
+        case 2: keys.filter { $0 != "contracts" }
+        default: keys
+        }
+    }
 
     /// Parses the section's bytes strictly: every field in order, each once, nothing else.
     ///
     /// - Throws: ``DescriptorError`` saying what is wrong (without the file; the caller adds it).
     init(section bytes: [UInt8]) throws(DescriptorError) {
-        guard bytes.count <= Self.maximumSize else {
-            throw .malformed("is \(bytes.count) bytes, more than the \(Self.maximumSize) a descriptor may have")
-        }
-        guard bytes.count >= Self.headerSize else { throw .malformed("is truncated (\(bytes.count) bytes)") }
-        guard Array(bytes[0..<4]) == Self.magic else { throw .malformed("does not start with 'MHDS'") }
-        let format = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
-        guard (1...Self.formatVersion).contains(format), bytes[6] == 0, bytes[7] == 0 else {
-            throw .malformed("has format \(format), the host reads formats 1 to \(Self.formatVersion)")
-        }
-        let length = (8..<12).reduce(0) { $0 | Int(bytes[$1]) << (8 * ($1 - 8)) }
-        guard length == bytes.count - Self.headerSize else {
-            throw .malformed("says its payload is \(length) bytes but holds \(bytes.count - Self.headerSize)")
-        }
-        let payload = bytes[Self.headerSize...]
-        guard payload.last == UInt8(ascii: "\n"), let text = String(validating: payload, as: UTF8.self) else {
-            throw .malformed("has a payload that is not UTF-8 lines")
-        }
-        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        let (format, lines) = try SectionFrame.parse(bytes, magic: "MHDS", formats: 1...Self.formatVersion)
         let keys = Self.keys(format: format)
         guard lines.count == keys.count else {
             throw .malformed("has \(lines.count) fields, expected \(keys.count) (\(keys.joined(separator: ", ")))")
@@ -58,6 +53,16 @@ extension ModuleDescriptor {
             }
             values.append(String(line.dropFirst(key.count + 1)))
         }
+        var contracts: [ContractsBuild] = []
+        if format >= 3, let list = values.popLast(), !list.isEmpty {
+            for item in list.split(separator: ",", omittingEmptySubsequences: false) {
+                let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 2, Self.isIdentifier(parts[0]), Self.isFingerprint(parts[1]) else {
+                    throw .malformed("lists contracts '\(Escaped(String(item.prefix(80))))', not 'Name:fingerprint'")
+                }
+                contracts.append(ContractsBuild(name: parts[0], fingerprint: parts[1]))
+            }
+        }
         var sdk: String?
         if format >= 2 {
             let value = values.remove(at: 2)
@@ -67,7 +72,7 @@ extension ModuleDescriptor {
             sdk = value
         }
         guard let abi = UInt32(values[0]) else { throw .malformed("has ABI version '\(Escaped(values[0]))', not a number") }
-        guard values[1].count == 32, values[1].utf8.allSatisfy(Self.isHexDigit) else {
+        guard Self.isFingerprint(values[1]) else {
             throw .malformed("has kit fingerprint '\(Escaped(values[1]))', not 32 hex digits")
         }
         guard Self.isIdentifier(values[2]) else { throw .malformed("has name '\(Escaped(values[2]))', not an identifier") }
@@ -84,7 +89,12 @@ extension ModuleDescriptor {
         }
         self.init(
             abiVersion: abi, kitFingerprint: values[1], sdkVersion: sdk, name: values[2], version: values[3], provides: routes[0],
-            requires: routes[1], uses: routes[2])
+            requires: routes[1], uses: routes[2], contracts: contracts)
+    }
+
+    /// 32 lowercase hex digits, as the kit's build tool writes a fingerprint.
+    static func isFingerprint(_ value: String) -> Bool {
+        value.utf8.count == 32 && value.utf8.allSatisfy(isHexDigit)
     }
 
     static func isIdentifier(_ value: String) -> Bool {

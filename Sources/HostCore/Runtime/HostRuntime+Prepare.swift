@@ -76,9 +76,52 @@ extension HostRuntime {
         )
         graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
         state.plan = graph.plan()
+        let contracts = contractsConflicts(state)
+        if !contracts.isEmpty {
+            graph.alreadyFailed.merge(contracts) { first, _ in first }
+            state.plan = graph.plan()
+        }
         apply(state.plan, to: &reports)
         state.reports = reports
         hostInfo.update(reports)
+    }
+
+    /// Planned modules built against another build of a contracts library than the one the
+    /// process will hold (see ``ContractsCheck``), with the reason each must not be loaded.
+    private func contractsConflicts(_ state: Snapshot) -> [String: String] {
+        let modules = state.plan.order.compactMap { name in
+            state.inspected[name].map { ContractsCheck.Module(name: name, library: $0.path, contracts: $0.descriptor.contracts) }
+        }
+        let reasons = ContractsCheck.conflicts(in: modules, beside: Self.contractsLibrary(beside:named:))
+        return reasons.reduce(into: [:]) { result, item in
+            let library = state.inspected[item.key]?.path ?? item.key
+            result[item.key] = "library '\(Escaped(library))' \(item.value)"
+        }
+    }
+
+    /// The contracts library `lib<name>.so` beside a module's library, where the loader looks
+    /// first (SwiftPM links modules with the run path `$ORIGIN`), checked like a module library.
+    static func contractsLibrary(beside library: String, named name: String) -> ContractsCheck.Beside {
+        let path = URL(fileURLWithPath: library).deletingLastPathComponent().appendingPathComponent("lib\(name).so").path
+        let file: TrustedFile
+        do {
+            file = try TrustedFile(path: path, maximumSize: maximumLibrarySize)
+        } catch {
+            return error == .missing ? .nothing : .refused("'\(Escaped(path))' \(error.cause(for: path))")
+        }
+        do {
+            guard let build = try DescriptorReader.readContractsBuild(fileDescriptor: file.descriptor) else { return .unrecorded(path: path) }
+            guard build.name == name else {
+                return .refused("'\(Escaped(path))' records the build of contracts '\(build.name)', not '\(name)'")
+            }
+            return .build(build, path: path)
+        } catch {
+            switch error {
+            case .notELF(let what): return .refused("'\(Escaped(path))' \(what)")
+            case .missing: return .unrecorded(path: path)
+            case .malformed(let what): return .refused("'\(Escaped(path))' has a malformed contracts section: it \(what)")
+            }
+        }
     }
 
     /// Reads the descriptors of disabled modules, but only when a selected module declares a

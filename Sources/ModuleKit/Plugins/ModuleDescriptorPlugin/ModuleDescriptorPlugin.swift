@@ -19,22 +19,40 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
         }
         let header = abi.directoryURL.appending(path: "include/modhost_abi.h")
         let output = context.pluginWorkDirectoryURL.appending(path: "ModuleDescriptor.swift")
+        let contracts = Self.contractsCandidates(of: target, package: context.package, kit: kit)
         // Where SwiftPM copies the target's resources, beside the library; strings are
         // declared when the target ships Resources/Strings, so no author types a bundle name.
         let resources = "\(context.package.displayName)_\(target.name).resources"
         let strings = target.directoryURL.appending(path: "Resources/Strings")
         var isFolder: ObjCBool = false
         let hasStrings = FileManager.default.fileExists(atPath: strings.path, isDirectory: &isFolder) && isFolder.boolValue
+        var arguments = ["--descriptor", output.path, manifest.path, header.path, resources, hasStrings ? "strings" : "no-strings"]
+        arguments += sources.map(\.path)
+        var inputs = [manifest, header] + sources
+        for (name, files) in contracts {
+            arguments += ["--contracts-target", name] + files.map(\.path)
+            inputs += files
+        }
         return [
             .buildCommand(
                 displayName: "Generating the module descriptor of \(target.name)",
                 executable: try context.tool(named: "KitFingerprintTool").url,
-                arguments: ["--descriptor", output.path, manifest.path, header.path, resources, hasStrings ? "strings" : "no-strings"]
-                    + sources.map(\.path),
-                inputFiles: [manifest, header] + sources,
+                arguments: arguments,
+                inputFiles: inputs,
                 outputFiles: [output]
             )
         ]
+    }
+
+    /// The Swift targets of other packages (not this one, not the kit) that the module depends
+    /// on: the tool records the fingerprint of those its manifest imports, its contracts.
+    static func contractsCandidates(of target: any Target, package: Package, kit: Package) -> [(name: String, sources: [URL])] {
+        let local = Set((package.targets + kit.targets).map(\.id))
+        return target.recursiveTargetDependencies.compactMap { dependency in
+            guard !local.contains(dependency.id), let module = dependency as? SourceModuleTarget else { return nil }
+            let sources = module.sourceFiles(withSuffix: "swift").map(\.url)
+            return sources.isEmpty ? nil : (module.name, sources)
+        }
     }
 
     /// The package that holds the kit: this one, or the one a module package depends on.

@@ -4,11 +4,12 @@
 /// The section holds a 12-byte header — the magic `MHDS`, the format version (UInt16, little
 /// endian), two zero bytes, the payload's length (UInt32, little endian) — and a payload of
 /// `key=value` lines, in this order: `abi`, `kit`, `sdk`, `name`, `version`, `provides`, `requires`,
-/// `uses` (route names separated by commas). The section's contents must be literals, which
-/// is why it is generated.
+/// `uses` (route names separated by commas), `contracts` (`Name:fingerprint` of each contracts
+/// library the manifest imports, separated by commas). The section's contents must be literals,
+/// which is why it is generated.
 enum DescriptorSource {
     static let section = ".modhost_descriptor"
-    static let formatVersion: UInt16 = 2
+    static let formatVersion: UInt16 = 3
 
     /// Where SwiftPM puts the target's resources (`<Package>_<Target>.resources`, beside the
     /// library), and whether they include `Strings`.
@@ -18,7 +19,8 @@ enum DescriptorSource {
     }
 
     static func render(
-        _ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, sdkVersion: String, resources: Resources, manifestPath: String
+        _ manifest: ManifestFile, fingerprint: String, abiVersion: UInt32, sdkVersion: String, contracts: [ContractsBuild],
+        resources: Resources, manifestPath: String
     )
         -> String
     {
@@ -26,12 +28,9 @@ enum DescriptorSource {
             "abi=\(abiVersion)", "kit=\(fingerprint)", "sdk=\(sdkVersion)", "name=\(manifest.name)", "version=\(manifest.version)",
             "provides=\(manifest.provides.joined(separator: ","))", "requires=\(manifest.requires.joined(separator: ","))",
             "uses=\(manifest.uses.joined(separator: ","))",
+            "contracts=\(contracts.map { "\($0.name):\($0.fingerprint)" }.joined(separator: ","))",
         ].map { $0 + "\n" }.joined()
-        let length = UInt32(payload.utf8.count)
-        var bytes: [UInt8] = Array("MHDS".utf8)
-        bytes += [UInt8(formatVersion & 0xff), UInt8(formatVersion >> 8), 0, 0]
-        bytes += (0..<4).map { UInt8((length >> (8 * UInt32($0))) & 0xff) }
-        bytes += Array(payload.utf8)
+        let bytes = ELFSectionSource.bytes(magic: "MHDS", format: formatVersion, payload: payload)
         func routes(_ names: [String]) -> String {
             "[" + names.map { ".route((any \($0)).self)" }.joined(separator: ", ") + "]"
         }
@@ -53,8 +52,7 @@ enum DescriptorSource {
             }
 
             /// The same facts as plain bytes, which the host reads from the file before it opens it.
-            @section("\(section)") @used
-            let _modhostModuleDescriptor: (\(bytes.map { _ in "UInt8" }.joined(separator: ", "))) = (\(bytes.map(String.init).joined(separator: ", ")))
+            \(ELFSectionSource.declaration(section: section, name: "_modhostModuleDescriptor", bytes: bytes))
 
             """
     }

@@ -23,9 +23,9 @@ struct Digest {
         return pad(high) + pad(low)
     }
 
-    /// The fingerprint of the kit: every source file, in an order and under names that do not
+    /// The fingerprint of the kit (or of a contracts library): every source file, in an order and under names that do not
     /// depend on where the checkout is ("ModuleKit/Locator.swift").
-    static func ofKit(sources: [String]) throws(ToolError) -> String {
+    static func of(sources: [String]) throws(ToolError) -> String {
         func stableName(_ path: String) -> String {
             path.split(separator: "/").suffix(2).joined(separator: "/")
         }

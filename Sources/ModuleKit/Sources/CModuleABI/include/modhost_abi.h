@@ -34,14 +34,30 @@
  *   payload     UTF-8 lines "key=value\n" in this order: abi (MODHOST_ABI_VERSION), kit (the
  *               ModuleKit fingerprint), sdk (MODHOST_SDK_VERSION; format 2 on), name,
  *               version, provides, requires, uses (route names separated by commas, possibly
- *               none)
+ *               none), contracts (format 3 on: "Name:fingerprint" of each contracts library
+ *               outside the kit that the manifest imports, separated by commas, possibly none)
  * At most MODHOST_DESCRIPTOR_MAX_SIZE bytes in all. Swift modules get it generated from their
  * module.manifest by the kit's ModuleDescriptorPlugin.
  */
 #define MODHOST_DESCRIPTOR_SECTION ".modhost_descriptor"
-/* Format 1 has no sdk line; a host still reads it, to say which kit such a library needs. */
-#define MODHOST_DESCRIPTOR_FORMAT 2u
+/* Format 1 has no sdk line and format 2 no contracts line; a host still reads both, to say
+ * which kit such a library needs. */
+#define MODHOST_DESCRIPTOR_FORMAT 3u
 #define MODHOST_DESCRIPTOR_MAX_SIZE 8192u
+
+/*
+ * A contracts library's build, as plain data.
+ *
+ * A library of route protocols shared by modules (a package with a dynamic product, like the
+ * kit's Contracts) may apply the kit's ContractsFingerprintPlugin. Its library then carries an
+ * ELF section of this name: the magic "MHCT", MODHOST_CONTRACTS_FORMAT (UInt16, little endian),
+ * two zero bytes, the payload's length (UInt32, little endian), and the payload "name=Name\n"
+ * "fingerprint=32 hex digits\n". The fingerprint is a digest of the target's Swift sources,
+ * the same one each module that imports the library records in its descriptor's contracts
+ * line; the host refuses a module whose record differs from the build the process loads.
+ */
+#define MODHOST_CONTRACTS_SECTION ".modhost_contracts"
+#define MODHOST_CONTRACTS_FORMAT 1u
 
 enum {
     MODHOST_REQUEST_DESCRIBE = 1,
