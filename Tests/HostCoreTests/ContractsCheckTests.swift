@@ -28,7 +28,9 @@ import Testing
         let reasons = ContractsCheck.conflicts(
             in: [module("Notes", [new]), module("Todo", [old])], beside: { _, name in .unrecorded(path: "/m/x/lib\(name).so") })
         #expect(reasons["Notes"] == nil)
-        #expect(reasons["Todo"]?.contains("this run holds NotesContracts \(new.fingerprint) ('/m/x/libNotesContracts.so', loaded with Notes)") == true)
+        #expect(
+            reasons["Todo"]?.contains("this run holds NotesContracts \(new.fingerprint) ('/m/x/libNotesContracts.so', loaded with Notes)")
+                == true)
     }
 
     @Test func aRefusedModuleDoesNotDecideForTheOthers() {
@@ -37,7 +39,9 @@ import Testing
         let reasons = ContractsCheck.conflicts(
             in: [module("Notes", [new]), module("Todo", [old])],
             beside: { library, _ in .build(old, path: library.replacingOccurrences(of: "libNotes", with: "libNotesContracts")) })
-        #expect(reasons["Notes"]?.contains("but this run holds NotesContracts \(old.fingerprint) ('/m/Notes/libNotesContracts.so', beside it)") == true)
+        #expect(
+            reasons["Notes"]?.contains("but this run holds NotesContracts \(old.fingerprint) ('/m/Notes/libNotesContracts.so', beside it)")
+                == true)
         #expect(reasons["Todo"] == nil)
     }
 }

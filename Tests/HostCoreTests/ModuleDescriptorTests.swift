@@ -43,7 +43,9 @@ import Testing
         let none = try ModuleDescriptor(
             section: section(format: 3, "abi=1\nkit=\(kit)\nsdk=0.1.0\nname=Todo\nversion=1.0\nprovides=\nrequires=\nuses=\ncontracts=\n"))
         #expect(none.contracts.isEmpty)
-        #expect(try ModuleDescriptor(section: section(format: 2, "abi=1\nkit=\(kit)\nsdk=1\nname=N\nversion=1\nprovides=\nrequires=\nuses=\n")).contracts.isEmpty)
+        #expect(
+            try ModuleDescriptor(section: section(format: 2, "abi=1\nkit=\(kit)\nsdk=1\nname=N\nversion=1\nprovides=\nrequires=\nuses=\n"))
+                .contracts.isEmpty)
     }
 
     @Test func formatOneHasNoSDKVersion() throws {

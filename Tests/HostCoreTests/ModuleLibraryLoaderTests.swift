@@ -51,7 +51,7 @@ import Testing
         #expect(error?.kind == .missingFile)
         #expect(
             error?.description
-                == "module 'Geo': library '/nonexistent/libGeo.so' does not exist; build it (in this checkout: 'swift build --product Geo') or set 'library' in modules.json"
+                == "module 'Geo': library '/nonexistent/libGeo.so' does not exist; build it (in its package: 'swift build --product Geo') or correct the path"
         )
     }
 

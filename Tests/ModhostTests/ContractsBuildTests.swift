@@ -41,14 +41,6 @@ import Testing
         return path
     }
 
-    func reasons(_ config: String) throws -> [String: String] {
-        let result = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let modules = report?["modules"] as? [[String: Any]] ?? []
-        return modules.reduce(into: [:]) { $0[$1["name"] as? String ?? "?"] = "\($1["state"] as? String ?? "?"): \($1["reason"] as? String ?? "")" }
-    }
-
     @Test func aContractsLibraryOfAnotherBuildBesideTheModulesRefusesThem() throws {
         let folder = try TestEnvironment.temporaryFolder()
         try copy(["FixtureProvider", "FixtureConsumer", "FixtureContracts"], to: folder, changing: ["FixtureContracts"])
@@ -56,7 +48,7 @@ import Testing
             ["FixtureProvider": "libFixtureProvider.so", "FixtureConsumer": "libFixtureConsumer.so"], in: folder)
         let provider = "\(folder)/libFixtureProvider.so"
         #expect(
-            try reasons(config)["FixtureProvider"]
+            try moduleStates(["--config", config])["FixtureProvider"]
                 == "failed: library '\(provider)' was built against FixtureContracts \(genuine), but this run holds "
                 + "FixtureContracts \(planted) ('\(folder)/libFixtureContracts.so', beside it); two builds of a contracts library "
                 + "do not share an ABI: rebuild FixtureProvider against the FixtureContracts it is loaded with "
@@ -64,7 +56,9 @@ import Testing
         // Refused before load: the process never maps the planted library.
         let check = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "check"])
         #expect(check.status == 1)
-        #expect(check.stderr.contains("module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts \(genuine)"))
+        #expect(
+            check.stderr.contains(
+                "module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts \(genuine)"))
     }
 
     @Test func aModuleRecordingAnotherBuildThanTheOneAlreadyHeldIsRefused() throws {
@@ -76,7 +70,7 @@ import Testing
         try copy(["FixtureConsumer", "FixtureContracts"], to: second, changing: ["FixtureConsumer", "FixtureContracts"])
         let config = try modules(
             ["FixtureProvider": "\(first)/libFixtureProvider.so", "FixtureConsumer": "\(second)/libFixtureConsumer.so"], in: first)
-        let found = try reasons(config)
+        let found = try moduleStates(["--config", config])
         #expect(found["FixtureProvider"] == "active: ")
         #expect(
             found["FixtureConsumer"]
@@ -93,7 +87,7 @@ import Testing
         try copy(["FixtureConsumer", "FixtureContracts"], to: second)
         let config = try modules(
             ["FixtureProvider": "\(first)/libFixtureProvider.so", "FixtureConsumer": "\(second)/libFixtureConsumer.so"], in: first)
-        #expect(try reasons(config) == ["FixtureProvider": "active: ", "FixtureConsumer": "active: "])
+        #expect(try moduleStates(["--config", config]) == ["FixtureProvider": "active: ", "FixtureConsumer": "active: "])
         let check = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "check"])
         #expect(check.status == 0, "\(check.stderr)")
     }
@@ -103,7 +97,7 @@ import Testing
         try copy(["FixtureProvider", "FixtureContracts"], to: folder)
         chmod("\(folder)/libFixtureContracts.so", 0o646)
         let config = try modules(["FixtureProvider": "libFixtureProvider.so"], in: folder)
-        let reason = try #require(try reasons(config)["FixtureProvider"])
+        let reason = try #require(try moduleStates(["--config", config])["FixtureProvider"])
         #expect(
             reason.hasPrefix(
                 "failed: library '\(folder)/libFixtureProvider.so' needs libFixtureContracts.so beside it, which the host will "

@@ -9,6 +9,17 @@ func modhost(_ arguments: [String], input: String = "", environment: [String: St
     try ChildProcess.run(TestEnvironment.modhost, arguments, input: input, environment: environment, currentDirectory: folder)
 }
 
+/// Each module's "state: reason" from `modhost ARGUMENTS modules --json`.
+func moduleStates(_ arguments: [String]) throws -> [String: String] {
+    let result = try modhost(arguments + ["modules", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let modules = report?["modules"] as? [[String: Any]] ?? []
+    return modules.reduce(into: [:]) { states, module in
+        states[module["name"] as? String ?? "?"] = "\(module["state"] as? String ?? "?"): \(module["reason"] as? String ?? "")"
+    }
+}
+
 func config(_ modules: [(String, String)]) throws -> String {
     try TestEnvironment.write(TestEnvironment.modulesJSON(modules))
 }
@@ -100,7 +111,7 @@ func config(_ modules: [(String, String)]) throws -> String {
                 "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
                 "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
                 "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against ModuleKit fingerprint ffffffffffffffffffffffffffffffff (no SDK version), the host has ModuleKit SDK 0.1.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in this checkout: 'swift build --product BrokenWrongABI'",
-                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in this checkout: 'swift build --product FixtureProvider') or set 'library' in modules.json",
+                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in its package: 'swift build --product FixtureProvider') or correct the path",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.
     }

@@ -52,32 +52,173 @@ import Testing
         #expect(app.stdout.contains("Notes\n=====\nWelcome to Notes.\n"), "\(app.stdout)")
     }
 
-    @Test func withRouteItsContractsPackageProvidesARouteTheHostLists() throws {
+    /// Greet (with `--route`) and Todo, which requires GreetRoute, as two authors would write
+    /// them: one route, one copy of its contracts library; then the contracts changed and only
+    /// Greet rebuilt (Todo refused until it is rebuilt); then the contracts package made static
+    /// by mistake (each library carries its own copy of the route: Todo refused).
+    @Test func twoScaffoldedModulesShareARouteCheckedBuildAgainstBuild() throws {
         let folder = try TestEnvironment.temporaryFolder()
-        let package = folder + "/Greet"
-        let created = try modhost(["new", "Greet", "--route", "--output", package])
+        let greet = folder + "/Greet"
+        let todo = folder + "/Todo"
+        let created = try modhost(["new", "Greet", "--route", "--output", greet])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(
             created.stdout.contains(
-                "Its route GreetRoute is in '\(package)/GreetContracts': another module depends on that package and declares 'requires GreetRoute'."
+                "Its route GreetRoute is in '\(greet)/GreetContracts': another module depends on that package and declares 'requires GreetRoute'."
             ))
-        let tested = try swift(["test", "--package-path", package])
+        #expect(try modhost(["new", "Todo", "--output", todo]).status == 0)
+        let tested = try swift(["test", "--package-path", greet])
         #expect(tested.status == 0, "\(tested.stdout)\n\(tested.stderr)")
         #expect(tested.stdout.contains("Test run with 3 tests"), "\(tested.stdout)")
-        let built = try swift(["build", "--package-path", package])
-        #expect(built.status == 0, "\(built.stderr)")
 
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Settings", ""), ("Greet", #""library": "\#(package)/.build/debug/libGreet.so""#)]))
+        // Todo uses the route as the contracts package's comment says: depend, import, require.
+        try edit(
+            todo + "/Package.swift",
+            [
+                (
+                    ".package(path: kit + \"/ModuleKitTesting\"),",
+                    ".package(path: kit + \"/ModuleKitTesting\"), .package(path: \"../Greet/GreetContracts\"),"
+                ),
+                (
+                    "dependencies: [moduleKit, contracts],",
+                    "dependencies: [moduleKit, contracts, .product(name: \"GreetContracts\", package: \"GreetContracts\")],"
+                ),
+            ])
+        try edit(
+            todo + "/Sources/Todo/module.manifest", [("import Contracts", "import Contracts\nimport GreetContracts\nrequires GreetRoute")])
+        try build(greet, todo)
+
+        let run = ["--module", "\(greet)/.build/debug/libGreet.so", "--module", "\(todo)/.build/debug/libTodo.so"]
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Settings", "")]))
         let data = try TestEnvironment.temporaryFolder()
-        let routes = try modhost(["--config", config, "--data-dir", data, "routes"], environment: ["LD_DEBUG": "files"])
+        let host = ["--config", config, "--data-dir", data] + run
+        #expect(try moduleStates(host) == ["Settings": "active: ", "Greet": "active: ", "Todo": "active: "])
+        let routes = try modhost(host + ["routes"], environment: ["LD_DEBUG": "files"])
         #expect(routes.status == 0, "\(routes.stderr)")
         #expect(routes.stdout.contains("\nGreetRoute    Greet "), "\(routes.stdout)")
+        // One copy of the contracts library, Greet's (loaded first), and of the kit, the host's.
         let initialized = routes.stderr.split(separator: "\n").compactMap { line in
             line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
         }
-        #expect(initialized.filter { $0.hasSuffix("/libGreetContracts.so") } == ["\(package)/.build/debug/libGreetContracts.so"])
+        #expect(initialized.filter { $0.hasSuffix("/libGreetContracts.so") } == ["\(greet)/.build/debug/libGreetContracts.so"])
         #expect(initialized.filter { $0.hasSuffix("/libModuleKit.so") } == [TestEnvironment.library("ModuleKit")])
+        #expect(try modhost(host + ["todo", "hello", "Ada"]).stdout == "Hello, Ada!\n")
+
+        // The route's sources change; only Greet is rebuilt.
+        let routeSource = greet + "/GreetContracts/Sources/GreetContracts/GreetRoute.swift"
+        try edit(
+            routeSource,
+            [
+                (
+                    "func greeting(for name: String) -> String\n",
+                    "func greeting(for name: String) -> String\n    /// Added later.\n    func farewell() -> String\n"
+                )
+            ])
+        try edit(
+            greet + "/Sources/Greet/GreetModule.swift",
+            [
+                (
+                    "final class GreetGreeter: GreetRoute {",
+                    "final class GreetGreeter: GreetRoute {\n    func farewell() -> String { \"Bye\" }"
+                )
+            ])
+        try build(greet)
+        let fingerprints = try ["\(greet)/.build/debug/libGreetContracts.so", "\(todo)/.build/debug/libGreetContracts.so"].map(
+            contractsFingerprint)
+        #expect(fingerprints[0] != fingerprints[1])
+        #expect(
+            try moduleStates(host)["Todo"]
+                == "failed: library '\(todo)/.build/debug/libTodo.so' was built against GreetContracts \(fingerprints[1]), but this "
+                + "run holds GreetContracts \(fingerprints[0]) ('\(greet)/.build/debug/libGreetContracts.so', loaded with Greet); two "
+                + "builds of a contracts library do not share an ABI: rebuild Todo against the GreetContracts it is loaded with "
+                + "('swift build --product Todo' in its package) and ship both together")
+        let refused = try modhost(host + ["todo", "hello", "Ada"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("was built against GreetContracts \(fingerprints[1])"), "\(refused.stderr)")
+        try build(todo)
+        #expect(try moduleStates(host)["Todo"] == "active: ")
+
+        // The mistake: the contracts product made static, so each library links its own copy.
+        try edit(
+            greet + "/GreetContracts/Package.swift",
+            [(".library(name: \"GreetContracts\", type: .dynamic,", ".library(name: \"GreetContracts\",")])
+        try build(greet, todo)
+        #expect(
+            try moduleStates(host)["Todo"]
+                == "failed: route 'GreetRoute' has two identities in this process: libTodo.so and libGreet.so (from 'Greet') each "
+                + "carry their own copy of the protocol (its contracts target is linked statically into both); move 'GreetRoute' "
+                + "into a package whose library product is 'type: .dynamic', depend on that product from both modules, and "
+                + "rebuild both")
+        #expect(try moduleStates(host)["Greet"] == "active: ")
+    }
+
+    /// A module built against a copy of the kit whose sources differ from the host's.
+    @Test func aModuleBuiltAgainstAModifiedKitIsRefused() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let kit = folder + "/kit"
+        try copyKit(to: kit)
+        try edit(kit + "/Sources/ModuleKit/Module/Module.swift", [("/// A feature module", "// A local change.\n/// A feature module")])
+        let package = folder + "/Odd"
+        #expect(try modhost(["new", "Odd", "--kit", kit, "--output", package]).status == 0)
+        try build(package)
+        let library = "\(package)/.build/debug/libOdd.so"
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Settings", "")]))
+        let result = try modhost(["--config", config, "--module", library, "odd", "hello"])
+        #expect(result.status != 0)
+        let line = try #require(result.errorLines.first { $0.contains("'Odd'") })
+        #expect(
+            line.hasPrefix(
+                "modhost: error: module 'Odd' is not active: it failed: library '\(library)' was built against ModuleKit SDK 0.1.0 (fingerprint "
+            ))
+        #expect(
+            line.hasSuffix(
+                "), the host has ModuleKit SDK 0.1.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in its package: 'swift build --product Odd'"
+            ))
+        #expect(!line.contains("(fingerprint \(try HostileLibrary.kitFingerprint())), the host"), "the kit copy's fingerprint differs")
+    }
+
+    /// Replaces each text (which must be there) in the file.
+    private func edit(_ path: String, _ replacements: [(String, String)]) throws {
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        for (old, new) in replacements {
+            let range = try #require(text.range(of: old), "'\(old)' is not in \(path)")
+            text.replaceSubrange(range, with: new)
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    private func build(_ packages: String...) throws {
+        for package in packages {
+            let built = try swift(["build", "--package-path", package])
+            #expect(built.status == 0, "\(package): \(built.stdout)\n\(built.stderr)")
+        }
+    }
+
+    /// The fingerprint a contracts library records in its `.modhost_contracts` section.
+    private func contractsFingerprint(_ library: String) throws -> String {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        let found = try #require(bytes.range(of: Data("\nfingerprint=".utf8)), "\(library) records no build")
+        return String(decoding: bytes[found.upperBound..<found.upperBound + 32], as: UTF8.self)
+    }
+
+    /// The kit package of this checkout, without build products (dot folders), copied to `destination`.
+    private func copyKit(to destination: String) throws {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try copyTree(from: checkout.appendingPathComponent("Sources/ModuleKit").path, to: destination)
+    }
+
+    private func copyTree(from source: String, to destination: String) throws {
+        let files = FileManager.default
+        try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        for name in try files.contentsOfDirectory(atPath: source) where !name.hasPrefix(".") {
+            var isFolder: ObjCBool = false
+            _ = files.fileExists(atPath: source + "/" + name, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                try copyTree(from: source + "/" + name, to: destination + "/" + name)
+            } else {
+                try files.copyItem(atPath: source + "/" + name, toPath: destination + "/" + name)
+            }
+        }
     }
 
     @Test func devRebuildsOnAnEditAndRunsTheCommandAgain() throws {

@@ -110,7 +110,9 @@ extension HostRuntime {
             return error == .missing ? .nothing : .refused("'\(Escaped(path))' \(error.cause(for: path))")
         }
         do {
-            guard let build = try DescriptorReader.readContractsBuild(fileDescriptor: file.descriptor) else { return .unrecorded(path: path) }
+            guard let build = try DescriptorReader.readContractsBuild(fileDescriptor: file.descriptor) else {
+                return .unrecorded(path: path)
+            }
             guard build.name == name else {
                 return .refused("'\(Escaped(path))' records the build of contracts '\(build.name)', not '\(name)'")
             }
@@ -223,7 +225,8 @@ extension HostRuntime {
         do {
             file = try TrustedFile(path: path, maximumSize: Self.maximumLibrarySize)
         } catch {
-            return refuse(error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(name) : error.cause(for: path))
+            return refuse(
+                error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(name, path: path) : error.cause(for: path))
         }
         var digest: String?
         if hashing || pinned != nil {
@@ -247,7 +250,7 @@ extension HostRuntime {
             case .missing:
                 return refuse(
                     .noDescriptor,
-                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(name))"
+                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(name, path: path))"
                 )
             case .malformed(let what): return refuse(.malformedDescriptor, "has a malformed module descriptor: it \(what)")
             }
@@ -255,13 +258,13 @@ extension HostRuntime {
         guard descriptor.abiVersion == ModuleKitABI.version else {
             return refuse(
                 .abiMismatch,
-                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(name))"
+                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(name, path: path))"
             )
         }
         guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
             return refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)), the host has ModuleKit \(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)); rebuild it against this host's kit\(rebuildAdvice(name))"
+                "was built against ModuleKit \(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)), the host has ModuleKit \(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)); rebuild it against this host's kit\(rebuildAdvice(name, path: path))"
             )
         }
         guard descriptor.name == name else {
@@ -276,13 +279,22 @@ extension HostRuntime {
         sdk.map { "SDK \($0) (fingerprint \(fingerprint))" } ?? "fingerprint \(fingerprint) (no SDK version)"
     }
 
-    /// "; e.g. 'swift build --product Geo'" for a module this checkout builds.
-    private static func rebuildAdvice(_ name: String) -> String {
-        "; in this checkout: 'swift build --product \(name)'"
+    /// How to rebuild module `name`: in this checkout when its library lies in the build folder
+    /// `modhost` runs from, else in the module's own package.
+    private static func rebuildAdvice(_ name: String, path: String) -> String {
+        isInHostBuildFolder(path)
+            ? "; in this checkout: 'swift build --product \(name)'" : "; in its package: 'swift build --product \(name)'"
     }
 
-    private static func missingAdvice(_ name: String) -> String {
-        "does not exist; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
+    private static func missingAdvice(_ name: String, path: String) -> String {
+        isInHostBuildFolder(path)
+            ? "does not exist; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
+            : "does not exist; build it (in its package: 'swift build --product \(name)') or correct the path"
+    }
+
+    private static func isInHostBuildFolder(_ path: String) -> Bool {
+        URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+            == URL(fileURLWithPath: ProcessLocation.executableFolder).standardizedFileURL.path
     }
 
     /// The module's strings, read from beside its library (none when it declares none).

@@ -65,13 +65,22 @@ struct ModuleTemplate {
         // a dynamic library product: every module that depends on it shares one copy.
         import PackageDescription
 
+        /// The same kit as \(name)'s: its build plugin records this library's build, so the host
+        /// refuses a module built against another build of it.
+        let kit = \(Self.swiftLiteral(kitFolder))
+
         let package = Package(
             name: "\(contracts)",
             products: [
                 .library(name: "\(contracts)", type: .dynamic, targets: ["\(contracts)"])
             ],
+            dependencies: [.package(name: "ModuleKit", path: kit)],
             targets: [
-                .target(name: "\(contracts)", swiftSettings: [.swiftLanguageMode(.v6)])
+                .target(
+                    name: "\(contracts)",
+                    swiftSettings: [.swiftLanguageMode(.v6)],
+                    plugins: [.plugin(name: "ContractsFingerprintPlugin", package: "ModuleKit")]
+                )
             ]
         )
 
@@ -113,7 +122,7 @@ struct ModuleTemplate {
                 .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
             ],
             dependencies: [
-                .package(path: kit),
+                .package(name: "ModuleKit", path: kit),
                 .package(path: kit + "/ModuleKitTesting"),\(routePackageDependency)
             ],
             targets: [
@@ -290,7 +299,9 @@ struct ModuleTemplate {
         sources than its own: rebuild with the kit of the host you run it in (`let kit` in
         `Package.swift`). A route another module should use goes in a package of its own with a
         `type: .dynamic` library product that both modules depend on; declared inside this
-        package, each module would carry its own copy, and the host refuses that.
+        package, each module would carry its own copy, and the host refuses that. Ship that
+        library beside the modules that use it: the host refuses a module built against another
+        build of it (its sources changed since) and names the module to rebuild.
 
         """
     }

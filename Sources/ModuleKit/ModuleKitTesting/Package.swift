@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "ModuleKitTesting", targets: ["ModuleKitTesting"])
     ],
     dependencies: [
-        .package(path: "..")
+        .package(name: "ModuleKit", path: "..")
     ],
     targets: [
         .target(
