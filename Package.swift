@@ -16,39 +16,30 @@ let moduleKitTesting: Target.Dependency = .product(name: "ModuleKitTesting", pac
 func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
 
 // MARK: - Feature modules
-// One dynamic library per feature module, lib<Name>.so, each in Plugins/<Name>:
-//   Sources/  the module's code (target <Name>Feature), which its unit tests link;
-//   Entry/    only the entry point (target <Name>, the .so), so tests never link it;
-//   Tests/    unit tests on ModuleKitTesting (target <Name>Tests), no host needed.
-let featureModules: [String] = ["Auth", "Geo", "Photos", "Settings"]
-/// A feature module's Domain as a target of its own (it imports nothing), where it has one.
-let featureDomains: [String: String] = ["Photos": "PhotosDomain"]
-/// What a feature module needs beyond ModuleKit and Contracts.
-let featureDependencies: [String: [Target.Dependency]] = ["Auth": ["CCrypt"], "Photos": [networking, "PhotosDomain"]]
-/// What each feature module ships in Sources/Resources (copied beside its library).
-let featureResources: [String: [String]] = [
-    "Auth": ["Strings"], "Geo": ["Strings"], "Photos": ["Strings", "Catalog"], "Settings": ["Strings"],
-]
+// One package per feature module, in Plugins/<Name> (see Plugins/README.md): its library
+// lib<Name>.so, its code (<Name>Feature) and its unit tests, built and tested alone with
+// `swift test --package-path Plugins/<Name>` like a module outside this repository. This package
+// depends on each for its library, and runs its unit tests with every other test (the test
+// targets of a dependency never run on their own).
+let featureModules = ["Auth", "Geo", "Photos", "Settings"]
+func feature(_ name: String) -> Target.Dependency { .product(name: "\(name)Feature", package: name) }
+let photosDomain: Target.Dependency = .product(name: "PhotosDomain", package: "Photos")
+let photoPages: Target.Dependency = .product(name: "PhotoPages", package: "Photos")
+/// What a feature module's unit tests link beyond its code and the SDK.
+let featureTestDependencies: [String: [Target.Dependency]] = ["Photos": [networking, photosDomain, photoPages]]
 
-/// The three targets of a module laid out as above, under `folder`.
+/// The three targets of a test module laid out like a feature module, under `folder`:
+/// Sources/ (target <Name>Feature), Entry/ (the entry point, target <Name>) and Tests/.
 func layeredModule(_ name: String, in folder: String, contracts: Target.Dependency) -> [Target] {
     let feature = Target.Dependency.target(name: "\(name)Feature")
     return [
         .target(
-            name: "\(name)Feature",
-            dependencies: [moduleKit, contracts] + (featureDependencies[name] ?? []),
-            path: "\(folder)/Sources",
-            exclude: ["module.manifest"],
-            resources: featureResources[name]?.map { .copy("Resources/\($0)") },
-            plugins: [moduleDescriptor()]
-        ),
+            name: "\(name)Feature", dependencies: [moduleKit, contracts], path: "\(folder)/Sources", exclude: ["module.manifest"],
+            plugins: [moduleDescriptor()]),
         .target(name: name, dependencies: [feature, moduleKit], path: "\(folder)/Entry"),
         .testTarget(
-            name: "\(name)Tests",
-            dependencies: [feature, moduleKit, contracts, moduleKitTesting, .target(name: "TestSupport")]
-                + (featureDomains[name].map { [.target(name: $0)] } ?? []),
-            path: "\(folder)/Tests"
-        ),
+            name: "\(name)Tests", dependencies: [feature, moduleKit, contracts, moduleKitTesting, .target(name: "TestSupport")],
+            path: "\(folder)/Tests"),
     ]
 }
 
@@ -79,15 +70,6 @@ let hostileLibraries = [
 ]
 
 var targets: [Target] = [
-    // MARK: System libraries
-    // libcrypt (Debian: libcrypt-dev): yescrypt password hashing for Auth.
-    .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
-
-    // MARK: Feature module domains
-    // Photos' Domain (entities, ports, use cases) as a target of its own, so that the compiler
-    // holds it to importing nothing.
-    .target(name: "PhotosDomain", path: "Plugins/Photos/Domain"),
-
     // MARK: Host
     // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
     .target(
@@ -104,7 +86,10 @@ var targets: [Target] = [
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
         name: "ModhostBench",
-        dependencies: ["HostCore", fixtureContracts, "AuthFeature", "GeoFeature", "PhotosFeature", "PhotosDomain", "TestSupport"],
+        dependencies: [
+            "HostCore", fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
+            "TestSupport",
+        ],
         path: "Benchmarks/ModhostBench"),
 
     // MARK: Tests
@@ -114,10 +99,16 @@ var targets: [Target] = [
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
-    .testTarget(name: "ModhostTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting]),
+    // Builds every feature module's library on 'swift build'; nothing links it.
+    .target(name: "ModuleLibraries", dependencies: featureModules.map { .product(name: $0, package: $0) }),
 ]
 for name in featureModules {
-    targets += layeredModule(name, in: "Plugins/\(name)", contracts: contracts)
+    targets.append(
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [feature(name), moduleKit, contracts, moduleKitTesting] + (featureTestDependencies[name] ?? []),
+            path: "Plugins/\(name)/Tests"))
 }
 for name in layeredFixtures {
     targets += layeredModule(name, in: "Tests/Fixtures/Modules/\(name)", contracts: fixtureContracts)
@@ -136,7 +127,7 @@ for name in hostileLibraries {
     targets.append(.target(name: name, path: "Tests/Fixtures/Hostile/\(name)", publicHeadersPath: "."))
 }
 
-let moduleLibraries: [Product] = (featureModules + layeredFixtures + flatFixtures + brokenLibraries + hostileLibraries).map {
+let moduleLibraries: [Product] = (layeredFixtures + flatFixtures + brokenLibraries + hostileLibraries).map {
     .library(name: $0, type: .dynamic, targets: [$0])
 }
 
@@ -150,7 +141,7 @@ let package = Package(
         .package(path: "Sources/ModuleKit"),
         .package(path: "Sources/ModuleKit/ModuleKitTesting"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
-    ],
+    ] + featureModules.map { .package(path: "Plugins/\($0)") },
     targets: targets
 )
 

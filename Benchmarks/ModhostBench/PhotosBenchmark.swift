@@ -1,5 +1,7 @@
 import Foundation
 import ModuleKit
+import ModuleKitTesting
+import PhotoPages
 import PhotosDomain
 import PhotosFeature
 import TestSupport

@@ -17,9 +17,10 @@ import Testing
     /// checked nothing, so the folders it must see are named here.
     @Test func theHostAndEveryModuleShipStrings() {
         let names = Set(Self.folders.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent })
-        let expected: Set<String> = ["HostCore", "AuthFeature", "GeoFeature", "PhotosFeature", "SettingsFeature"].reduce(into: []) {
-            $0.insert("ModuleHost_\($1).resources")
-        }
+        let expected: Set<String> = [
+            "ModuleHost_HostCore.resources", "Auth_AuthFeature.resources", "Geo_GeoFeature.resources",
+            "Photos_PhotosFeature.resources", "Settings_SettingsFeature.resources",
+        ]
         #expect(expected.isSubset(of: names), "missing: \(expected.subtracting(names).sorted())")
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// reason; the host and the other modules keep running.
 @Suite struct MovedInstallTests {
     static let files = ["modhost", "libModuleKit.so", "libContracts.so", "libAuth.so"]
-    static let folders = ["ModuleHost_HostCore.resources", "ModuleHost_AuthFeature.resources"]
+    static let folders = ["ModuleHost_HostCore.resources", "Auth_AuthFeature.resources"]
 
     func install(without missing: String? = nil) throws -> String {
         let folder = try TestEnvironment.temporaryFolder() + "/opt/modhost"
@@ -31,11 +31,11 @@ import Testing
     }
 
     @Test func aModuleWithoutItsStringsFailsClearly() throws {
-        let folder = try install(without: "ModuleHost_AuthFeature.resources")
+        let folder = try install(without: "Auth_AuthFeature.resources")
         let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "modules"])
         #expect(result.status == 0)
         let reason =
-            "module 'Auth': strings folder '\(folder)/ModuleHost_AuthFeature.resources/Strings' cannot be read; is the module's resources folder next to its library?"
+            "module 'Auth': strings folder '\(folder)/Auth_AuthFeature.resources/Strings' cannot be read; is the module's resources folder next to its library?"
         #expect(result.stdout.contains("    reason: " + reason))
         // `check` finds it without starting anything.
         let check = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "check"])

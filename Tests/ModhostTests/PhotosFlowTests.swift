@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKitTesting
 import Synchronization
 import TestSupport
 import Testing

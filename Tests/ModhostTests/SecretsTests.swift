@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKitTesting
 import TestSupport
 import Testing
 

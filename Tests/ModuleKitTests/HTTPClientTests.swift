@@ -1,6 +1,7 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import ModuleKitTesting
 import Synchronization
 import TestSupport
 import Testing

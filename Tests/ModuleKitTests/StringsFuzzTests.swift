@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func theParserSurvivesMutatedFiles() throws {
-        let shipped = TestEnvironment.buildFolder + "/ModuleHost_AuthFeature.resources/Strings/el.lproj/Localizable.strings"
+        let shipped = TestEnvironment.buildFolder + "/Auth_AuthFeature.resources/Strings/el.lproj/Localizable.strings"
         let valid = Array(try String(contentsOfFile: shipped, encoding: .utf8).utf8)
         #expect((try? StringsFile.parse(String(decoding: valid, as: UTF8.self)))?.isEmpty == false)
         var generator = Generator(state: 11)

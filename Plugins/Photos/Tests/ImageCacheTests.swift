@@ -1,9 +1,9 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import ModuleKitTesting
 import PhotosDomain
 import Synchronization
-import TestSupport
 import Testing
 
 @testable import PhotosFeature

@@ -1,8 +1,9 @@
 import Foundation
 import ModuleKit
 import ModuleKitNetworking
+import ModuleKitTesting
+import PhotoPages
 import PhotosDomain
-import TestSupport
 
 @testable import PhotosFeature
 

@@ -2,7 +2,6 @@ import Foundation
 import ModuleKit
 import ModuleKitTesting
 import PhotosDomain
-import TestSupport
 import Testing
 
 @testable import PhotosFeature

@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+// The Geo module as a package of its own, like a module outside this repository: building or
+// testing it alone compiles the kit, the test harness and Geo — nothing else. The root package
+// depends on it for libGeo.so and runs its tests with every other test.
+import PackageDescription
+
+let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
+let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+
+let package = Package(
+    name: "Geo",
+    products: [
+        .library(name: "Geo", type: .dynamic, targets: ["Geo"]),
+        .library(name: "GeoFeature", targets: ["GeoFeature"]),
+    ],
+    dependencies: [
+        .package(name: "ModuleKit", path: "../../Sources/ModuleKit"),
+        .package(path: "../../Sources/ModuleKit/ModuleKitTesting"),
+    ],
+    targets: [
+        .target(
+            name: "GeoFeature", dependencies: [moduleKit, contracts], path: "Sources", exclude: ["module.manifest"],
+            resources: [.copy("Resources/Strings")], plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]),
+        .target(name: "Geo", dependencies: ["GeoFeature", moduleKit], path: "Entry"),
+        .testTarget(
+            name: "GeoTests",
+            dependencies: ["GeoFeature", moduleKit, contracts, .product(name: "ModuleKitTesting", package: "ModuleKitTesting")],
+            path: "Tests"),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+}

@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+// The Photos module as a package of its own, like a module outside this repository: building
+// or testing it alone compiles the kit, the test harness and Photos — nothing else. The root
+// package depends on it for libPhotos.so and runs its tests with every other test.
+import PackageDescription
+
+let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
+let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
+
+let package = Package(
+    name: "Photos",
+    products: [
+        .library(name: "Photos", type: .dynamic, targets: ["Photos"]),
+        .library(name: "PhotosFeature", targets: ["PhotosFeature"]),
+        .library(name: "PhotosDomain", targets: ["PhotosDomain"]),
+        // Pages in the API's documented format, for these tests, the host's and the benchmark.
+        .library(name: "PhotoPages", targets: ["PhotoPages"]),
+    ],
+    dependencies: [
+        .package(name: "ModuleKit", path: "../../Sources/ModuleKit"),
+        .package(path: "../../Sources/ModuleKit/ModuleKitTesting"),
+    ],
+    targets: [
+        // Entities, ports and use cases as a target of their own, so that the compiler holds
+        // them to importing nothing.
+        .target(name: "PhotosDomain", path: "Domain"),
+        .target(
+            name: "PhotosFeature", dependencies: [moduleKit, contracts, networking, "PhotosDomain"], path: "Sources",
+            exclude: ["module.manifest"], resources: [.copy("Resources/Strings"), .copy("Resources/Catalog")],
+            plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]),
+        .target(name: "Photos", dependencies: ["PhotosFeature", moduleKit], path: "Entry"),
+        .target(name: "PhotoPages", path: "TestPages"),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: [
+                "PhotosFeature", "PhotosDomain", "PhotoPages", moduleKit, contracts, networking,
+                .product(name: "ModuleKitTesting", package: "ModuleKitTesting"),
+            ],
+            path: "Tests"),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+}
