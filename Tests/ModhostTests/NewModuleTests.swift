@@ -255,6 +255,25 @@ import Testing
         let result = try dev.wait(deadline: 30)
         #expect(result.stderr.contains("NotesModule.swift"), "\(result.stderr)")
         #expect(result.stderr.contains("error:"), "\(result.stderr)")
+
+        // Without a command, dev runs the app and restarts it on each change.
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: source))
+        let app = try ChildProcess.start(
+            TestEnvironment.modhost, ["--config", config, "--data-dir", data, "--only", "Notes", "dev", package],
+            environment: ["LANG": "en_US.UTF-8"], unsetting: ["LC_ALL", "LC_MESSAGES"])
+        defer {
+            app.send(SIGTERM)
+            _ = try? app.wait(deadline: 30)
+        }
+        try app.waitForOutput(containing: "dev: built in ", deadline: 600)
+        try app.waitForOutput(containing: "running the app\n", deadline: 60)
+        try app.waitForOutput(containing: "  1. Notes\n", deadline: 60)
+        let english = package + "/Sources/Notes/Resources/Strings/en.lproj/Localizable.strings"
+        let strings = try String(contentsOfFile: english, encoding: .utf8)
+        try Data(strings.replacingOccurrences(of: #""home.title" = "Notes";"#, with: #""home.title" = "Notebook";"#).utf8)
+            .write(to: URL(fileURLWithPath: english))
+        try app.waitForOutput(containing: "dev: 'Sources/Notes/Resources/Strings/en.lproj/Localizable.strings' changed\n", deadline: 60)
+        try app.waitForOutput(containing: "  1. Notebook\n", deadline: 600)
     }
 
     @Test func devRefusesAFolderThatIsNotAModulePackage() throws {
@@ -263,7 +282,7 @@ import Testing
         #expect(result.status == 2)
         #expect(
             result.errorLines == [
-                "modhost: error: dev: no module package at '\(folder)': expected Package.swift and Sources/<Target>/module.manifest with a 'name' line"
+                "modhost: error: dev: no module package at '\(folder)': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line"
             ])
     }
 

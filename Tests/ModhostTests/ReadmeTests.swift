@@ -44,6 +44,49 @@ import Testing
         }
     }
 
+    /// "Work on one module alone", in order: the first two lines as written (in Geo's own
+    /// package folder, which they build), the third's host run as written, with the `modhost`
+    /// this test run built (a second `swift build` of the root would wait for this one).
+    @Test func theOneModuleStepsWorkInOrderAndBuildOnlyTheKitAndTheModule() throws {
+        let block = try #require(Self.blocks(after: "### Work on one module alone").first)
+        let lines = block.split(separator: "\n").map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
+        #expect(lines.count == 3, "\(lines)")
+        guard lines.count == 3 else { return }
+        #expect(lines[0] == "swift build --package-path Plugins/Geo")
+        #expect(lines[1] == "swift test --package-path Plugins/Geo")
+        for line in lines.prefix(2) {
+            let result = try ChildProcess.run("/bin/sh", ["-c", line], currentDirectory: Self.repository, deadline: 900)
+            #expect(result.status == 0, "\(line): \(result.stdout)\n\(result.stderr)")
+        }
+        // Only the kit, the harness and Geo were compiled: the build folders holding objects.
+        let products = Self.repository + "/Plugins/Geo/.build/debug"
+        let built = try FileManager.default.contentsOfDirectory(atPath: products).filter { folder in
+            folder.hasSuffix(".build")
+                && ((try? FileManager.default.contentsOfDirectory(atPath: products + "/" + folder)) ?? []).contains { $0.hasSuffix(".o") }
+        }.map { String($0.dropLast(6)) }
+        #expect(Set(built).isSuperset(of: ["ModuleKit", "Contracts", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests"]), "\(built)")
+        let allowed: Set<String> = [
+            "ModuleKit", "Contracts", "CModuleABI", "CSQLite", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests", "GeoPackageTests",
+            "GeoPackageDiscoveredTests", "KitFingerprintTool", "KitFingerprintTool-tool",
+        ]
+        #expect(Set(built).subtracting(allowed).sorted() == [], "built more than the kit, the harness and Geo")
+
+        let run = try #require(lines[2].components(separatedBy: " && ").last)
+        #expect(run == ".build/debug/modhost --only Geo --module Plugins/Geo/.build/debug/libGeo.so")
+        let arguments = run.split(separator: " ").dropFirst().map(String.init)
+        let data = try TestEnvironment.temporaryFolder()
+        let host = try ChildProcess.run(
+            TestEnvironment.modhost, arguments, environment: ["MODHOST_DATA_DIR": data, "LD_DEBUG": "files"],
+            currentDirectory: Self.repository)
+        #expect(host.status == 0)
+        #expect(host.stdout.contains("Places"), "\(host.stdout)")
+        let initialized = host.stderr.split(separator: "\n").compactMap { line in
+            line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
+        }
+        #expect(initialized.filter { $0.hasSuffix("/libGeo.so") } == [Self.repository + "/Plugins/Geo/.build/debug/libGeo.so"])
+        #expect(initialized.filter { $0.hasSuffix("/libAuth.so") || $0.hasSuffix("/libPhotos.so") } == [])
+    }
+
     @Test func theWriteAModuleExampleIsTheFixtureThatBuildsAndLoads() throws {
         let blocks = Self.blocks(after: "## Write a module")
         let folder = Self.repository + "/Tests/Fixtures/Modules/ReadmeNotes"

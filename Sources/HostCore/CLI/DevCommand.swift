@@ -20,7 +20,7 @@ struct DevCommand {
     func run() -> Int32 {
         guard let name = Self.moduleName(in: package) else {
             console.error(
-                "dev: no module package at '\(Escaped(package))': expected Package.swift and Sources/<Target>/module.manifest with a 'name' line"
+                "dev: no module package at '\(Escaped(package))': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line"
             )
             return ModhostCommandLine.exitUsage
         }
@@ -123,13 +123,14 @@ struct DevCommand {
         return paths.count == 1 ? "'\(paths[0])'" : "\(paths.count) files"
     }
 
-    /// The `name` in the first `Sources/*/module.manifest`.
+    /// The `name` in `Sources/module.manifest` (a target whose path is `Sources`, as in this
+    /// repository's Plugins/<Name>) or the first `Sources/*/module.manifest`.
     static func moduleName(in package: String) -> String? {
         guard FileManager.default.fileExists(atPath: package + "/Package.swift"),
             let targets = try? FileManager.default.contentsOfDirectory(atPath: package + "/Sources")
         else { return nil }
-        for target in targets.sorted() {
-            guard let text = try? String(contentsOfFile: "\(package)/Sources/\(target)/module.manifest", encoding: .utf8) else { continue }
+        for manifest in ["module.manifest"] + targets.sorted().map({ "\($0)/module.manifest" }) {
+            guard let text = try? String(contentsOfFile: "\(package)/Sources/\(manifest)", encoding: .utf8) else { continue }
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 if words.count == 2, words[0] == "name", ModuleDescriptor.isIdentifier(String(words[1])) { return String(words[1]) }
