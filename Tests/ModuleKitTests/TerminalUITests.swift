@@ -9,38 +9,81 @@ func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
 @MainActor
 @Suite struct TerminalUITests {
     @Test func aMenuAsksUntilTheAnswerIsValid() {
-        let (ui, terminal) = makeUI(["", "0", "x", "3", " 2 "])
-        #expect(ui.menu("Pick", ["One", "Two"]) == 1)
-        #expect(terminal.output.contains("  1. One\n  2. Two\n"))
-        #expect(terminal.output.components(separatedBy: "! prompt.choose.between").count == 5)
+        let (ui, terminal) = makeUI(["x", "3", " 2 "])
+        #expect(ui.menu("Pick", ["One", "Two"]) == .item(1))
+        #expect(terminal.output.contains("  1. One\n  2. Two\n  0 button.back · q app.quit\nChoose: "))
+        #expect(terminal.output.components(separatedBy: "! prompt.choose.among").count == 3)
         #expect(!terminal.output.contains("\u{1B}["), "no escape codes on a plain terminal")
     }
 
-    @Test func aMenuEndsAtEndOfInput() {
-        let (ui, _) = makeUI([])
-        #expect(ui.menu("Pick", ["One"]) == nil)
+    @Test(arguments: [("0", MenuChoice.back), ("", .back), ("  ", .back), ("q", .quit), ("Q", .quit)])
+    func zeroAndEmptyGoBackAndQQuits(answer: String, choice: MenuChoice) {
+        #expect(makeUI([answer]).0.menu("Pick", ["One"]) == choice)
     }
 
-    @Test func aFormShowsItsValidationMessagesAndAsksAgain() {
-        let (ui, terminal) = makeUI(["ann", "x", "ann@example.com", "secret"])
+    @Test func aMenuEndsAtEndOfInput() {
+        #expect(makeUI([]).0.menu("Pick", ["One"]) == .quit)
+    }
+
+    @Test func itemsKeepTheirNumbersAndShortcutsAreLetters() {
+        let (ui, terminal) = makeUI(["1", "0", "", "N", "4"])
+        let shortcuts = [MenuShortcut(key: "n", label: "Next")]
+        #expect(ui.menu("Home", ["Photos", "Places"], numbers: [2, 4], canGoBack: false, shortcuts: shortcuts) == .shortcut("n"))
+        #expect(terminal.output.contains("  2. Photos\n  4. Places\n  n Next · q app.quit\n"))
+        // 1 is no item's number; at the first screen 0 and an empty answer are not Back.
+        #expect(terminal.output.components(separatedBy: "! prompt.choose.among").count == 4)
+        #expect(makeUI(["4"]).0.menu("Home", ["Photos", "Places"], numbers: [2, 4]) == .item(1))
+    }
+
+    @Test func detailsComeUnderTheTitle() {
+        let (ui, terminal) = makeUI(["1"])
+        _ = ui.menu("Places", ["Add"], details: ["France (FR)", "  Paris"])
+        #expect(terminal.output.hasPrefix("\nPlaces\n======\nFrance (FR)\n  Paris\n  1. Add\n"))
+    }
+
+    @Test func aQuestionIsFollowedByASpaceAndALabelByAColon() {
+        let (ui, terminal) = makeUI(["a", "b", "c"])
+        _ = ui.ask("Which city?")
+        _ = ui.ask("Ποια πόλη;")
+        _ = ui.ask("Email")
+        #expect(terminal.output == "Which city? Ποια πόλη; Email: ")
+    }
+
+    @Test func aFormChecksEachFieldAsItIsEnteredWithItsRuleInThePrompt() {
+        let (ui, terminal) = makeUI(["ann", "ann@example.com", "short", "secret12", "other", "secret12"])
         let form = Form(
             title: "Sign up",
-            fields: [.init(key: "email", label: "Email"), .init(key: "password", label: "Password", isSecret: true)],
-            validate: { $0["email", default: ""].contains("@") ? [] : ["Email is not valid."] })
-        #expect(ui.fill(form) == .submitted(["email": "ann@example.com", "password": "secret"]))
-        #expect(terminal.output.contains("! Email is not valid.\n"))
+            fields: [
+                .init(key: "email", label: "Email", check: { value, _ in value.contains("@") ? nil : "Email is not valid." }),
+                .init(
+                    key: "password", label: "Password", isSecret: true, rule: "at least 8 characters",
+                    check: { value, _ in value.count >= 8 ? nil : "Too short." }),
+                .init(
+                    key: "confirmation", label: "Again", isSecret: true,
+                    check: { value, earlier in value == earlier["password"] ? nil : "They differ." }),
+            ])
+        #expect(ui.fill(form) == .submitted(["email": "ann@example.com", "password": "secret12", "confirmation": "secret12"]))
+        // Each problem right after its field, and only that field asked again.
+        #expect(
+            terminal.output.hasSuffix(
+                "Email: ! Email is not valid.\nEmail: Password (at least 8 characters): ! Too short.\n"
+                    + "Password (at least 8 characters): Again: ! They differ.\nAgain: "))
     }
 
-    @Test func aFormGoesBackOnAnEmptyFirstFieldAndEndsWithInput() {
+    @Test func aFormGoesBackOnAnyEmptyFieldAndEndsWithInput() {
         let form = Form(title: "T", fields: [.init(key: "a", label: "A"), .init(key: "b", label: "B")])
         #expect(makeUI(["  "]).0.fill(form) == .cancelled)
+        #expect(makeUI(["a", ""]).0.fill(form) == .cancelled)
         #expect(makeUI(["a"]).0.fill(form) == .endOfInput)
     }
 
     @Test func continueCancelRunsTheHandlerOnlyOnContinue() {
         var ran = 0
-        #expect(!makeUI(["1"]).0.confirm("Log Out", "Sure?") { ran += 1 })
-        #expect(makeUI(["2"]).0.confirm("Log Out", "Sure?") { ran += 1 })
+        for answer in ["0", "", "q"] {
+            #expect(!makeUI([answer]).0.confirm("Log Out", "Sure?") { ran += 1 })
+        }
+        #expect(!makeUI([]).0.confirm("Log Out", "Sure?") { ran += 1 })
+        #expect(makeUI(["1"]).0.confirm("Log Out", "Sure?") { ran += 1 })
         #expect(ran == 1)
     }
 

@@ -102,15 +102,29 @@ extension HostRuntime {
             navigator: navigator, libraryFolder: libraryFolder)
     }
 
-    /// The Home entries of every active module, in file order.
-    @MainActor public var homeEntries: [HomeEntry] {
-        activeModules.flatMap { name, module, context, identity in
-            moduleGuard.run(name, .contributions, library: module.path, identity: identity) { module.instance.homeEntries(context) }
-                .map { entry in
-                    HomeEntry(title: entry.title) { [self] in
-                        AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
-                    }
+    /// The Home entries of every active module, in file order, each with its number on Home.
+    ///
+    /// A module's first entry takes the module's position in modules.json, so an entry keeps
+    /// its number whichever other modules are on or off; a module's further entries follow
+    /// the last position, in order.
+    @MainActor public var homeEntries: [(number: Int, entry: HomeEntry)] {
+        let positions = read { state in Dictionary(state.reports.enumerated().map { ($1.name, $0 + 1) }) { first, _ in first } }
+        var next = positions.count + 1
+        return activeModules.flatMap { name, module, context, identity in
+            let entries = moduleGuard.run(name, .contributions, library: module.path, identity: identity) {
+                module.instance.homeEntries(context)
+            }
+            return entries.enumerated().map { offset, entry in
+                var number = positions[name] ?? next
+                if offset > 0 || positions[name] == nil {
+                    number = next
+                    next += 1
                 }
+                let wrapped = HomeEntry(title: entry.title) { [self] in
+                    AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
+                }
+                return (number, wrapped)
+            }
         }
     }
 

@@ -45,6 +45,7 @@ extension StringKey {
     static let homeTitle: StringKey = "home.title"
     static let homeGreeting: StringKey = "home.greeting"
     static let homeLogOut: StringKey = "home.logout"
+    static let homeLoggedOut: StringKey = "home.loggedout"
     static let homeLogOutTitle: StringKey = "home.logout.confirm.title"
     static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
     static let homeEmpty: StringKey = "home.empty"

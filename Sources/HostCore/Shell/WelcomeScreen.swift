@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// Shown while Auth is active and nobody is logged in: log in, register, reset, quit.
+/// Shown while Auth is active and nobody is logged in: log in, register, reset; `q` quits.
 /// Logging in switches the app to Home through the shell's observation of Auth.
 final class WelcomeScreen: Screen {
     let strings: ModuleStrings
@@ -13,13 +13,13 @@ final class WelcomeScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        let options = [strings[.welcomeLogIn], strings[.welcomeRegister], strings[.welcomeReset], strings[.quit]]
-        guard let auth, let choice = ui.menu(strings[.welcomeTitle], options) else { return .quit }
-        switch choice {
-        case 0: auth.presentLogIn { _ in }
-        case 1: auth.presentRegistration { _ in }
-        case 2: auth.presentPasswordReset()
-        default: return .quit
+        guard let auth else { return .quit }
+        let items = [strings[.welcomeLogIn], strings[.welcomeRegister], strings[.welcomeReset]]
+        switch ui.menu(strings[.welcomeTitle], items, canGoBack: false) {
+        case .item(0): auth.presentLogIn { _ in }
+        case .item(1): auth.presentRegistration { _ in }
+        case .item(_): auth.presentPasswordReset()
+        case .shortcut, .back, .quit: return .quit
         }
         return .stay
     }

@@ -28,6 +28,33 @@ public enum CredentialsPolicy {
         password.count >= minimumPasswordLength && password.contains(where: \.isLetter) && password.contains(where: { !$0.isLetter })
     }
 
+    // MARK: Each field on its own, as a form asks it
+
+    /// An email as typed: too long or not an address.
+    public static func checkEmail(_ email: String) -> AuthError? {
+        let normalized = normalizedEmail(email)
+        if normalized.count > maximumEmailLength { return .inputTooLong(field: .email, limit: maximumEmailLength) }
+        return isValidEmail(normalized) ? nil : .invalidEmail
+    }
+
+    /// A display name: too long.
+    public static func checkName(_ name: String) -> AuthError? {
+        name.count > maximumNameLength ? .inputTooLong(field: .name, limit: maximumNameLength) : nil
+    }
+
+    /// A new password on its own: too long or too weak.
+    public static func checkNewPassword(_ password: String) -> AuthError? {
+        if password.count > maximumPasswordLength { return .inputTooLong(field: .password, limit: maximumPasswordLength) }
+        return isStrongPassword(password) ? nil : .weakPassword
+    }
+
+    /// A confirmation against the password entered before it.
+    public static func checkConfirmation(_ confirmation: String, of password: String) -> AuthError? {
+        confirmation == password ? nil : .passwordMismatch
+    }
+
+    // MARK: Whole forms
+
     /// Checks a registration's fields in the seed's order: missing, too long, email, mismatch,
     /// strength.
     public static func validateRegistration(email: String, name: String, password: String, confirmation: String) -> AuthError? {

@@ -60,17 +60,20 @@ final class AccountFormScreen: Screen {
             completion: completion)
     }
 
-    /// Email, display name, password and confirmation, each problem a localized message on
-    /// the form (seed 000's `InputError`, plus weak password and email already registered).
+    /// Email, display name, password and confirmation, each checked as it is entered, with the
+    /// rules in the prompts; every problem a localized message (seed 000's `InputError`, plus
+    /// weak password and email already registered).
     static func register(service: AuthService, strings: ModuleStrings, completion: @escaping @MainActor (AuthUser?) -> Void)
         -> AccountFormScreen
     {
         let form = Form(
             title: strings[.registerTitle], hint: strings[.loginHint],
             fields: [
-                .init(key: "email", label: strings[.fieldEmail]), .init(key: "name", label: strings[.fieldName]),
-                .init(key: "password", label: strings[.fieldPassword], isSecret: true),
-                .init(key: "confirmation", label: strings[.fieldConfirmation], isSecret: true),
+                .init(
+                    key: "email", label: strings[.fieldEmail], rule: strings[.ruleEmail],
+                    check: { value, _ in CredentialsPolicy.checkEmail(value)?.message(strings) }),
+                .init(key: "name", label: strings[.fieldName], check: { value, _ in CredentialsPolicy.checkName(value)?.message(strings) }),
+                newPasswordField(strings, label: .fieldPassword), confirmationField(strings),
             ],
             validate: { values in
                 let problem = CredentialsPolicy.validateRegistration(
@@ -86,5 +89,20 @@ final class AccountFormScreen: Screen {
                     password: values["password", default: ""], confirmation: values["confirmation", default: ""])
             },
             completion: completion)
+    }
+
+    /// A new password, with the strength rule in its prompt, checked as it is entered.
+    static func newPasswordField(_ strings: ModuleStrings, label: StringKey) -> Form.Field {
+        .init(
+            key: "password", label: strings[label], isSecret: true,
+            rule: strings.format(.rulePassword, "\(CredentialsPolicy.minimumPasswordLength)"),
+            check: { value, _ in CredentialsPolicy.checkNewPassword(value)?.message(strings) })
+    }
+
+    /// The confirmation, checked against the password entered just before it.
+    static func confirmationField(_ strings: ModuleStrings) -> Form.Field {
+        .init(
+            key: "confirmation", label: strings[.fieldConfirmation], isSecret: true,
+            check: { value, earlier in CredentialsPolicy.checkConfirmation(value, of: earlier["password", default: ""])?.message(strings) })
     }
 }

@@ -11,17 +11,17 @@ final class ResetPasswordScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        let options = [strings[.resetRequest], strings[.resetConfirm], strings[.resetBack]]
-        guard let choice = ui.menu(strings[.resetTitle], options) else { return .quit }
-        switch choice {
-        case 0: return request(ui)
-        case 1: return confirm(ui)
-        default: return .pop
+        switch ui.menu(strings[.resetTitle], [strings[.resetRequest], strings[.resetConfirm]]) {
+        case .item(0): return request(ui)
+        case .item(_): return confirm(ui)
+        case .shortcut, .back: return .pop
+        case .quit: return .quit
         }
     }
 
     private func request(_ ui: TerminalUI) -> Navigation {
         guard let email = ui.ask(strings[.fieldEmail]) else { return .quit }
+        guard !email.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
         do {
             try service.requestReset(email: email)
             ui.success(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))
@@ -36,8 +36,7 @@ final class ResetPasswordScreen: Screen {
             title: strings[.resetTitle], hint: strings[.loginHint],
             fields: [
                 .init(key: "token", label: strings[.fieldToken], isSecret: true),
-                .init(key: "password", label: strings[.fieldNewPassword], isSecret: true),
-                .init(key: "confirmation", label: strings[.fieldConfirmation], isSecret: true),
+                AccountFormScreen.newPasswordField(strings, label: .fieldNewPassword), AccountFormScreen.confirmationField(strings),
             ])
         switch ui.fill(form) {
         case .endOfInput: return .quit

@@ -43,7 +43,7 @@ struct GeoCommands {
                 )
                 let places = try interactor()
                 let renamed = try places.rename(country: country, city: city, to: new)
-                context.ui.print(strings.format(.renamed, renamed.name))
+                context.ui.print(strings.format(.renamed, city.trimmingCharacters(in: .whitespaces), renamed.name))
             },
             ModuleCommand(name: "remove", summary: "Delete a saved city", usage: "remove --country C --city NAME [--yes]") {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: ["--yes"])
@@ -56,7 +56,7 @@ struct GeoCommands {
                     }
                 }
                 let removed = try places.remove(country: country, city: city)
-                context.ui.print(strings.format(.removed, removed.name))
+                context.ui.print(strings.format(.removed, removed.name, places.countryName(removed.country)))
             },
         ]
     }

@@ -4,6 +4,8 @@ import ModuleKit
 public enum InputDecision {
     /// Accept it and go where the navigation says (next step, or back).
     case proceed(Navigation)
+    /// Accept it, say what happened in one line, and go where the navigation says.
+    case done(String, Navigation)
     /// Refuse it with a message and ask again.
     case retry(String)
 }
@@ -14,15 +16,14 @@ public enum InputDecision {
 @MainActor
 public final class InputRouter {
     let title: String
-    let placeholder: String
-    let doneButton: String
+    /// What the screen asks, as a question ("Which country?").
+    let question: String
     private(set) var onDone: ((String) -> InputDecision)?
     private(set) var onCancel: (() -> Navigation)?
 
-    public init(title: String, placeholder: String, doneButton: String) {
+    public init(title: String, question: String) {
         self.title = title
-        self.placeholder = placeholder
-        self.doneButton = doneButton
+        self.question = question
     }
 
     public func configure(onDone: @escaping (String) -> InputDecision, onCancel: @escaping () -> Navigation) {
@@ -45,10 +46,13 @@ public final class InputView: Screen {
     public func show(_ ui: TerminalUI) -> Navigation {
         ui.title(router.title)
         ui.print(cancelHint)
-        guard let text = ui.ask("\(router.placeholder) [\(router.doneButton)]") else { return .quit }
+        guard let text = ui.ask(router.question) else { return .quit }
         if text.trimmingCharacters(in: .whitespaces).isEmpty { return router.onCancel?() ?? .pop }
         switch router.onDone?(text) ?? .proceed(.pop) {
         case .proceed(let navigation): return navigation
+        case .done(let message, let navigation):
+            ui.success(message)
+            return navigation
         case .retry(let message):
             ui.error(message)
             return .stay
@@ -65,7 +69,7 @@ public struct SilverModule<Router: AnyObject> {
 
 /// Builds the reusable input module (seed 003's `InputModuleAssembly`).
 @MainActor
-public func InputModuleAssembly(title: String, placeholder: String, doneButton: String, cancelHint: String) -> SilverModule<InputRouter> {
-    let router = InputRouter(title: title, placeholder: placeholder, doneButton: doneButton)
+public func InputModuleAssembly(title: String, question: String, cancelHint: String) -> SilverModule<InputRouter> {
+    let router = InputRouter(title: title, question: question)
     return SilverModule(router: router, view: InputView(router: router, cancelHint: cancelHint))
 }

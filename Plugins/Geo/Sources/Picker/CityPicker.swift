@@ -51,14 +51,18 @@ final class CityPickerView: Screen {
 
     func show(_ ui: TerminalUI) -> Navigation {
         let cities = (try? interactor.savedCities()) ?? []
-        if cities.isEmpty { ui.print(strings[.placesEmpty]) }
-        let options = cities.map { "\($0.city), \($0.countryName)" } + [strings[.actionBack]]
-        guard let choice = ui.menu(strings[.pickCity], options) else {
+        let empty = cities.isEmpty ? [strings[.placesEmpty]] : []
+        switch ui.menu(strings[.pickCity], cities.map { "\($0.city), \($0.countryName)" }, details: empty) {
+        case .item(let index):
+            router.onPick?(cities[index])
+            return .pop
+        case .shortcut, .back:
+            router.onPick?(nil)
+            return .pop
+        case .quit:
             router.onPick?(nil)
             return .quit
         }
-        router.onPick?(choice < cities.count ? cities[choice] : nil)
-        return .pop
     }
 }
 

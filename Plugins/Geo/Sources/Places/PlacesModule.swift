@@ -17,8 +17,7 @@ public final class PlacesRouter {
     func addCity(with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
         let countryStep = InputModuleAssembly(
-            title: strings[.addTitle], placeholder: strings[.fieldCountry], doneButton: strings[.buttonNext],
-            cancelHint: strings[.cancelHint])
+            title: strings[.addTitle], question: strings[.fieldCountry], cancelHint: strings[.cancelHint])
         countryInput = countryStep.router
         countryStep.router.configure(
             onDone: { [weak self] text in
@@ -37,13 +36,12 @@ public final class PlacesRouter {
     private func cityStep(country: Country, interactor: PlacesInteractor) -> any Screen {
         let strings = self.strings
         let step = InputModuleAssembly(
-            title: strings.format(.addCityTitle, country.name), placeholder: strings[.fieldCity], doneButton: strings[.buttonSave],
-            cancelHint: strings[.cancelHint])
+            title: strings.format(.addCityTitle, country.name), question: strings[.fieldCity], cancelHint: strings[.cancelHint])
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {
-                    _ = try interactor.add(country: country.code, city: text)
-                    return .proceed(.pop)
+                    let added = try interactor.add(country: country.code, city: text)
+                    return .done(strings.format(.added, added.name, country.name), .pop)
                 } catch {
                     return .retry(error.message(strings))
                 }
@@ -56,13 +54,12 @@ public final class PlacesRouter {
     func rename(_ city: City, in country: Country, with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
         let step = InputModuleAssembly(
-            title: strings[.actionRename] + ": " + city.name, placeholder: strings[.fieldNewName], doneButton: strings[.buttonSave],
-            cancelHint: strings[.cancelHint])
+            title: strings.format(.renameTitle, city.name), question: strings[.fieldNewName], cancelHint: strings[.cancelHint])
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {
-                    _ = try interactor.rename(country: country.code, city: city.name, to: text)
-                    return .proceed(.pop)
+                    let renamed = try interactor.rename(country: country.code, city: city.name, to: text)
+                    return .done(strings.format(.renamed, city.name, renamed.name), .pop)
                 } catch {
                     return .retry(error.message(strings))
                 }
@@ -85,7 +82,7 @@ public final class PlacesView: Screen {
 
     public func show(_ ui: TerminalUI) -> Navigation {
         let strings = router.strings
-        ui.title(strings[.placesTitle])
+        var list: [String] = []
         let groups: [CountryGroup]
         do {
             groups = try interactor.groups()
@@ -93,35 +90,44 @@ public final class PlacesView: Screen {
             ui.error(strings.format(.errorStorage, "\(error)"))
             groups = []
         }
-        if groups.isEmpty { ui.print(strings[.placesEmpty]) }
+        if groups.isEmpty { list.append(strings[.placesEmpty]) }
         for group in groups {
-            ui.print("\(group.country.name) (\(group.country.code))")
-            for city in group.cities { ui.print("  \(city.name)") }
+            list.append("\(group.country.name) (\(group.country.code))")
+            list += group.cities.map { "  \($0.name)" }
         }
-        let options = [strings[.actionAdd], strings[.actionRename], strings[.actionDelete], strings[.actionBack]]
-        guard let choice = ui.menu(strings[.placesActions], options) else { return .quit }
-        switch choice {
-        case 0: return router.addCity(with: interactor)
-        case 1, 2:
-            let cities = groups.flatMap { group in group.cities.map { (group.country, $0) } }
-            guard !cities.isEmpty else { return .stay }
-            guard let pick = ui.menu(strings[.pickCity], cities.map { "\($0.1.name), \($0.0.name)" }) else { return .quit }
+        let actions = [strings[.actionAdd], strings[.actionRename], strings[.actionDelete]]
+        let choice: Int
+        switch ui.menu(strings[.placesTitle], actions, details: list) {
+        case .item(let index): choice = index
+        case .shortcut, .back: return .pop
+        case .quit: return .quit
+        }
+        if choice == 0 { return router.addCity(with: interactor) }
+        let cities = groups.flatMap { group in group.cities.map { (group.country, $0) } }
+        guard !cities.isEmpty else {
+            ui.print(strings[.placesEmpty])
+            return .stay
+        }
+        switch ui.menu(strings[.pickCity], cities.map { "\($0.1.name), \($0.0.name)" }) {
+        case .item(let pick):
             let (country, city) = cities[pick]
             return choice == 1 ? router.rename(city, in: country, with: interactor) : delete(city, in: country, ui)
-        default:
-            return .pop
+        case .shortcut, .back: return .stay
+        case .quit: return .quit
         }
     }
 
     private func delete(_ city: City, in country: Country, _ ui: TerminalUI) -> Navigation {
         let strings = router.strings
-        ui.confirm(strings[.deleteTitle], strings.format(.deleteMessage, city.name, country.name)) {
+        let confirmed = ui.confirm(strings[.deleteTitle], strings.format(.deleteMessage, city.name, country.name)) {
             do throws(GeoError) {
-                _ = try interactor.remove(country: country.code, city: city.name)
+                let removed = try interactor.remove(country: country.code, city: city.name)
+                ui.success(strings.format(.removed, removed.name, country.name))
             } catch {
                 ui.error(error.message(strings))
             }
         }
+        if !confirmed { ui.print(strings[.deleteCancelled]) }
         return .stay
     }
 }

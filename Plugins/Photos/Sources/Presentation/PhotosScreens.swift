@@ -18,15 +18,16 @@ final class PhotosMenuScreen: Screen {
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
         let geo = context.resolver.ifAvailable((any GeoRoute).self)
-        var options = [strings[.menuSearch]]
-        if geo != nil { options.append(strings[.menuPlace]) }
-        options.append(strings[.menuBack])
-        guard let choice = ui.menu(strings[.menuTitle], options) else { return .quit }
-        if choice == 0 {
+        // Search is always 1 and a place 2, whether Geo is on or off.
+        let choice = ui.menu(
+            strings[.menuTitle], [strings[.menuSearch]] + (geo == nil ? [] : [strings[.menuPlace]]), numbers: geo == nil ? [1] : [1, 2])
+        switch choice {
+        case .item(0):
             guard let text = ui.ask(strings[.fieldQuery]) else { return .quit }
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
             return results(for: text, ui)
-        }
-        if let geo, choice == 1 {
+        case .item(_):
+            guard let geo else { return .stay }
             let navigator = context.navigator
             let (viewModel, strings, perPage) = (self.viewModel, context.strings, self.perPage)
             // On the main actor, as the picker calls back: the compiler checks it.
@@ -35,8 +36,9 @@ final class PhotosMenuScreen: Screen {
                 navigator.present(ResultsScreen(viewModel: viewModel, strings: strings, query: city.city, perPage: perPage))
             }
             return .stay
+        case .shortcut, .back: return .pop
+        case .quit: return .quit
         }
-        return .pop
     }
 
     private func results(for text: String, _ ui: TerminalUI) -> Navigation {
@@ -67,22 +69,25 @@ final class ResultsScreen: Screen {
             ui.error(error.message(strings))
             return .pop
         }
-        ui.title(strings.format(.resultsTitle, query.trimmingCharacters(in: .whitespaces)))
+        var details: [String] = []
         if result.hits.isEmpty {
-            ui.print(strings[.resultsEmpty])
+            details.append(strings[.resultsEmpty])
         } else {
-            ui.print(strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
+            details.append(strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
         }
-        if let attribution = result.attribution { ui.print(strings.format(.attribution, attribution.name, attribution.link)) }
-        var options = result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }
-        let next = viewModel.hasNextPage ? options.count : nil
-        if next != nil { options.append(strings[.resultsNext]) }
-        let previous = viewModel.hasPreviousPage ? options.count : nil
-        if previous != nil { options.append(strings[.resultsPrevious]) }
-        options.append(strings[.menuBack])
-        guard let choice = ui.menu(strings[.menuTitle], options) else { return .quit }
-        if choice < result.hits.count { return .push(DetailsScreen(viewModel: viewModel, strings: strings, hit: result.hits[choice])) }
-        if choice == next { page += 1 } else if choice == previous { page -= 1 } else { return .pop }
+        if let attribution = result.attribution { details.append(strings.format(.attribution, attribution.name, attribution.link)) }
+        // Photos are numbered from 1; next and previous are letters, so no number moves.
+        var shortcuts: [MenuShortcut] = []
+        if viewModel.hasNextPage { shortcuts.append(MenuShortcut(key: "n", label: strings[.resultsNext])) }
+        if viewModel.hasPreviousPage { shortcuts.append(MenuShortcut(key: "p", label: strings[.resultsPrevious])) }
+        let title = strings.format(.resultsTitle, query.trimmingCharacters(in: .whitespaces))
+        switch ui.menu(title, result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }, details: details, shortcuts: shortcuts) {
+        case .item(let index): return .push(DetailsScreen(viewModel: viewModel, strings: strings, hit: result.hits[index]))
+        case .shortcut("n"): page += 1
+        case .shortcut(_): page -= 1
+        case .back: return .pop
+        case .quit: return .quit
+        }
         return .stay
     }
 }
@@ -100,13 +105,15 @@ final class DetailsScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        for line in PhotoText.details(hit, strings) { ui.print(line) }
-        guard let choice = ui.menu(strings.format(.detailsTitle, "\(hit.id)"), [strings[.detailsDownload], strings[.menuBack]]) else {
-            return .quit
+        switch ui.menu(strings.format(.detailsTitle, "\(hit.id)"), [strings[.detailsDownload]], details: PhotoText.details(hit, strings)) {
+        case .item: break
+        case .shortcut, .back: return .pop
+        case .quit: return .quit
         }
-        guard choice == 0 else { return .pop }
         guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
-        let folder = answer.isEmpty ? FileManager.default.currentDirectoryPath : answer
+        let trimmed = answer.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return .stay }
+        let folder = trimmed == "." ? FileManager.default.currentDirectoryPath : trimmed
         var (replacing, creating) = (false, false)
         // Asks before it creates a folder or replaces a file, then tries again.
         while true {

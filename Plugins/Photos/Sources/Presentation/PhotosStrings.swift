@@ -7,7 +7,6 @@ extension StringKey {
     static let menuTitle: StringKey = "photos.title"
     static let menuSearch: StringKey = "photos.search"
     static let menuPlace: StringKey = "photos.place"
-    static let menuBack: StringKey = "photos.back"
     static let fieldQuery: StringKey = "field.query"
     static let resultsTitle: StringKey = "results.title"
     static let resultsSummary: StringKey = "results.summary"

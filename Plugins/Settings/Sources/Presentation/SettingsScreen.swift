@@ -19,8 +19,6 @@ final class SettingsScreen: Screen {
         let strings = context.strings
         let auth = context.resolver.ifAvailable((any AuthRoute).self)
         let user = auth?.currentUser
-        ui.title(strings[.title])
-        if let user { ui.print("\(user.name) <\(user.email)>") }
         var actions: [(String, () -> Navigation)] = []
         if let auth, user != nil {
             actions.append((strings[.profileName], { self.editName(auth, ui) }))
@@ -29,11 +27,9 @@ final class SettingsScreen: Screen {
         for section in service.registry.all {
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
-                let shown =
-                    section.module == SettingsService.module && definition.key == SettingsService.languageKey
-                    ? Self.languageNames[SettingsRegistry.text(value)] ?? SettingsRegistry.text(value) : SettingsRegistry.text(value)
+                let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
                 let label = section.module == SettingsService.module ? definition.title() : "\(section.module): \(definition.title())"
-                actions.append(("\(label): \(shown.isEmpty ? "-" : shown)", { self.edit(section.module, definition, ui) }))
+                actions.append((strings.format(.settingLine, label, shown.isEmpty ? "-" : shown), { self.edit(section.module, definition, ui) }))
             }
         }
         actions.append((strings[.about], { self.about(ui) }))
@@ -41,27 +37,45 @@ final class SettingsScreen: Screen {
         if let auth, user != nil {
             actions.append((strings[.logOut], { self.logOut(auth, ui) }))
         }
-        actions.append((strings[.back], { .pop }))
-        guard let choice = ui.menu(strings[.title], actions.map(\.0)) else { return .quit }
-        return actions[choice].1()
+        let profile = user.map { ["\($0.name) <\($0.email)>"] } ?? []
+        switch ui.menu(strings[.title], actions.map(\.0), details: profile) {
+        case .item(let index): return actions[index].1()
+        case .shortcut, .back: return .pop
+        case .quit: return .quit
+        }
+    }
+
+    /// A setting's value as the person reads it: a language by its name, on and off in the
+    /// current language, anything else as stored.
+    private func display(_ value: String, of definition: SettingDefinition, in module: String) -> String {
+        if module == SettingsService.module, definition.key == SettingsService.languageKey { return Self.languageNames[value] ?? value }
+        if case .toggle = definition.kind { return value == "on" ? context.strings[.valueOn] : context.strings[.valueOff] }
+        return value
     }
 
     private func edit(_ module: String, _ definition: SettingDefinition, _ ui: TerminalUI) -> Navigation {
         let strings = context.strings
-        let text: String?
+        let choices: [String]?
         switch definition.kind {
-        case .choice(let options):
-            let names = options.map { module == SettingsService.module ? Self.languageNames[$0] ?? $0 : $0 }
-            text = ui.menu(definition.title(), names).map { options[$0] }
-        case .toggle:
-            text = ui.menu(definition.title(), ["on", "off"]).map { $0 == 0 ? "on" : "off" }
-        default:
-            text = ui.ask(definition.title() + " — " + strings[.newValue])
+        case .choice(let options): choices = options
+        case .toggle: choices = ["on", "off"]
+        default: choices = nil
         }
-        guard let text else { return .quit }
+        let text: String
+        if let choices {
+            switch ui.menu(definition.title(), choices.map { display($0, of: definition, in: module) }) {
+            case .item(let index): text = choices[index]
+            case .shortcut, .back: return .stay
+            case .quit: return .quit
+            }
+        } else {
+            guard let answer = ui.ask(strings.format(.newValue, definition.title())) else { return .quit }
+            guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
+            text = answer
+        }
         do throws(SettingsError) {
             _ = try service.set("\(module.lowercased()).\(definition.key)", to: text)
-            ui.success(strings[.saved])
+            ui.success(strings.format(.savedValue, definition.title(), display(text, of: definition, in: module)))
         } catch {
             ui.error(error.message(strings))
         }
@@ -70,6 +84,7 @@ final class SettingsScreen: Screen {
 
     private func editName(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
         guard let name = ui.ask(context.strings[.fieldName]) else { return .quit }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
         do {
             try auth.updateDisplayName(name)
             ui.success(context.strings[.saved])
@@ -80,8 +95,10 @@ final class SettingsScreen: Screen {
     }
 
     private func changePassword(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
-        guard let current = ui.ask(context.strings[.fieldCurrent], secret: true), let new = ui.ask(context.strings[.fieldNew], secret: true)
-        else { return .quit }
+        guard let current = ui.ask(context.strings[.fieldCurrent], secret: true) else { return .quit }
+        guard !current.isEmpty else { return .stay }
+        guard let new = ui.ask(context.strings[.fieldNew], secret: true) else { return .quit }
+        guard !new.isEmpty else { return .stay }
         do {
             try auth.changePassword(current: current, new: new)
             ui.success(context.strings[.saved])
@@ -119,6 +136,7 @@ final class SettingsScreen: Screen {
         ui.confirm(strings[.logOutTitle], strings[.logOutMessage]) {
             do {
                 try auth.logOut()
+                ui.success(strings[.loggedOut])
             } catch {
                 ui.error(strings.format(.errorFailed, "\(error)"))
             }

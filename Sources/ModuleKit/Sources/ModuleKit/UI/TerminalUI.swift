@@ -39,42 +39,66 @@ public final class TerminalUI {
 
     // MARK: - Input
 
-    /// Asks for one line; `nil` at end of input.
+    /// Asks for one line; `nil` at end of input. A prompt that is a question ("Which city?",
+    /// Greek "Ποια πόλη;") is followed by a space, any other by ": ".
     public func ask(_ prompt: String, secret: Bool = false) -> String? {
-        terminal.write(prompt + ": ")
+        let isQuestion = prompt.hasSuffix("?") || prompt.hasSuffix(";") || prompt.hasSuffix("\u{037E}")
+        terminal.write(prompt + (isQuestion ? " " : ": "))
         let answer = secret ? terminal.readSecret() : terminal.readLine()
         if answer == nil { terminal.write("\n") }  // end of input: end the prompt's line
         return answer
     }
 
-    /// Shows `options` numbered from 1 and asks until a valid number is chosen.
-    ///
-    /// - Returns: The chosen index (0-based), or `nil` at end of input.
-    public func menu(_ title: String, _ options: [String]) -> Int? {
+    /// The one navigation model of every menu: the title, `details` under it (what the screen
+    /// shows), `items` numbered (by `numbers`, else from 1), then a footer of shortcuts — `0` Back (also an empty answer) unless `canGoBack` is
+    /// false (the app's first screen), `q` Quit, and `shortcuts` — asked until the answer is
+    /// one of them. The end of input is Quit.
+    public func menu(
+        _ title: String, _ items: [String], details: [String] = [], numbers: [Int]? = nil, canGoBack: Bool = true,
+        shortcuts: [MenuShortcut] = []
+    ) -> MenuChoice {
         self.title(title)
-        for (index, option) in options.enumerated() {
-            print("  \(index + 1). \(option)")
-        }
+        for line in details { print(line) }
+        let keys = numbers ?? items.indices.map { $0 + 1 }
+        for (key, item) in zip(keys, items) { print("  \(key). \(item)") }
+        var footer = shortcuts.map { "\($0.key) \($0.label)" }
+        if canGoBack { footer.append("0 \(labels(.back))") }
+        footer.append("q \(labels(.quit))")
+        print("  " + footer.joined(separator: " · "))
         while true {
-            guard let answer = ask(labels(.choose)) else { return nil }
-            if let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...options.count).contains(number) {
-                return number - 1
-            }
-            error(labels(.chooseBetween).replacingOccurrences(of: "%@", with: "\(options.count)"))
+            guard let raw = ask(labels(.choose)) else { return .quit }
+            let answer = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            if let number = Int(answer), let index = keys.firstIndex(of: number) { return .item(index) }
+            if canGoBack && (answer.isEmpty || answer == "0") { return .back }
+            if answer == "q" { return .quit }
+            if let shortcut = shortcuts.first(where: { String($0.key).lowercased() == answer }) { return .shortcut(shortcut.key) }
+            let allowed = keys.map(String.init) + shortcuts.map { String($0.key) } + (canGoBack ? ["0"] : []) + ["q"]
+            error(labels(.chooseAmong).replacingOccurrences(of: "%@", with: allowed.joined(separator: ", ")))
         }
     }
 
-    /// Asks each field of `form`, shows its validation messages, and asks again until the
-    /// values are valid. An empty first field goes back.
+    /// Asks each field of `form` in turn, with its rule in the prompt, and checks each value
+    /// as it is entered: a bad value is explained and that field asked again. An empty answer
+    /// goes back. The whole form's check runs last; a problem there is shown and the form
+    /// asked again.
     public func fill(_ form: Form) -> FormResult {
         title(form.title)
         if let hint = form.hint { print(hint) }
         while true {
             var values: [String: String] = [:]
-            for (index, field) in form.fields.enumerated() {
-                guard let value = ask(field.label, secret: field.isSecret) else { return .endOfInput }
-                if index == 0 && value.trimmingCharacters(in: .whitespaces).isEmpty { return .cancelled }
-                values[field.key] = field.isSecret ? value : value.trimmingCharacters(in: .whitespaces)
+            for field in form.fields {
+                while true {
+                    let prompt = field.rule.map { "\(field.label) (\($0))" } ?? field.label
+                    guard let raw = ask(prompt, secret: field.isSecret) else { return .endOfInput }
+                    let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    if value.isEmpty { return .cancelled }
+                    if let problem = field.check(value, values) {
+                        error(problem)
+                        continue
+                    }
+                    values[field.key] = value
+                    break
+                }
             }
             let problems = form.validate(values)
             if problems.isEmpty { return .submitted(values) }
@@ -91,24 +115,50 @@ public final class TerminalUI {
         _ = ask(labels(.pressEnter))
     }
 
-    /// An alert with OK and Help; Help shows `help` and returns to the alert.
+    /// An alert with OK and Help; Help shows `help` and returns to the alert. Back, Quit and
+    /// the end of input close it like OK.
     public func alertOKHelp(_ title: String, _ message: String, help: String) {
-        while true {
-            guard let choice = menu(title + " — " + message, [labels(.ok), labels(.help)]) else { return }
-            if choice == 0 { return }
+        while case .item(1) = menu(title + " — " + message, [labels(.ok), labels(.help)]) {
             print(help)
         }
     }
 
-    /// A Continue/Cancel alert; runs `handler` on Continue.
+    /// A Continue/Cancel alert: `1` continues and runs `handler`; `0`, an empty answer, `q` and
+    /// the end of input cancel (a question is never answered by leaving the app).
     ///
     /// - Returns: `true` when the person chose Continue.
     @discardableResult
     public func confirm(_ title: String, _ message: String, onContinue handler: () -> Void = {}) -> Bool {
-        print("")
-        guard let choice = menu(title + " — " + message, [labels(.cancel), labels(.continue)]), choice == 1 else { return false }
+        self.title(title)
+        print(message)
+        print("  1. \(labels(.continue))")
+        print("  0 \(labels(.cancel))")
+        guard let answer = ask(labels(.choose)), answer.trimmingCharacters(in: .whitespaces) == "1" else { return false }
         handler()
         return true
+    }
+}
+
+/// What a person chose in a ``TerminalUI/menu(_:_:details:numbers:canGoBack:shortcuts:)``.
+public enum MenuChoice: Equatable, Sendable {
+    /// The item at this index of the items given (whatever number it showed).
+    case item(Int)
+    /// A footer shortcut, by its key.
+    case shortcut(Character)
+    /// `0` or an empty answer: the screen below.
+    case back
+    /// `q`, or the end of input: the app ends.
+    case quit
+}
+
+/// A shortcut in a menu's footer: a letter and what it does (`l` Log out).
+public struct MenuShortcut: Sendable {
+    public let key: Character
+    public let label: String
+
+    public init(key: Character, label: String) {
+        self.key = key
+        self.label = label
     }
 }
 
@@ -118,7 +168,9 @@ public enum UILabel: String, Sendable, CaseIterable {
     case help = "button.help"
     case cancel = "button.cancel"
     case `continue` = "button.continue"
+    case back = "button.back"
+    case quit = "app.quit"
     case choose = "prompt.choose"
-    case chooseBetween = "prompt.choose.between"
+    case chooseAmong = "prompt.choose.among"
     case pressEnter = "prompt.press.enter"
 }
