@@ -34,20 +34,22 @@ import Testing
 
     @Test func registerLogOutLogInWhoamiResetAndLogInWithTheNewPassword() throws {
         let app = try App()
-        // Welcome → Register → Home → Log out (Continue) → Welcome → Log in → Home → Quit.
+        // Welcome → Register → Home → l (Log out), 1 (Continue) → Welcome → Log in → Home → q.
         let session = try app.run(
             [],
             input: [
                 "2", "ann@example.com", "Ann", "secret12!", "secret12!",
-                "1", "2",
+                "l", "1",
                 "1", "ann@example.com", "secret12!",
-                "2",
+                "q",
             ].joined(separator: "\n") + "\n")
         #expect(session.status == 0)
         #expect(session.stderr == "")
         #expect(session.stdout.contains("Account created. Welcome, Ann."))
         #expect(session.stdout.contains("Logged in as Ann <ann@example.com>"))
-        #expect(session.stdout.contains("Log Out — Are you sure you want to log out?"))
+        #expect(session.stdout.contains("  l Log out · q Quit\n"))
+        #expect(session.stdout.contains("Log Out\n=======\nAre you sure you want to log out?\n  1. Continue\n  0 Cancel\n"))
+        #expect(session.stdout.contains("Which one? Logged out.\n"))
         #expect(session.stdout.contains("Welcome back, Ann."))
         #expect(session.stdout.hasSuffix("Goodbye.\n"))
 
@@ -83,11 +85,11 @@ import Testing
 
     @Test func withAuthDisabledHomeOpensDirectly() throws {
         let app = try App(authEnabled: false)
-        let result = try app.run([], input: "1\n")
+        let result = try app.run([], input: "q\n")
         #expect(result.status == 0)
         #expect(!result.stdout.contains("Welcome\n"))
         #expect(!result.stdout.contains("Log out"))
-        #expect(result.stdout.contains("Home\n====\n  1. Quit\n"))
+        #expect(result.stdout.contains("Home\n====\nNo module adds anything here yet.\n  q Quit\n"))
         let command = try app.run(["auth", "whoami"])
         #expect(command.status == 1)
         #expect(
@@ -130,17 +132,21 @@ import Testing
         _ = try app.run(["auth", "logout"])
         let huge = String(repeating: "a", count: 1_000_000)
         var bytes: [UInt8] = []
-        // Register with: an empty line (goes back), a 1 MB email, invalid UTF-8, then SQL.
-        bytes += Array("2\n\n2\n\(huge)@x.io\nAnn\nsecret12!\nsecret12!\n".utf8)
-        bytes += [0xFF, 0xFE, 0x40, 0x61, 0x2E, 0x62, 0x0A] + Array("Ann\nsecret12!\nsecret12!\n".utf8)
-        bytes += Array("x@y.zz'; DROP TABLE user; --\nBobby'); DROP TABLE user;--\nsecret12!\nsecret12!\n".utf8)
-        // Log in with garbage, then quit.
-        bytes += Array("\n1\n' OR '1'='1\n' OR '1'='1\n\n4\n".utf8)
+        // Register: an empty line (goes back); then a 1 MB email, invalid UTF-8 and SQL as the
+        // email, each refused right away and asked again, then an empty line (back).
+        bytes += Array("2\n\n2\n\(huge)@x.io\n".utf8)
+        bytes += [0xFF, 0xFE, 0x40, 0x61, 0x2E, 0x62, 0x0A]
+        bytes += Array("x@y.zz'; DROP TABLE user; --\n\n".utf8)
+        // A name that is SQL is stored as text; then log out.
+        bytes += Array("2\nbobby@example.com\nBobby'); DROP TABLE user;--\nsecret12!\nsecret12!\nl\n1\n".utf8)
+        // Log in with garbage, back, then quit.
+        bytes += Array("1\n' OR '1'='1\n' OR '1'='1\n\nq\n".utf8)
         let result = try app.run([], inputBytes: bytes)
         #expect(result.status == 0)
         #expect(result.stdout.contains("! Email is too long (at most 254 characters)."))
         #expect(result.stdout.contains("! That email address is not valid."))
         #expect(result.stdout.contains("! Wrong email or password."))
+        #expect(result.stdout.contains("Account created. Welcome, Bobby'); DROP TABLE user;--."))
         // Nothing stored was lost: the first account still logs in.
         let login = try app.run(["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "secret12!\n")
         #expect(login.status == 0)

@@ -24,10 +24,11 @@ import Testing
 
     @Test func addThroughTheAppThenListAsJSON() throws {
         let app = try App()
-        // Home → Places → Add: country, then city → Back → Quit.
-        let session = try app.run([], input: "1\n1\nfrance\nLyon\n1\nDE\nKöln\n4\n2\n")
+        // Home → Places (2: Geo is second in modules.json) → Add: country, then city → Back → Quit.
+        let session = try app.run([], input: "2\n1\nfrance\nLyon\n1\nDE\nKöln\n0\nq\n")
         #expect(session.status == 0)
-        #expect(session.stdout.contains("  1. Places\n"))
+        #expect(session.stdout.contains("  2. Places\n  q Quit\n"))
+        #expect(session.stdout.contains("Saved Köln in Germany.\n"))
         #expect(session.stdout.contains("France (FR)\n  Lyon\nGermany (DE)\n  Köln\n"))
         #expect(
             try app.list()
@@ -40,12 +41,12 @@ import Testing
     @Test func commandsAddRenameRemove() throws {
         let app = try App()
         #expect(try app.run(["geo", "add", "--country", "IT", "--city", "Roma"]).stdout == "Saved Roma in Italy.\n")
-        #expect(try app.run(["geo", "rename", "--country", "Italy", "--city", "roma", "--to", "Rome"]).stdout == "Renamed to Rome.\n")
+        #expect(try app.run(["geo", "rename", "--country", "Italy", "--city", "roma", "--to", "Rome"]).stdout == "Renamed roma to Rome.\n")
         let unconfirmed = try app.run(["geo", "remove", "--country", "IT", "--city", "Rome"])
         #expect(unconfirmed.status == 2)
         #expect(unconfirmed.stderr.hasPrefix("modhost: error: geo remove: Not on a terminal: pass --yes to delete without asking.\n"))
         #expect(try app.list().contains("Rome"))
-        #expect(try app.run(["geo", "remove", "--country", "IT", "--city", "Rome", "--yes"]).stdout == "Deleted Rome.\n")
+        #expect(try app.run(["geo", "remove", "--country", "IT", "--city", "Rome", "--yes"]).stdout == "Deleted Rome (Italy).\n")
         #expect(try app.list() == "[]\n")
     }
 
@@ -75,7 +76,7 @@ import Testing
         let app = try App()
         let process = try ChildProcess.start(
             TestEnvironment.modhost, ["--config", app.config], environment: ["MODHOST_DATA_DIR": app.data])
-        process.stdin.fileHandleForWriting.write(Data("1\n1\nPT\nPorto\n".utf8))
+        process.stdin.fileHandleForWriting.write(Data("2\n1\nPT\nPorto\n".utf8))
         try process.waitForOutput(containing: "Portugal (PT)\n  Porto")
         process.send(SIGKILL)
         _ = try process.wait()
@@ -93,7 +94,7 @@ import Testing
         #expect(lines.contains("Geo active 1.0.0 GeoRoute - SettingsRoute"))
         // With only Geo, the app opens on Home (no Welcome: Auth is not running).
         let app = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "--only", "Geo"], input: "2\n", environment: ["MODHOST_DATA_DIR": data])
-        #expect(app.stdout.contains("Home\n====\n  1. Places\n  2. Quit\n"))
+            TestEnvironment.modhost, ["--config", config, "--only", "Geo"], input: "q\n", environment: ["MODHOST_DATA_DIR": data])
+        #expect(app.stdout.contains("Home\n====\n  2. Places\n  q Quit\n"))
     }
 }

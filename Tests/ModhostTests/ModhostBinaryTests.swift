@@ -265,9 +265,9 @@ func config(_ modules: [(String, String)]) throws -> String {
 
                 Home
                 ====
-                  1. Greeting
-                  2. Quit
-                Choose a number: 
+                  2. Greeting
+                  q Quit
+                Which one? 
                 Goodbye.
 
                 """)
@@ -285,7 +285,7 @@ func config(_ modules: [(String, String)]) throws -> String {
     func aSignalStopsModulesInReverseOrder(signal: Int32, status: Int32) throws {
         let path = try config([("FixtureConsumer", ""), ("FixtureProvider", "")])
         let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", path, "--log-level", "info"])
-        try process.waitForOutput(containing: "Choose a number")
+        try process.waitForOutput(containing: "Which one?")
         process.send(signal)
         let result = try process.wait()
         #expect(result.status == status)
@@ -300,13 +300,13 @@ func config(_ modules: [(String, String)]) throws -> String {
 
     @Test func homeListsTheEntriesOfActiveModulesOnly() throws {
         let path = try config([("FixtureProvider", #""config": {"greeting": "Hi"}"#)])
-        let result = try modhost(["--config", path], input: "1\n2\n")
-        #expect(result.stdout.contains("Home\n====\n  1. Greeting\n  2. Quit\n"))
+        let result = try modhost(["--config", path], input: "1\nq\n")
+        #expect(result.stdout.contains("Home\n====\n  1. Greeting\n  q Quit\n"))
         #expect(result.stdout.contains("Hi, you!\n"))
         #expect(result.stdout.hasSuffix("Goodbye.\n"))
         let disabled = try modhost(["--config", path, "--disable", "FixtureProvider"], input: "")
         #expect(!disabled.stdout.contains("Greeting"))
-        #expect(disabled.stdout.contains("Home\n====\n  1. Quit\n"))
+        #expect(disabled.stdout.contains("Home\n====\nNo module adds anything here yet.\n  q Quit\n"))
     }
 
     @Test func colourOnATerminalUnlessNoColor() throws {
@@ -314,10 +314,10 @@ func config(_ modules: [(String, String)]) throws -> String {
         let command = "\(TestEnvironment.modhost) --config \(path)"
         // `swift test` itself sets NO_COLOR for its children; a person's terminal does not.
         let tty = try ChildProcess.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "1\n", environment: ["TERM": "xterm"], unsetting: ["NO_COLOR"])
+            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "q\n", environment: ["TERM": "xterm"], unsetting: ["NO_COLOR"])
         #expect(tty.stdout.contains("\u{1B}[1mHome\u{1B}[0m"))
         let plain = try ChildProcess.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "1\n", environment: ["NO_COLOR": "1", "TERM": "xterm"])
+            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "q\n", environment: ["NO_COLOR": "1", "TERM": "xterm"])
         #expect(plain.stdout.contains("Home"))
         #expect(!plain.stdout.contains("\u{1B}["))
     }
@@ -327,7 +327,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let garbage = String(repeating: "x", count: 1_000_000) + "\n\u{0}\u{7F}'; DROP TABLE modules; --\n"
         let result = try modhost(["--config", path], input: garbage)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("! Please enter a number from 1 to 2."))
+        #expect(result.stdout.contains("! Please answer with one of: 1, q."))
         #expect(result.stdout.hasSuffix("Goodbye.\n"))
     }
 }

@@ -22,7 +22,7 @@ import Testing
     @Test func aCopiedInstallFindsItsModulesAndStrings() throws {
         let folder = try install()
         let result = try ChildProcess.run(
-            folder + "/modhost", ["--config", folder + "/modules.json"], input: "4\n", environment: ["LANG": "de_DE.UTF-8"])
+            folder + "/modhost", ["--config", folder + "/modules.json"], input: "q\n", environment: ["LANG": "de_DE.UTF-8"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         #expect(result.stdout.contains("Willkommen\n"))

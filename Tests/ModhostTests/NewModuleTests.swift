@@ -46,9 +46,9 @@ import Testing
         #expect(listed.stdout.contains("Notes    active 0.1.0"), "\(listed.stdout)")
 
         // Its Home entry, in the app (Auth off: Home comes first).
-        let app = try modhost(["--config", config, "--data-dir", data, "--only", "Notes"], input: "1\n2\n")
+        let app = try modhost(["--config", config, "--data-dir", data, "--only", "Notes"], input: "5\nq\n")
         #expect(app.status == 0, "\(app.stderr)")
-        #expect(app.stdout.contains("  1. Notes\n"))
+        #expect(app.stdout.contains("  5. Notes\n"), "fifth in modules.json")
         #expect(app.stdout.contains("Notes\n=====\nWelcome to Notes.\n"), "\(app.stdout)")
     }
 
@@ -267,13 +267,13 @@ import Testing
         }
         try app.waitForOutput(containing: "dev: built in ", deadline: 600)
         try app.waitForOutput(containing: "running the app\n", deadline: 60)
-        try app.waitForOutput(containing: "  1. Notes\n", deadline: 60)
+        try app.waitForOutput(containing: "  2. Notes\n", deadline: 60)
         let english = package + "/Sources/Notes/Resources/Strings/en.lproj/Localizable.strings"
         let strings = try String(contentsOfFile: english, encoding: .utf8)
         try Data(strings.replacingOccurrences(of: #""home.title" = "Notes";"#, with: #""home.title" = "Notebook";"#).utf8)
             .write(to: URL(fileURLWithPath: english))
         try app.waitForOutput(containing: "dev: 'Sources/Notes/Resources/Strings/en.lproj/Localizable.strings' changed\n", deadline: 60)
-        try app.waitForOutput(containing: "  1. Notebook\n", deadline: 600)
+        try app.waitForOutput(containing: "  2. Notebook\n", deadline: 600)
     }
 
     @Test func devRefusesAFolderThatIsNotAModulePackage() throws {

@@ -41,8 +41,8 @@ import Testing
     @Test func searchAndDownloadThroughTheApp() throws {
         let app = try app([("Photos", #""config": {"perPage": 3}"#)])
         let folder = try TestEnvironment.temporaryFolder()
-        // Home → Photos → Search "cat" → first photo → Download into folder → Back → Back → Back → Quit.
-        let result = try run(app, [], input: "1\n1\ncat\n1\n1\n\(folder)\n2\n4\n2\n2\n")
+        // Home → Photos → Search "cat" → first photo → Download into folder → 0, 0, 0 → q.
+        let result = try run(app, [], input: "1\n1\ncat\n1\n1\n\(folder)\n0\n0\n0\nq\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Photos of “cat”"))
         #expect(result.stdout.contains("Page 1 of 1 (3 photos)"))
@@ -54,13 +54,14 @@ import Testing
     @Test func photosOfASavedPlaceWhenGeoIsActive() throws {
         let app = try app([("Geo", ""), ("Photos", "")])
         #expect(try run(app, ["geo", "add", "--country", "FR", "--city", "Paris"]).status == 0)
-        // Home (Places, Photos) → Photos → saved place → Paris → back out.
-        let result = try run(app, [], input: "2\n2\n1\n2\n3\n3\n")
+        // Home (1 Places, 2 Photos) → Photos → 2 saved place → 1 Paris → 0, 0 → q.
+        let result = try run(app, [], input: "2\n2\n1\n0\n0\nq\n")
         #expect(result.stdout.contains("  2. Photos of a saved place\n"))
         #expect(result.stdout.contains("  1. Paris, France\n"))
         #expect(result.stdout.contains("Photos of “Paris”"))
         #expect(result.stdout.contains("paris, eiffel tower, city — Camille (#107)"))
-        let alone = try run(app, ["--only", "Photos"], input: "1\n3\n2\n")
+        let alone = try run(app, ["--only", "Photos"], input: "2\n0\nq\n")
+        #expect(alone.stdout.contains("Photos\n======\n  1. Search photos\n  0 Back · q Quit\n"), "\(alone.stdout)")
         #expect(!alone.stdout.contains("saved place"))
         #expect(!alone.stdout.contains("Places"))
     }
@@ -137,11 +138,11 @@ import Testing
         let folder = try TestEnvironment.temporaryFolder() + "/pictures"
         // Home → Photos → Search "mountain" → the photo → Download into a folder that is not
         // there: Continue creates it; then again into the same folder: Cancel keeps the file.
-        let input = ["1", "1", "mountain", "1", "1", folder, "2", "1", folder, "1", "0", "0", "0", "0"].joined(separator: "\n") + "\n"
+        let input = ["1", "1", "mountain", "1", "1", folder, "1", "1", folder, "0", "0", "0", "0", "q"].joined(separator: "\n") + "\n"
         let result = try run(app, [], input: input)
-        #expect(result.stdout.contains("Create the folder? — '\(folder)' does not exist."), "\(result.stdout)")
+        #expect(result.stdout.contains("Create the folder?\n==================\n'\(folder)' does not exist.\n"), "\(result.stdout)")
         #expect(result.stdout.contains("Saved \(folder)/104.png"))
-        #expect(result.stdout.contains("Replace the file? — '\(folder)/104.png' already exists."))
+        #expect(result.stdout.contains("Replace the file?\n=================\n'\(folder)/104.png' already exists.\n"))
         #expect(FileManager.default.fileExists(atPath: folder + "/104.png"))
     }
 

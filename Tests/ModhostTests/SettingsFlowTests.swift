@@ -19,14 +19,15 @@ import Testing
         let app = try app(Self.all)
         _ = try run(
             app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
-        // Home: 1 Photos, 2 Places, 3 Settings, 4 Log out, 5 Quit. Settings → Language → Français.
-        let session = try run(app, [], input: "3\n3\n3\n11\n5\n")
+        // Home: 2 Photos, 3 Places, 4 Settings (their places in modules.json). Settings → 3
+        // Language → 3 Français → 0 Back → q Quit.
+        let session = try run(app, [], input: "4\n3\n3\n0\nq\n")
         #expect(session.stdout.contains("  3. Language: English\n"))
         #expect(session.stdout.contains("  3. Français\n"))
-        #expect(session.stdout.contains("Enregistré."))
-        #expect(session.stdout.contains("  3. Langue: Français\n"))
+        #expect(session.stdout.contains("Langue vaut maintenant Français."))
+        #expect(session.stdout.contains("  3. Langue : Français\n"))
         // Then back at Home, Geo's entry speaks French; and so do commands, after a restart.
-        #expect(session.stdout.contains("Accueil\n=======\n  1. Photos\n  2. Lieux\n  3. Réglages\n"))
+        #expect(session.stdout.contains("Accueil\n=======\n  2. Photos\n  3. Lieux\n  4. Réglages\n"))
         #expect(session.stdout.hasSuffix("Au revoir.\n"))
         #expect(try run(app, ["photos", "search", "city"]).stdout.hasPrefix("Page 1 sur 1 (4 photos)"))
         #expect(try run(app, ["settings", "get", "settings.language"]).stdout == "fr\n")
@@ -36,11 +37,12 @@ import Testing
         let app = try app(Self.all)
         _ = try run(
             app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
-        // Home → Settings; its menu: name, password, language, 4 module settings, About, Help, Log Out (10), Back.
-        let session = try run(app, [], input: "3\n10\n2\n4\n")
-        #expect(session.stdout.contains("Ann <ann@example.com>"))
-        #expect(session.stdout.contains("  10. Log Out\n"))
-        #expect(session.stdout.contains("Log Out — Are you sure you want to log out?"))
+        // Home → 4 Settings → l Log Out → 1 Continue → Welcome → q.
+        let session = try run(app, [], input: "4\nl\n1\nq\n")
+        #expect(session.stdout.contains("Settings\n========\nAnn <ann@example.com>\n  1. My Profile: edit display name\n"))
+        #expect(session.stdout.contains("  a About · h Help · l Log Out · 0 Back · q Quit\n"))
+        #expect(session.stdout.contains("Log Out\n=======\nAre you sure you want to log out?\n"))
+        #expect(session.stdout.contains("Logged out.\n"))
         #expect(session.stdout.contains("Welcome\n=======\n"))
         #expect(try run(app, ["auth", "whoami"]).status == 1)
     }
@@ -69,8 +71,8 @@ import Testing
 
     @Test func settingsWorksWithAuthDisabled() throws {
         let app = try app([("Auth", #""enabled": false"#), ("Geo", ""), ("Settings", "")])
-        // Home: 1 Places, 2 Settings, 3 Quit. Settings: Language, Geo setting, About, Help, Back.
-        let session = try run(app, [], input: "2\n3\n4\n5\n3\n")
+        // Home: 2 Places, 3 Settings. Settings: a About, h Help, 0 Back; then q.
+        let session = try run(app, [], input: "3\na\nh\n0\nq\n")
         #expect(!session.stdout.contains("My Profile"))
         #expect(!session.stdout.contains("Log Out"))
         #expect(session.stdout.contains("Environment: test"))

@@ -39,7 +39,7 @@ import Testing
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "stop", "how": "block"}, "startTimeout": 600"#)]))
         let process = try ChildProcess.start(TestEnvironment.modhost, ["--config", config])
-        try process.waitForOutput(containing: "Choose a number")
+        try process.waitForOutput(containing: "Which one?")
         process.send(SIGINT)
         let result = try process.wait(deadline: 10)
         #expect(!result.signaled && result.status == 128 + SIGINT)

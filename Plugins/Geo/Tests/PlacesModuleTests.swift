@@ -19,52 +19,64 @@ import Testing
     }
 
     @Test func addsACityInTwoStepsOfTheSameInputModule() throws {
-        let (terminal, storage) = try run(["1", "Frnce", "France", "Lyon", "4"])
-        #expect(terminal.output.contains("Add city\n========\n(leave empty to cancel)\nCountry [Next]: "))
+        let (terminal, storage) = try run(["1", "Frnce", "France", "Lyon", "0"])
+        #expect(terminal.output.contains("Add city\n========\n(leave empty to cancel)\nWhich country? "))
         #expect(terminal.output.contains("! 'Frnce' is not a country. Did you mean: France?"))
-        #expect(terminal.output.contains("Add a city in France\n====================\n(leave empty to cancel)\nCity [Save]: "))
+        #expect(terminal.output.contains("Add a city in France\n====================\n(leave empty to cancel)\nWhich city? "))
+        // One line says what happened, then the list shows it.
+        #expect(terminal.output.contains("Which city? Saved Lyon in France.\n"))
         #expect(terminal.output.contains("France (FR)\n  Lyon\n"))
         #expect(try storage.count() == 1)
     }
 
-    @Test(arguments: [["1", "", "4"], ["1", "FR", "", "4"], ["1", "FR"]])
+    @Test(arguments: [["1", "", "0"], ["1", "FR", "", "0"], ["1", "FR"]])
     func cancellingEitherStepSavesNothing(input: [String]) throws {
         let (_, storage) = try run(input)
         #expect(try storage.count() == 0)
     }
 
     @Test func deleteAsksAndCancelKeepsTheCity() throws {
-        // Add Lyon, Delete → Lyon → Cancel, then quit: Lyon is still there.
-        let (terminal, storage) = try run(["1", "FR", "Lyon", "3", "1", "1", "4"])
-        #expect(terminal.output.contains("  1. button.cancel\n  2. button.continue\n"))
+        // Add Lyon, Delete → Lyon → Cancel, then back: Lyon is still there, and the screen says so.
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "3", "1", "0", "0"])
+        #expect(terminal.output.contains("Delete Lyon (France)?\n  1. button.continue\n  0 button.cancel\n"))
+        #expect(terminal.output.contains("Nothing was deleted.\n"))
         #expect(try storage.count() == 1)
     }
 
     @Test func renameAsksThroughTheSameInputModule() throws {
         // Add Lyon, Rename → Lyon → "Lugdunum"; then Rename → Lugdunum → empty (cancel).
-        let (terminal, storage) = try run(["1", "FR", "Lyon", "2", "1", "Lugdunum", "2", "1", "", "4"])
-        #expect(terminal.output.contains("Rename a city: Lyon\n===================\n(leave empty to cancel)\nNew name [Save]: "))
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "2", "1", "Lugdunum", "2", "1", "", "0"])
+        #expect(terminal.output.contains("Rename Lyon\n===========\n(leave empty to cancel)\nWhat is its new name? "))
+        #expect(terminal.output.contains("Renamed Lyon to Lugdunum.\n"))
         #expect(terminal.output.contains("France (FR)\n  Lugdunum\n"))
         #expect(try storage.count() == 1)
     }
 
     @Test func aRefusedNewNameIsAskedAgain() throws {
-        let (terminal, storage) = try run(["1", "FR", "Lyon", "1", "FR", "Nice", "2", "1", "NICE", "Lutetia", "4"])
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "1", "FR", "Nice", "2", "1", "NICE", "Lutetia", "0"])
         #expect(terminal.output.contains("! "), "the duplicate is refused with a message")
         #expect(terminal.output.contains("  Lutetia\n"))
         #expect(try storage.count() == 2)
     }
 
     @Test func deleteAsksAndContinueDeletes() throws {
-        let (_, storage) = try run(["1", "FR", "Lyon", "3", "1", "2", "4"])
+        let (terminal, storage) = try run(["1", "FR", "Lyon", "3", "1", "1", "0"])
+        #expect(terminal.output.contains("Deleted Lyon (France).\n"))
+        #expect(terminal.output.contains("No cities yet — add one.\n"))
         #expect(try storage.count() == 0)
+    }
+
+    @Test func renameOrDeleteWithoutCitiesSaysSoAndThePickerGoesBack() throws {
+        let (terminal, _) = try run(["2", "3", "1", "FR", "Lyon", "2", "0", "3", "", "0"])
+        #expect(terminal.output.components(separatedBy: "No cities yet — add one.\n").count >= 3)
+        #expect(terminal.output.contains("Which city?\n===========\n  1. Lyon, France\n  0 button.back · q app.quit\n"))
     }
 
     @Test func poppingTheViewFreesTheWholeModule() throws {
         weak var router: PlacesRouter?
         weak var interactor: PlacesInteractor?
         weak var input: InputRouter?
-        let terminal = ScriptedTerminal(lines: ["1", "", "4"])
+        let terminal = ScriptedTerminal(lines: ["1", "", "0"])
         let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
         do {
             let module = try PlacesModuleAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))

@@ -24,8 +24,8 @@ final class HomeScreen: Screen {
         greeted = user
         let logOut = MenuShortcut(key: "l", label: strings[.homeLogOut])
         switch ui.menu(
-            strings[.homeTitle], entries.map(\.entry.title), numbers: entries.map(\.number), canGoBack: false,
-            shortcuts: user == nil ? [] : [logOut])
+            strings[.homeTitle], entries.map(\.entry.title), details: entries.isEmpty ? [strings[.homeEmpty]] : [],
+            numbers: entries.map(\.number), canGoBack: false, shortcuts: user == nil ? [] : [logOut])
         {
         case .item(let index): return .push(entries[index].entry.open())
         case .shortcut:

@@ -19,28 +19,35 @@ final class SettingsScreen: Screen {
         let strings = context.strings
         let auth = context.resolver.ifAvailable((any AuthRoute).self)
         let user = auth?.currentUser
-        var actions: [(String, () -> Navigation)] = []
+        // The profile is 1 and 2 (absent, not renumbered, when nobody is logged in), the
+        // settings follow from 3; About, Help and Log Out are letters, so none of them moves.
+        var actions: [(number: Int, title: String, run: () -> Navigation)] = []
         if let auth, user != nil {
-            actions.append((strings[.profileName], { self.editName(auth, ui) }))
-            actions.append((strings[.profilePassword], { self.changePassword(auth, ui) }))
+            actions.append((1, strings[.profileName], { self.editName(auth, ui) }))
+            actions.append((2, strings[.profilePassword], { self.changePassword(auth, ui) }))
         }
+        var number = 3
         for section in service.registry.all {
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
                 let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
                 let label = section.module == SettingsService.module ? definition.title() : "\(section.module): \(definition.title())"
-                actions.append((strings.format(.settingLine, label, shown.isEmpty ? "-" : shown), { self.edit(section.module, definition, ui) }))
+                let line = strings.format(.settingLine, label, shown.isEmpty ? "-" : shown)
+                actions.append((number, line, { self.edit(section.module, definition, ui) }))
+                number += 1
             }
         }
-        actions.append((strings[.about], { self.about(ui) }))
-        actions.append((strings[.help], { self.help(ui) }))
-        if let auth, user != nil {
-            actions.append((strings[.logOut], { self.logOut(auth, ui) }))
-        }
+        var shortcuts = [MenuShortcut(key: "a", label: strings[.about]), MenuShortcut(key: "h", label: strings[.help])]
+        if user != nil { shortcuts.append(MenuShortcut(key: "l", label: strings[.logOut])) }
         let profile = user.map { ["\($0.name) <\($0.email)>"] } ?? []
-        switch ui.menu(strings[.title], actions.map(\.0), details: profile) {
-        case .item(let index): return actions[index].1()
-        case .shortcut, .back: return .pop
+        switch ui.menu(strings[.title], actions.map(\.title), details: profile, numbers: actions.map(\.number), shortcuts: shortcuts) {
+        case .item(let index): return actions[index].run()
+        case .shortcut("a"): return about(ui)
+        case .shortcut("h"): return help(ui)
+        case .shortcut(_):
+            guard let auth else { return .stay }
+            return logOut(auth, ui)
+        case .back: return .pop
         case .quit: return .quit
         }
     }
