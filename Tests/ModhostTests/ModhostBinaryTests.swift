@@ -173,7 +173,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         ),
         (
             ["fixtureprovider", "greet"],
-            "modhost: error: fixtureprovider greet: greet takes exactly one NAME\nusage: modhost fixtureprovider greet NAME\n"
+            "modhost: error: fixtureprovider greet: greet takes exactly one NAME\nUsage: modhost fixtureprovider greet NAME\nSee 'modhost fixtureprovider greet --help'.\n"
         ),
     ])
     func badUsageExitsTwo(arguments: [String], message: String) throws {
@@ -227,7 +227,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let withoutProvider = try modhost(["--config", path, "--disable", "FixtureProvider", "--help"])
         #expect(withoutProvider.stdout.contains("  fixtureconsumer            skipped 0.9.0\n"))
         let module = try modhost(["--config", path, "--disable", "HostileAbortInConstructor", "fixtureprovider", "--help"])
-        #expect(module.stdout.contains("  fixtureprovider greet NAME  Print a greeting\n"))
+        #expect(module.stdout.contains("  modhost fixtureprovider greet NAME\n      Print a greeting\n"))
     }
 
     @Test func helpStillWorksWithABrokenModulesFile() throws {

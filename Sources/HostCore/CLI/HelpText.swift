@@ -33,16 +33,58 @@ enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func renderModule(_ name: String, commands: [ModuleCommand]) -> String {
-        var lines = ["USAGE: modhost \(name.lowercased()) <command> ...", "", "COMMANDS:"]
-        if commands.isEmpty {
-            lines.append("  (none)")
-        } else {
-            let rows = commands.map { ("  \(name.lowercased()) \($0.usage)", $0.summary) }
-            let width = rows.map(\.0.count).max() ?? 0
-            lines += rows.map { $0.0.padding(to: width + 2) + $0.1 }
+    static func renderModule(_ name: String, commands: [ModuleCommand], strings: ModuleStrings) -> String {
+        let module = name.lowercased()
+        var lines = ["\(strings[.helpUsage]) modhost \(module) <command> ...", "", strings[.helpCommands]]
+        if commands.isEmpty { lines.append("  " + strings[.helpNone]) }
+        for command in commands {
+            // The usage on its own line, the summary under it: both fit 80 columns.
+            lines.append("  modhost \(module) \(command.usage)")
+            lines += wrap(command.summary, width: 74, indent: "").map { "      " + $0 }
         }
+        lines += [""] + wrap(strings.format(.helpMore, module), width: 80, indent: "")
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension HelpText {
+    /// `modhost <module> <command> --help`: usage, summary, options and example, wrapped to
+    /// 80 columns; the headings in the host's strings, the rest in the module's.
+    static func renderCommand(_ module: String, _ command: ModuleCommand, strings: ModuleStrings) -> String {
+        var lines = wrap("\(strings[.helpUsage]) modhost \(module.lowercased()) \(command.usage)", width: 80, indent: "    ") + [""]
+        lines += wrap(command.summary, width: 80, indent: "")
+        if !command.options.isEmpty {
+            lines += ["", strings[.helpOptions]]
+            let width = min(command.options.map(\.usage.count).max() ?? 0, 24)
+            let indent = String(repeating: " ", count: width + 4)
+            for option in command.options {
+                let text = wrap(option.summary, width: 80 - indent.count, indent: "")
+                if option.usage.count <= width {
+                    lines.append("  " + option.usage.padding(to: width + 2) + (text.first ?? ""))
+                    lines += text.dropFirst().map { indent + $0 }
+                } else {
+                    lines.append("  " + option.usage)
+                    lines += text.map { indent + $0 }
+                }
+            }
+        }
+        if let example = command.example { lines += ["", strings[.helpExample], "  " + example] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrap(_ text: String, width: Int, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.isEmpty || line == indent ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }
 

@@ -100,13 +100,20 @@ struct HostSession {
             )
             return ModhostCommandLine.exitUsage
         }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            console.out(HelpText.renderCommand(entry.name, chosen, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        }
         do {
             try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
             return ModhostCommandLine.exitSuccess
         } catch let error as any ModuleError {
             // In the module's own strings: the person's language.
             console.error("\(label) \(chosen.name): \(error.message(runtime.strings(of: entry.name)))")
-            if error is CommandUsageError { console.err("usage: modhost \(label) \(chosen.usage)\n") }
+            if error is CommandUsageError {
+                console.err("\(runtime.strings[.helpUsage]) modhost \(label) \(chosen.usage)\n")
+                console.err(runtime.strings.format(.helpSeeCommand, "modhost \(label) \(chosen.name) --help") + "\n")
+            }
             return error.exitCode
         } catch {
             console.error("\(label) \(chosen.name): \(error)")
@@ -120,7 +127,7 @@ struct HostSession {
         switch startedCommands(of: name) {
         case .failure(let status): return status.code
         case .success(let (entry, commands)):
-            console.out(HelpText.renderModule(entry.name, commands: commands))
+            console.out(HelpText.renderModule(entry.name, commands: commands, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         }
     }

@@ -50,4 +50,11 @@ extension StringKey {
     static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
     static let homeEmpty: StringKey = "home.empty"
     static let appError: StringKey = "app.error"
+    static let helpUsage: StringKey = "help.usage"
+    static let helpOptions: StringKey = "help.options"
+    static let helpExample: StringKey = "help.example"
+    static let helpCommands: StringKey = "help.commands"
+    static let helpNone: StringKey = "help.none"
+    static let helpMore: StringKey = "help.more"
+    static let helpSeeCommand: StringKey = "help.see.command"
 }

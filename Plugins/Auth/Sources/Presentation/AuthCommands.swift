@@ -15,7 +15,12 @@ struct AuthCommands {
         let strings = context.strings
         return [
             ModuleCommand(
-                name: "register", summary: "Create an account and log in", usage: "register --email E --name N [--password-stdin]"
+                name: "register", summary: strings[.cmdRegisterSummary], usage: "register --email E --name N [--password-stdin]",
+                options: [
+                    CommandOption("--email E", strings[.optEmail]), CommandOption("--name N", strings[.optName]),
+                    CommandOption("--password-stdin", strings[.optStdin2]),
+                ],
+                example: "modhost auth register --email ann@example.com --name Ann"
             ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--email", "--name"], flags: ["--password-stdin"])
                 let (email, name) = (try arguments.required("--email"), try arguments.required("--name"))
@@ -25,7 +30,11 @@ struct AuthCommands {
                 let user = try service.register(email: email, name: name, password: password, confirmation: confirmation)
                 context.ui.print(strings.format(.registerSuccess, user.name))
             },
-            ModuleCommand(name: "login", summary: "Log in", usage: "login --email E [--password-stdin]") {
+            ModuleCommand(
+                name: "login", summary: strings[.cmdLoginSummary], usage: "login --email E [--password-stdin]",
+                options: [CommandOption("--email E", strings[.optEmail]), CommandOption("--password-stdin", strings[.optStdin1])],
+                example: "modhost auth login --email ann@example.com"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
                 let email = try arguments.required("--email")
                 let password = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
@@ -33,12 +42,19 @@ struct AuthCommands {
                 let user = try service.logIn(email: email, password: password)
                 context.ui.print(strings.format(.loginSuccess, user.name))
             },
-            ModuleCommand(name: "logout", summary: "Log out", usage: "logout") {
+            ModuleCommand(
+                name: "logout", summary: strings[.cmdLogoutSummary], usage: "logout",
+                example: "modhost auth logout"
+            ) {
                 _ = try CommandArguments($0.arguments, options: [], flags: [])
                 try service.logOut()
                 context.ui.print(strings[.logoutDone])
             },
-            ModuleCommand(name: "whoami", summary: "Show who is logged in (exit 1 when nobody)", usage: "whoami [--json]") {
+            ModuleCommand(
+                name: "whoami", summary: strings[.cmdWhoamiSummary], usage: "whoami [--json]",
+                options: [CommandOption("--json", strings[.optJson])],
+                example: "modhost auth whoami --json"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
                 guard let user = service.currentUser() else {
                     throw CommandFailure(strings[.whoamiNobody])
@@ -50,8 +66,13 @@ struct AuthCommands {
                 }
             },
             ModuleCommand(
-                name: "reset-password", summary: "Request a reset token, or set a new password with one",
-                usage: "reset-password --email E | [--token-stdin] [--password-stdin]"
+                name: "reset-password", summary: strings[.cmdResetSummary],
+                usage: "reset-password --email E | [--token-stdin] [--password-stdin]",
+                options: [
+                    CommandOption("--email E", strings[.optResetemail]), CommandOption("--token-stdin", strings[.optToken]),
+                    CommandOption("--password-stdin", strings[.optStdin2]),
+                ],
+                example: "modhost auth reset-password --email ann@example.com"
             ) {
                 let arguments = try CommandArguments(
                     $0.arguments, options: ["--email", "--token"], flags: ["--token-stdin", "--password-stdin"])
@@ -75,7 +96,11 @@ struct AuthCommands {
                 _ = try service.confirmReset(token: token, password: password, confirmation: confirmation)
                 context.ui.print(strings[.resetDone])
             },
-            ModuleCommand(name: "passwd", summary: "Change the logged-in user's password", usage: "passwd [--password-stdin]") {
+            ModuleCommand(
+                name: "passwd", summary: strings[.cmdPasswdSummary], usage: "passwd [--password-stdin]",
+                options: [CommandOption("--password-stdin", strings[.optStdin3])],
+                example: "modhost auth passwd"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--password-stdin"])
                 let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
                 let current = try reader.read(.fieldCurrentPassword)

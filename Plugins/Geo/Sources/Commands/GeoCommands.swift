@@ -12,7 +12,11 @@ struct GeoCommands {
             try PlacesInteractor(resolver: context.resolver, locale: context.locale)
         }
         return [
-            ModuleCommand(name: "list", summary: "List saved cities by country", usage: "list [--json]") {
+            ModuleCommand(
+                name: "list", summary: strings[.cmdListSummary], usage: "list [--json]",
+                options: [CommandOption("--json", strings[.optJson])],
+                example: "modhost geo list --json"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
                 let places = try interactor()
                 if arguments.has("--json") {
@@ -26,7 +30,11 @@ struct GeoCommands {
                     }
                 }
             },
-            ModuleCommand(name: "add", summary: "Save a city", usage: "add [--country C] --city NAME") {
+            ModuleCommand(
+                name: "add", summary: strings[.cmdAddSummary], usage: "add [--country C] --city NAME",
+                options: [CommandOption("--country C", strings[.optCountry]), CommandOption("--city NAME", strings[.optCity])],
+                example: "modhost geo add --country FR --city Lyon"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: [])
                 let city = try arguments.required("--city")
                 guard let country = arguments.values["--country"] ?? GeoModule.defaultCountry(context) else {
@@ -36,7 +44,14 @@ struct GeoCommands {
                 let added = try places.add(country: country, city: city)
                 context.ui.print(strings.format(.added, added.name, places.countryName(added.country)))
             },
-            ModuleCommand(name: "rename", summary: "Rename a saved city", usage: "rename --country C --city NAME --to NEW") {
+            ModuleCommand(
+                name: "rename", summary: strings[.cmdRenameSummary], usage: "rename --country C --city NAME --to NEW",
+                options: [
+                    CommandOption("--country C", strings[.optCountryof]), CommandOption("--city NAME", strings[.optCity]),
+                    CommandOption("--to NEW", strings[.optTo]),
+                ],
+                example: "modhost geo rename --country FR --city Lyon --to Lugdunum"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city", "--to"], flags: [])
                 let (country, city, new) = (
                     try arguments.required("--country"), try arguments.required("--city"), try arguments.required("--to")
@@ -45,7 +60,14 @@ struct GeoCommands {
                 let renamed = try places.rename(country: country, city: city, to: new)
                 context.ui.print(strings.format(.renamed, city.trimmingCharacters(in: .whitespaces), renamed.name))
             },
-            ModuleCommand(name: "remove", summary: "Delete a saved city", usage: "remove --country C --city NAME [--yes]") {
+            ModuleCommand(
+                name: "remove", summary: strings[.cmdRemoveSummary], usage: "remove --country C --city NAME [--yes]",
+                options: [
+                    CommandOption("--country C", strings[.optCountryof]), CommandOption("--city NAME", strings[.optCity]),
+                    CommandOption("--yes", strings[.optYes]),
+                ],
+                example: "modhost geo remove --country FR --city Lyon --yes"
+            ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: ["--yes"])
                 let (country, city) = (try arguments.required("--country"), try arguments.required("--city"))
                 let places = try interactor()

@@ -11,8 +11,14 @@ struct PhotosCommands {
 
     private var search: ModuleCommand {
         let (context, defaultPerPage) = (self.context, perPage)
+        let strings = context.strings
         return ModuleCommand(
-            name: "search", summary: "Search photos, a page at a time", usage: "search QUERY [--page N] [--per-page N] [--json]"
+            name: "search", summary: strings[.cmdSearchSummary], usage: "search QUERY [--page N] [--per-page N] [--json]",
+            options: [
+                CommandOption("--page N", strings[.optPage]), CommandOption("--per-page N", strings[.optPerpage]),
+                CommandOption("--json", strings[.optJson]),
+            ],
+            example: "modhost photos search \"red car\" --page 2"
         ) {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
@@ -38,7 +44,11 @@ struct PhotosCommands {
 
     private var show: ModuleCommand {
         let context = self.context
-        return ModuleCommand(name: "show", summary: "Show a photo's details", usage: "show ID") {
+        let strings = context.strings
+        return ModuleCommand(
+            name: "show", summary: strings[.cmdShowSummary], usage: "show ID",
+            example: "modhost photos show 101"
+        ) {
             (invocation: CommandInvocation) throws in
             let id = try Self.id(invocation.arguments)
             let viewModel = try PhotoViewModel(resolver: context.resolver)
@@ -49,8 +59,14 @@ struct PhotosCommands {
 
     private var download: ModuleCommand {
         let context = self.context
+        let strings = context.strings
         return ModuleCommand(
-            name: "download", summary: "Download a photo's large image", usage: "download ID [--to DIR [--parents]] [--force]"
+            name: "download", summary: strings[.cmdDownloadSummary], usage: "download ID [--to DIR [--parents]] [--force]",
+            options: [
+                CommandOption("--to DIR", strings[.optTo]), CommandOption("--parents", strings[.optParents]),
+                CommandOption("--force", strings[.optForce]),
+            ],
+            example: "modhost photos download 101 --to ~/Pictures --parents"
         ) {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)

@@ -50,4 +50,13 @@ extension StringKey {
     static let errorPageMissing: StringKey = "error.page.missing"
     static let errorPageWrongType: StringKey = "error.page.wrong.type"
     static let errorPageNotWebAddress: StringKey = "error.page.not.web.address"
+    static let cmdSearchSummary: StringKey = "command.search"
+    static let optPage: StringKey = "option.page"
+    static let optPerpage: StringKey = "option.perpage"
+    static let optJson: StringKey = "option.json"
+    static let cmdShowSummary: StringKey = "command.show"
+    static let cmdDownloadSummary: StringKey = "command.download"
+    static let optTo: StringKey = "option.to"
+    static let optParents: StringKey = "option.parents"
+    static let optForce: StringKey = "option.force"
 }

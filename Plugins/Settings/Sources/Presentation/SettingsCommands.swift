@@ -11,7 +11,12 @@ struct SettingsCommands {
 
     private var list: ModuleCommand {
         let (service, context) = (self.service, self.context)
-        return ModuleCommand(name: "list", summary: "List every setting with its value", usage: "list [--json]") {
+        let strings = context.strings
+        return ModuleCommand(
+            name: "list", summary: strings[.cmdListSummary], usage: "list [--json]",
+            options: [CommandOption("--json", strings[.optJson])],
+            example: "modhost settings list"
+        ) {
             (invocation: CommandInvocation) throws in
             let arguments = try CommandArguments(invocation.arguments, options: [], flags: ["--json"])
             let rows = Self.rows(service)
@@ -25,7 +30,11 @@ struct SettingsCommands {
 
     private var get: ModuleCommand {
         let (service, context) = (self.service, self.context)
-        return ModuleCommand(name: "get", summary: "Print one setting", usage: "get KEY") {
+        let strings = context.strings
+        return ModuleCommand(
+            name: "get", summary: strings[.cmdGetSummary], usage: "get KEY",
+            example: "modhost settings get settings.language"
+        ) {
             (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 1 else { throw CommandUsageError("get takes one KEY, such as settings.language") }
             guard let row = Self.rows(service).first(where: { $0.key.lowercased() == invocation.arguments[0].lowercased() }) else {
@@ -38,7 +47,11 @@ struct SettingsCommands {
 
     private var set: ModuleCommand {
         let (service, context) = (self.service, self.context)
-        return ModuleCommand(name: "set", summary: "Change one setting", usage: "set KEY VALUE") {
+        let strings = context.strings
+        return ModuleCommand(
+            name: "set", summary: strings[.cmdSetSummary], usage: "set KEY VALUE",
+            example: "modhost settings set geo.defaultCountry FR"
+        ) {
             (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 2 else {
                 throw CommandUsageError("set takes a KEY and a VALUE, such as: set settings.language fr")

@@ -37,6 +37,10 @@ extension StringKey {
     static let errorControl: StringKey = "error.control"
     static let errorStorage: StringKey = "error.storage"
     static let errorFailed: StringKey = "error.failed"
+    static let cmdListSummary: StringKey = "command.list"
+    static let optJson: StringKey = "option.json"
+    static let cmdGetSummary: StringKey = "command.get"
+    static let cmdSetSummary: StringKey = "command.set"
 }
 
 extension SettingsError {

@@ -1,10 +1,14 @@
 /// A command a module contributes to the command line: `modhost <module> <name> ARGS…`.
 ///
 /// ```swift
-/// ModuleCommand(name: "whoami", summary: "Show who is logged in", usage: "whoami") { invocation in
-///     context.ui.print(try auth.currentUserName())
-/// }
+/// ModuleCommand(
+///     name: "add", summary: strings[.addSummary], usage: "add --city NAME",
+///     options: [CommandOption("--city NAME", strings[.cityOption])], example: "modhost geo add --city Lyon"
+/// ) { invocation in … }
 /// ```
+///
+/// `modhost <module> <command> --help` prints the usage, the summary, the options and the
+/// example; the summary and the options' texts are in the person's language.
 ///
 /// A command that returns succeeded (exit 0). One that throws a ``ModuleError`` ends with its
 /// message, in the module's strings, and its exit code (``CommandUsageError``: 2, with the
@@ -16,15 +20,35 @@ public struct ModuleCommand: Sendable {
     public let summary: String
     /// The arguments after the command's name, as shown in usage errors.
     public let usage: String
+    /// Each option and what it does, for the command's help.
+    public let options: [CommandOption]
+    /// A whole command line that works, for the command's help.
+    public let example: String?
     /// Runs the command; the exit status comes from what it throws (see above).
     /// Runs on the main actor, where the app's terminal is.
     public let run: @MainActor @Sendable (CommandInvocation) throws -> Void
 
-    public init(name: String, summary: String, usage: String, run: @escaping @MainActor @Sendable (CommandInvocation) throws -> Void) {
+    public init(
+        name: String, summary: String, usage: String, options: [CommandOption] = [], example: String? = nil,
+        run: @escaping @MainActor @Sendable (CommandInvocation) throws -> Void
+    ) {
         self.name = name
         self.summary = summary
         self.usage = usage
+        self.options = options
+        self.example = example
         self.run = run
+    }
+}
+
+/// An option of a command as its help shows it: `--city NAME` and what it is.
+public struct CommandOption: Sendable, Equatable {
+    public let usage: String
+    public let summary: String
+
+    public init(_ usage: String, _ summary: String) {
+        self.usage = usage
+        self.summary = summary
     }
 }
 

@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Help on every command, in every language, within 80 columns: `modhost <module> --help`
+/// lists a module's commands, `modhost <module> <command> --help` shows one.
+@Suite struct CommandHelpTests {
+    static let modules = ["auth", "geo", "photos", "settings"]
+    static let languages = [
+        ("en_US.UTF-8", "Usage:", "Example:"), ("es_ES.UTF-8", "Uso:", "Ejemplo:"), ("fr_FR.UTF-8", "Utilisation :", "Exemple :"),
+        ("de_DE.UTF-8", "Aufruf:", "Beispiel:"), ("it_IT.UTF-8", "Uso:", "Esempio:"), ("el_GR.UTF-8", "Χρήση:", "Παράδειγμα:"),
+    ]
+
+    func help(_ arguments: [String], language: String) throws -> ProcessResult {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
+        return try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config] + arguments + ["--help"],
+            environment: ["LANG": language, "MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()],
+            unsetting: ["LC_ALL", "LC_MESSAGES"])
+    }
+
+    @Test(arguments: modules)
+    func everyCommandHasUsageOptionsAndAnExampleInEveryLanguage(module: String) throws {
+        let list = try help([module], language: "en_US.UTF-8")
+        #expect(list.status == 0)
+        let commands = list.stdout.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            return words.count >= 3 && words[0] == "modhost" && words[1] == module ? String(words[2]) : nil
+        }
+        #expect(commands.count >= 3, "\(list.stdout)")
+        for (language, usage, example) in Self.languages {
+            let listed = try help([module], language: language)
+            #expect(listed.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(language): \(listed.stdout)")
+            for command in commands {
+                let result = try help([module, command], language: language)
+                #expect(result.status == 0, "\(module) \(command) --help: \(result.stderr)")
+                let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.first?.hasPrefix("\(usage) modhost \(module) \(command)") == true, "\(language): \(result.stdout)")
+                #expect(lines.contains { $0 == example[...] }, "\(language) \(module) \(command): no example")
+                #expect(lines.contains { $0.hasPrefix("  modhost \(module) \(command)") }, "the example runs this command")
+                #expect(lines.allSatisfy { $0.count <= 80 }, "\(language) \(module) \(command): wider than 80 columns")
+            }
+        }
+    }
+
+    @Test func optionsAreExplained() throws {
+        let result = try help(["geo", "add"], language: "en_US.UTF-8")
+        #expect(
+            result.stdout == """
+                Usage: modhost geo add [--country C] --city NAME
+
+                Save a city
+
+                Options:
+                  --country C  The country, by name or code (default: the setting
+                               geo.defaultCountry)
+                  --city NAME  The city’s name
+
+                Example:
+                  modhost geo add --country FR --city Lyon
+
+                """)
+    }
+
+    @Test func aUsageErrorPointsToTheCommandsHelp() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "geo", "add", "--town", "X"],
+            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("Usage: modhost geo add [--country C] --city NAME\nSee 'modhost geo add --help'.\n"))
+    }
+
+    @Test func theHostsHelpFitsEightyColumns() throws {
+        let result = try help([], language: "en_US.UTF-8")
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+}
