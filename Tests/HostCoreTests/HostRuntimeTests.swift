@@ -170,7 +170,7 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
             state(runtime, "Weather")
                 == (
                     .failed,
-                    "library 'libWeather.so' was not found in the search paths ('\(TestEnvironment.buildFolder)'); build it (in this checkout: 'swift build --product Weather') or set 'library' in modules.json"
+                    "library 'libWeather.so' was not found in the search paths ('\(TestEnvironment.buildFolder)'); set 'library' in modules.json to the path of its libWeather.so"
                 ))
     }
 

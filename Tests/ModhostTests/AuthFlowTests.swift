@@ -72,6 +72,7 @@ import Testing
         #expect(reused.stderr == "modhost: error: auth reset-password: That reset token is not valid or was already used.\n")
 
         #expect(try app.run(["auth", "logout"]).stdout == "Logged out.\n")
+        #expect(try app.run(["auth", "logout"]).stdout == "Nobody was logged in.\n")
         let nobody = try app.run(["auth", "whoami"])
         #expect(nobody.status == 1)
         #expect(nobody.stderr == "modhost: error: auth whoami: Nobody is logged in.\n")

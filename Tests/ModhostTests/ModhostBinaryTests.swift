@@ -230,6 +230,19 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(module.stdout.contains("  modhost fixtureprovider greet NAME\n      Print a greeting\n"))
     }
 
+    @Test func aMisspelledModuleGetsTrueAdvice() throws {
+        let path = try config([("Setings", ""), ("Weather", "")])
+        let result = try modhost(["--config", path, "check"])
+        #expect(result.status == 1)
+        let folder = TestEnvironment.buildFolder
+        #expect(
+            result.errorLines == [
+                "modhost: error: module 'Setings': library 'libSetings.so' was not found in the search paths ('\(folder)'); did you mean 'Settings' (libSettings.so is there)? Fix 'name' in modules.json",
+                "modhost: error: module 'Weather': library 'libWeather.so' was not found in the search paths ('\(folder)'); set 'library' in modules.json to the path of its libWeather.so",
+            ])
+        #expect(!result.stderr.contains("swift build --product"), "no advice to build a product that does not exist")
+    }
+
     @Test func helpStillWorksWithABrokenModulesFile() throws {
         let path = try TestEnvironment.write("garbage")
         let result = try modhost(["--config", path, "--help"])

@@ -75,7 +75,7 @@ import Testing
         defer { server.stop() }
         let app = try app([("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "SEKRIT"}"#)])
         let ok = try run(app, ["photos", "search", "sea"])
-        #expect(ok.stdout == "Page 1 of 1 (1 photos)\n  #5  sea — Nikos\nImages from Pixabay: https://pixabay.com/\n")
+        #expect(ok.stdout == "Page 1 of 1 (1 photo)\n  #5  sea — Nikos\nImages from Pixabay: https://pixabay.com/\n")
         let failed = try run(app, ["photos", "search", "fail"])
         #expect(failed.status == 1)
         #expect(failed.stderr == "modhost: error: photos search: The photo service refused (HTTP 500): boom\n")
@@ -144,6 +144,13 @@ import Testing
         #expect(result.stdout.contains("Saved \(folder)/104.png"))
         #expect(result.stdout.contains("Replace the file?\n=================\n'\(folder)/104.png' already exists.\n"))
         #expect(FileManager.default.fileExists(atPath: folder + "/104.png"))
+    }
+
+    @Test func aMisspelledConfigKeyFailsTheModuleNamingIt() throws {
+        let app = try app([("Photos", #""config": {"sorce": "pixabay"}"#), ("Geo", "")])
+        let result = try run(app, ["modules"])
+        #expect(result.stdout.contains("    reason: config.sorce is not a setting; did you mean 'source'?\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("Geo    active"), "the other modules run")
     }
 
     @Test func theAPIWithoutAKeyFailsTheModuleClearly() throws {

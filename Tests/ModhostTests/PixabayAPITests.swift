@@ -45,7 +45,7 @@ import Testing
     }
 
     static let expectedSearch =
-        "Page 1 of 1 (1 photos)\n  #4411  harbour, boats, evening — Lena\nImages from Pixabay: https://pixabay.com/\n"
+        "Page 1 of 1 (1 photo)\n  #4411  harbour, boats, evening — Lena\nImages from Pixabay: https://pixabay.com/\n"
 
     @Test func theDocumentedExampleDecodesAndShows() throws {
         let server = try LoopbackHTTPServer { _ in .json(Self.page(Self.hit())) }

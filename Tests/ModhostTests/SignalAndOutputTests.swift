@@ -65,6 +65,23 @@ import Testing
         #expect(lines.last == "echo", "echo is back on: \(result.stdout)")
     }
 
+    @Test func ctrlCAtTheAppsPromptEndsTheLineBeforeTheShellsPrompt() throws {
+        let data = try TestEnvironment.temporaryFolder()
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
+        // Interrupted once it waits in read(2) at the prompt (x86-64 syscall 0).
+        let command = """
+            \(TestEnvironment.modhost) --config \(config) </dev/tty & pid=$!
+            for i in $(seq 600); do [ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 0 ] && break; sleep 0.1; done
+            kill -INT $pid; wait $pid; echo "status=$?"
+            """
+        let process = try ChildProcess.start(
+            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": data, "TERM": "xterm", "NO_COLOR": "1"])
+        let result = try process.wait(deadline: 120)
+        let lines = result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        // The prompt, then a line break, then the shell's next output on a line of its own.
+        #expect(lines.suffix(2) == ["Which one? ", "status=130"], "\(result.stdout)")
+    }
+
     @Test func aFullStandardOutputIsAnErrorNotATrap() throws {
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", "")]))
         for arguments in [["--help"], ["--config", config, "modules"], ["--config", config, "fixtureprovider", "greet", "Ann"]] {

@@ -81,6 +81,15 @@ struct StaticBanner: BannerRoute {
         #expect(missing?.message == "config.prefix is missing")
     }
 
+    @Test func aKeyTheConfigurationNeverReadsIsRefused() throws {
+        let harness = ModuleTestHarness(BannerModule.self)
+        try harness.provide((any HostInfoRoute).self, HostInfoDouble())
+        let typo = #expect(throws: ConfigurationError.self) { try harness.start(configuration: #"{"prefix": "Hi", "prefx": "Hi"}"#) }
+        #expect(typo?.message == "config.prefx is not a setting; did you mean 'prefix'?")
+        let stranger = #expect(throws: ConfigurationError.self) { try harness.start(configuration: #"{"prefix": "Hi", "colour": 1}"#) }
+        #expect(stranger?.message == "config.colour is not a setting; use 'prefix'")
+    }
+
     @Test func anUnimplementedDoubleFailsTheTestLoudly() throws {
         let harness = ModuleTestHarness(BannerModule.self)
         try harness.provide((any HostInfoRoute).self, UnimplementedHostInfo())

@@ -38,7 +38,9 @@ import Testing
         #expect(AuthError.inputMissing(field: .email).message(english) == "Email is required.")
         #expect(AuthError.inputMissing(field: .email).message(french) == "E-mail est obligatoire.")
         #expect(AuthError.wrongCredentials.message(french) == "E-mail ou mot de passe incorrect.")
-        #expect(AuthError.throttled(seconds: 61).message(english) == "Too many failed attempts. Try again in 2 minute(s).")
+        #expect(AuthError.throttled(seconds: 61).message(english) == "Too many failed attempts. Try again in 2 minutes.")
+        #expect(AuthError.throttled(seconds: 30).message(english) == "Too many failed attempts. Try again in 1 minute.")
+        #expect(AuthError.throttled(seconds: 30).message(french) == "Trop de tentatives échouées. Réessayez dans 1 minute.")
     }
 }
 

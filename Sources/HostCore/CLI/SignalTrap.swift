@@ -45,9 +45,10 @@ enum SignalTrap {
         let current = runtime.withLock { $0 }
         current?.stopIfIdle()
         current?.moduleGuard.finish()
-        // A new line after the ^C the terminal echoed.
-        _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
+        // What the app had written (a prompt) first, then a new line after the ^C the terminal
+        // echoed, so the shell's prompt starts on a line of its own.
         _ = modhost_flush_stdout()
+        _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
         modhost_guard_exit_now(128 + (signal == 0 ? SIGINT : signal))
     }
 }

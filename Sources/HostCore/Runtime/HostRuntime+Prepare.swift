@@ -327,9 +327,26 @@ extension HostRuntime {
         return .failure(
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
-                cause:
-                    "was not found in the search paths (\(searched)); build it (in this checkout: 'swift build --product \(entry.name)') or set 'library' in modules.json"
-            ))
+                cause: "was not found in the search paths (\(searched))\(Self.notFoundAdvice(entry.name, in: configuration.searchPaths))"))
+    }
+
+    /// What to do about a module library no search path holds, and only what is true: the
+    /// module of that name in a search path when the name looks mistyped; how to build it when
+    /// this checkout has such a module; else to give its path.
+    static func notFoundAdvice(_ name: String, in searchPaths: [String]) -> String {
+        let present = searchPaths.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { file -> String? in
+                file.hasPrefix("lib") && file.hasSuffix(".so") && file.count > 6 ? String(file.dropFirst(3).dropLast(3)) : nil
+            }
+        }
+        if let near = nearest(to: name, among: present.filter { $0 != name }) {
+            return "; did you mean '\(near)' (lib\(near).so is there)? Fix 'name' in modules.json"
+        }
+        let checkout = URL(fileURLWithPath: ModuleScaffold.builtKitFolder).deletingLastPathComponent().deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Plugins/\(name)/Package.swift").path) {
+            return "; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
+        }
+        return "; set 'library' in modules.json to the path of its lib\(name).so"
     }
 
     /// With `--only`, the named modules plus every provider they require, transitively.

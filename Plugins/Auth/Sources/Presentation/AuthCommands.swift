@@ -47,6 +47,10 @@ struct AuthCommands {
                 example: "modhost auth logout"
             ) {
                 _ = try CommandArguments($0.arguments, options: [], flags: [])
+                guard service.currentUser() != nil else {
+                    context.ui.print(strings[.logoutNobody])
+                    return
+                }
                 try service.logOut()
                 context.ui.print(strings[.logoutDone])
             },

@@ -11,12 +11,20 @@ extension AuthError {
         case .weakPassword: strings.format(.errorWeakPassword, "\(CredentialsPolicy.minimumPasswordLength)")
         case .emailTaken: strings[.errorEmailTaken]
         case .wrongCredentials: strings[.errorWrongCredentials]
-        case .throttled(let seconds): strings.format(.errorThrottled, "\(max(1, (seconds + 59) / 60))")
+        case .throttled(let seconds): Self.minutes(seconds, strings)
         case .invalidToken: strings[.errorInvalidToken]
         case .expiredToken: strings[.errorExpiredToken]
         case .notLoggedIn: strings[.errorNotLoggedIn]
         case .storage(let message): strings.format(.errorStorage, message)
         }
+    }
+}
+
+extension AuthError {
+    /// "Try again in N minutes", whole minutes rounded up, in the language's plural form.
+    static func minutes(_ seconds: Int, _ strings: ModuleStrings) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return strings.plural(.errorThrottled, count: minutes, "\(minutes)")
     }
 }
 

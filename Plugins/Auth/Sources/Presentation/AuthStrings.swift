@@ -41,6 +41,7 @@ extension StringKey {
     static let resetMailSubject: StringKey = "reset.mail.subject"
     static let resetMailBody: StringKey = "reset.mail.body"
     static let logoutDone: StringKey = "logout.done"
+    static let logoutNobody: StringKey = "logout.nobody"
     static let whoamiNobody: StringKey = "whoami.nobody"
     static let passwdTitle: StringKey = "passwd.title"
     static let passwdDone: StringKey = "passwd.done"

@@ -11,7 +11,7 @@ extension PhotoError {
         case .notFound(let id): strings.format(.errorNotFound, "\(id)")
         case .unreachable(let url): strings.format(.errorUnreachable, url)
         case .timeout(let url): strings.format(.errorTimeout, url)
-        case .rateLimited(let seconds?): strings.format(.errorRateLimitedAfter, "\(seconds)")
+        case .rateLimited(let seconds?): strings.plural(.errorRateLimitedAfter, count: seconds, "\(seconds)")
         case .rateLimited(nil): strings[.errorRateLimited]
         case .rejected(let status, let message): strings.format(.errorRejected, "\(status)", message.isEmpty ? "-" : message)
         case .badResponse(let detail): strings.format(.errorBadResponse, detail)

@@ -33,7 +33,9 @@ struct PhotosCommands {
             if arguments.has("--json") {
                 context.ui.print(JSONOutput.string(result))
             } else {
-                context.ui.print(context.strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
+                context.ui.print(
+                    context.strings.plural(
+                        .resultsSummary, count: result.totalHits, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
                 for hit in result.hits { context.ui.print("  #\(hit.id)  \(hit.tags) — \(hit.user)") }
                 if let attribution = result.attribution {
                     context.ui.print(context.strings.format(.attribution, attribution.name, attribution.link))

@@ -73,7 +73,8 @@ final class ResultsScreen: Screen {
         if result.hits.isEmpty {
             details.append(strings[.resultsEmpty])
         } else {
-            details.append(strings.format(.resultsSummary, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
+            details.append(
+                strings.plural(.resultsSummary, count: result.totalHits, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
         }
         if let attribution = result.attribution { details.append(strings.format(.attribution, attribution.name, attribution.link)) }
         // Photos are numbered from 1; next and previous are letters, so no number moves.
@@ -142,10 +143,18 @@ enum PhotoText {
         [
             "#\(hit.id) \(hit.type)",
             strings.format(.detailTags, hit.tags),
-            strings.format(.detailSize, "\(hit.imageWidth)", "\(hit.imageHeight)", "\(hit.imageSize / 1024)"),
+            strings.format(.detailSize, "\(hit.imageWidth)", "\(hit.imageHeight)", size(hit.imageSize, strings)),
             strings.format(.detailBy, hit.user, "\(hit.userID)"),
-            strings.format(.detailStats, "\(hit.views)", "\(hit.downloads)", "\(hit.likes)", "\(hit.comments)", "\(hit.collections)"),
+            [
+                (StringKey.statViews, hit.views), (.statDownloads, hit.downloads), (.statLikes, hit.likes), (.statComments, hit.comments),
+                (.statCollections, hit.collections),
+            ].map { strings.plural($0, count: $1, "\($1)") }.joined(separator: ", "),
             strings.format(.detailPage, hit.pageURL),
         ]
+    }
+
+    /// Bytes under a kilobyte (a tiny image is not "0 KB"), else whole kilobytes, rounded up.
+    static func size(_ bytes: Int, _ strings: ModuleStrings) -> String {
+        bytes < 1024 ? strings.plural(.sizeBytes, count: bytes, "\(bytes)") : strings.format(.sizeKB, "\((bytes + 1023) / 1024)")
     }
 }

@@ -51,10 +51,16 @@ public final class SettingsService: SettingsRoute {
         if case .text(let code)? = value(of: Self.languageKey, module: Self.module) { locale.set(code) }
     }
 
+    /// The full key meant by `key`: near it by edit distance, or one whose setting name (after
+    /// the module's dot) is near it — `language` means `settings.language`.
     static func nearest(_ key: String, _ candidates: [String]) -> String? {
         let lowered = key.lowercased()
-        return candidates.min { editDistance(lowered, $0.lowercased()) < editDistance(lowered, $1.lowercased()) }
-            .flatMap { editDistance(lowered, $0.lowercased()) <= 3 ? $0 : nil }
+        func distance(_ candidate: String) -> Int {
+            let full = candidate.lowercased()
+            let name = String(full.split(separator: ".").last ?? Substring(full))
+            return min(editDistance(lowered, full), lowered.contains(".") ? Int.max : editDistance(lowered, name))
+        }
+        return candidates.min { distance($0) < distance($1) }.flatMap { distance($0) <= 3 ? $0 : nil }
     }
 
 }

@@ -99,7 +99,8 @@ public final class ModuleInstance: Sendable {
         // No config for a module that takes none: nothing to decode, so skip JSONDecoder.
         if json == nil, let none = NoConfiguration() as? C { return none }
         do {
-            return try JSONDecoder().decode(type, from: json ?? Data("{}".utf8))
+            // Strict: a key the configuration type never reads is an error, not ignored.
+            return try StrictDecoding.decode(type, from: json ?? Data("{}".utf8))
         } catch let error as DecodingError {
             throw ConfigurationError(decoding: error)
         }

@@ -29,7 +29,7 @@ public final class ModuleStrings: Sendable {
 
     /// Every table, by locale.
     public let tables: [String: [String: String]]
-    private let locale: LocaleSetting
+    let locale: LocaleSetting
 
     /// Strings for a module that ships none: every lookup answers the key itself.
     public static func none(locale: LocaleSetting) -> ModuleStrings {
