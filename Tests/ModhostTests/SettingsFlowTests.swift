@@ -8,9 +8,13 @@ import Testing
         (try TestEnvironment.write(TestEnvironment.modulesJSON(modules)), try TestEnvironment.temporaryFolder())
     }
 
-    func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "") throws -> ProcessResult {
+    func run(
+        _ app: (config: String, data: String), _ arguments: [String], input: String = "", environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input, environment: ["MODHOST_DATA_DIR": app.data])
+            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
+            environment: ["MODHOST_DATA_DIR": app.data, "LANG": "en_US.UTF-8"].merging(environment) { $1 },
+            unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
     }
 
     static let all = [("Auth", ""), ("Photos", #""config": {"perPage": 5}"#), ("Geo", ""), ("Settings", "")]
@@ -67,6 +71,37 @@ import Testing
         let withoutPhotos = try run(app, ["--disable", "Photos", "settings", "list"]).stdout
         #expect(!withoutPhotos.contains("photos."))
         #expect(withoutPhotos.contains("geo.defaultCountry"))
+    }
+
+    @Test func theDefaultCountryIsAChoiceStoredAsACodeAndShownInTheCurrentLanguage() throws {
+        let app = try app([("Geo", ""), ("Settings", "")])
+        // Typed in French, stored as a code: a command in English reads it.
+        let set = try run(app, ["settings", "set", "geo.defaultCountry", "Italie"], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(set.stdout == "geo.defaultCountry = IT\n")
+        #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "IT\n")
+        #expect(try run(app, ["geo", "add", "--city", "Rome"]).stdout == "Saved Rome in Italy.\n")
+        let wrong = try run(app, ["settings", "set", "geo.defaultCountry", "Itly"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "modhost: error: settings set: 'Itly' is not a country. Did you mean: Italy?\n")
+        #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "IT\n", "the refused value stored nothing")
+        // The screen names it in the current language, and takes a name typed there.
+        let english = try run(app, [], input: "2\nq\n")
+        #expect(english.stdout.contains("  4. Geo: Default country: Italy\n"), "\(english.stdout)")
+        let french = try run(app, [], input: "2\n4\nAllemagne\n0\nq\n", environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(
+            french.stdout.contains("Nouvelle valeur pour Pays par défaut ? Pays par défaut vaut maintenant Allemagne.\n"),
+            "\(french.stdout)")
+        #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "DE\n")
+    }
+
+    @Test func aStoredLanguageAppliesUnlessTheRunAsksForAnother() throws {
+        let app = try app([("Geo", ""), ("Settings", "")])
+        #expect(try run(app, ["settings", "set", "settings.language", "fr"]).status == 0)
+        #expect(try run(app, ["geo", "list"]).stdout == "Aucune ville pour l’instant — ajoutez-en une.\n", "stored: French")
+        let german = try run(app, ["geo", "list"], environment: ["LANG": "de_DE.UTF-8"])
+        #expect(german.stdout == "Noch keine Städte – fügen Sie eine hinzu.\n", "another LANG for one run wins")
+        #expect(try run(app, ["geo", "list"], environment: ["LC_ALL": "C"]).stdout == "No cities yet — add one.\n", "LC_ALL=C: English")
+        #expect(try run(app, ["geo", "list"]).stdout == "Aucune ville pour l’instant — ajoutez-en une.\n", "and French again")
     }
 
     @Test func settingsWorksWithAuthDisabled() throws {

@@ -18,14 +18,24 @@ public final class GeoModule: Module {
         try registry.route((any GeoRoute).self, .singleton(GeoRouter(context: registry.context)))
     }
 
-    /// Contributes "default country" to Settings, when Settings is active.
+    /// Contributes "default country" to Settings, when Settings is active: a choice of country
+    /// codes, typed as a name in any language the catalog knows (or a code) and shown as the
+    /// country's name in the current language.
     public func start(_ context: ModuleContext) throws {
         guard let settings = try context.resolver.optional((any SettingsRoute).self) else { return }
-        let strings = context.strings
+        let (strings, locale) = (context.strings, context.locale)
+        let regions = try context.resolver.resolve(RegionCatalog.self)
         settings.register(
             [
                 SettingDefinition(
-                    key: "defaultCountry", title: { strings[.settingDefaultCountry] }, kind: .text(maxLength: 60), defaultValue: .text(""))
+                    key: "defaultCountry", title: { strings[.settingDefaultCountry] }, kind: .choice([""] + regions.codes),
+                    defaultValue: .text(""), display: { $0.isEmpty ? "" : regions.name(of: $0, locale: locale.current) },
+                    interpret: { text in
+                        if text.isEmpty { return .success("") }
+                        if let country = regions.country(matching: text, locale: locale.current) { return .success(country.code) }
+                        let error = GeoError.unknownCountry(text, suggestions: regions.suggestions(for: text, locale: locale.current))
+                        return .failure(SettingRefusal(error.message(strings)))
+                    })
             ],
             module: Self.name)
     }

@@ -73,7 +73,7 @@ public final class PhotosModule: Module {
                     defaultValue: .int(perPage)),
                 SettingDefinition(
                     key: "source", title: { strings[.settingSource] }, kind: .choice(["catalog", "pixabay"]),
-                    defaultValue: .text(configuration.source ?? "catalog")),
+                    defaultValue: .text(configuration.source ?? "catalog"), display: { strings[StringKey("source." + $0)] }),
                 SettingDefinition(key: "safeSearch", title: { strings[.settingSafeSearch] }, kind: .toggle, defaultValue: .bool(true)),
             ], module: Self.name)
     }

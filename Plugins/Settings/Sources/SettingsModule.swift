@@ -18,7 +18,7 @@ public final class SettingsModule: Module {
             [
                 SettingDefinition(
                     key: SettingsService.languageKey, title: { strings[.language] }, kind: .choice(ModuleStrings.shippedLocales),
-                    defaultValue: .text(context.locale.current))
+                    defaultValue: .text(context.locale.current), display: { strings[StringKey("language." + $0)] })
             ], module: SettingsService.module)
         // Before any module starts: every module's strings and every command see the choice.
         service.applyStoredLanguage()

@@ -37,6 +37,7 @@ struct GeoCommands {
             ) {
                 let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: [])
                 let city = try arguments.required("--city")
+                // Settings holds the default as a country code, checked when it was set.
                 guard let country = arguments.values["--country"] ?? GeoModule.defaultCountry(context) else {
                     throw CommandUsageError(strings[.errorNeedsCountry])
                 }

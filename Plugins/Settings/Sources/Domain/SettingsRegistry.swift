@@ -90,6 +90,8 @@ public final class SettingsRegistry: Sendable {
 /// Why a setting was refused.
 public enum SettingsError: Error, Equatable, Sendable {
     case unknownKey(String, suggestion: String?)
+    /// The module that owns the setting refused the value, with its own message.
+    case refused(String)
     case notAToggle(String)
     case notAChoice(String, options: [String])
     case notANumber(String, range: ClosedRange<Int>)

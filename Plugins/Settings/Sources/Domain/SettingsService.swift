@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import ModuleKit
 
 /// Settings' logic: the contributed settings, their stored values, and the app's language.
@@ -10,10 +11,16 @@ public final class SettingsService: SettingsRoute {
     /// Settings' own section name and the language key (`settings.language`).
     public static let module = "Settings"
     public static let languageKey = "language"
+    /// Where the environment's language at the time of the choice is kept (not a setting).
+    static let languageBaseKey = "language.environment"
 
-    public init(store: SettingsStore, locale: LocaleSetting) {
+    /// The process's environment, for the language it names.
+    let environment: [String: String]
+
+    public init(store: SettingsStore, locale: LocaleSetting, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.store = store
         self.locale = locale
+        self.environment = environment
     }
 
     public func register(_ definitions: [SettingDefinition], module: String) {
@@ -36,19 +43,43 @@ public final class SettingsService: SettingsRoute {
         guard let (module, definition) = registry.definition(fullKey: fullKey) else {
             throw SettingsError.unknownKey(fullKey, suggestion: Self.nearest(fullKey, registry.fullKeys))
         }
-        let value = try SettingsRegistry.parse(text, as: definition.kind).get()
+        let value = try Self.read(text, for: definition).get()
         do {
             try store.set(value, module: module, key: definition.key)
         } catch {
             throw SettingsError.storage("\(error)")
         }
-        if module == Self.module, definition.key == Self.languageKey, case .text(let code) = value { locale.set(code) }
+        if module == Self.module, definition.key == Self.languageKey, case .text(let code) = value {
+            locale.set(code)
+            // The environment's language when this choice was made: a later run whose
+            // environment names another one was asked for it explicitly (see applyStoredLanguage).
+            try? store.set(.text(LocaleSetting.language(in: environment)), module: module, key: Self.languageBaseKey)
+        }
         return value
     }
 
-    /// The stored language, applied to the whole app (every module's strings switch).
+    /// `text` as a value of `definition`: its module's reading of a choice first (a country's
+    /// name in any language becomes its code), then the kind's own checks.
+    static func read(_ text: String, for definition: SettingDefinition) -> Result<SettingValue, SettingsError> {
+        guard let interpret = definition.interpret else { return SettingsRegistry.parse(text, as: definition.kind) }
+        switch interpret(text.trimmingCharacters(in: .whitespaces)) {
+        case .success(let code): return SettingsRegistry.parse(code, as: definition.kind)
+        case .failure(let refusal): return .failure(.refused(refusal.message))
+        }
+    }
+
+    /// The stored language, applied to the whole app (every module's strings switch) — unless
+    /// this run asked for another: `LC_ALL=C` (stable English for scripts), or an environment
+    /// whose language differs from the one the choice was made under (`LANG=de modhost`).
     func applyStoredLanguage() {
-        if case .text(let code)? = value(of: Self.languageKey, module: Self.module) { locale.set(code) }
+        guard case .text(let code)? = value(of: Self.languageKey, module: Self.module) else { return }
+        if let all = environment["LC_ALL"], ["C", "POSIX"].contains(String(all.prefix { $0 != "." })) { return }
+        if case .text(let base)? = store.value(module: Self.module, key: Self.languageBaseKey),
+            base != LocaleSetting.language(in: environment)
+        {
+            return
+        }
+        locale.set(code)
     }
 
     /// The full key meant by `key`: near it by edit distance, or one whose setting name (after

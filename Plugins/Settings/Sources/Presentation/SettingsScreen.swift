@@ -13,8 +13,6 @@ final class SettingsScreen: Screen {
         self.context = context
     }
 
-    static let languageNames = ["en": "English", "es": "Español", "fr": "Français", "de": "Deutsch", "it": "Italiano", "el": "Ελληνικά"]
-
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
         let auth = context.resolver.ifAvailable((any AuthRoute).self)
@@ -52,19 +50,21 @@ final class SettingsScreen: Screen {
         }
     }
 
-    /// A setting's value as the person reads it: a language by its name, on and off in the
-    /// current language, anything else as stored.
+    /// A setting's value as the person reads it: on and off in the current language, a choice
+    /// as its module names it (a language by its name, a country code as the country).
     private func display(_ value: String, of definition: SettingDefinition, in module: String) -> String {
-        if module == SettingsService.module, definition.key == SettingsService.languageKey { return Self.languageNames[value] ?? value }
         if case .toggle = definition.kind { return value == "on" ? context.strings[.valueOn] : context.strings[.valueOff] }
-        return value
+        return definition.display(value)
     }
+
+    /// A choice among at most this many is a menu; a longer one (countries) is typed.
+    static let longestMenu = 12
 
     private func edit(_ module: String, _ definition: SettingDefinition, _ ui: TerminalUI) -> Navigation {
         let strings = context.strings
         let choices: [String]?
         switch definition.kind {
-        case .choice(let options): choices = options
+        case .choice(let options) where options.count <= Self.longestMenu: choices = options
         case .toggle: choices = ["on", "off"]
         default: choices = nil
         }

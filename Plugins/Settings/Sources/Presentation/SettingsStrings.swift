@@ -55,6 +55,7 @@ extension SettingsError {
         case .tooLong(let limit): strings.format(.errorTooLong, "\(limit)")
         case .controlCharacters: strings[.errorControl]
         case .storage(let detail): strings.format(.errorStorage, detail)
+        case .refused(let message): message
         }
     }
 }

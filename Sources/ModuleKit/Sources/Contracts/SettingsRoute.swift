@@ -25,13 +25,31 @@ public struct SettingDefinition: Sendable {
     public let title: @Sendable () -> String
     public let kind: SettingKind
     public let defaultValue: SettingValue
+    /// How a stored choice reads in the current locale (a country code as the country's name).
+    public let display: @Sendable (String) -> String
+    /// For a choice: reads what a person typed (a name in any language, a code) as one of the
+    /// choices, or says why it is not one, in the current locale. `nil`: the choice itself,
+    /// in any case.
+    public let interpret: (@Sendable (String) -> Result<String, SettingRefusal>)?
 
-    public init(key: String, title: @escaping @Sendable () -> String, kind: SettingKind, defaultValue: SettingValue) {
+    public init(
+        key: String, title: @escaping @Sendable () -> String, kind: SettingKind, defaultValue: SettingValue,
+        display: @escaping @Sendable (String) -> String = { $0 },
+        interpret: (@Sendable (String) -> Result<String, SettingRefusal>)? = nil
+    ) {
         self.key = key
         self.title = title
         self.kind = kind
         self.defaultValue = defaultValue
+        self.display = display
+        self.interpret = interpret
     }
+}
+
+/// Why a module refused a typed value of its setting, already in the person's language.
+public struct SettingRefusal: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
 }
 
 /// Provided by Settings: modules register their settings and read their values.

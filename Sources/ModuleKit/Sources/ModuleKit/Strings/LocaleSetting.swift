@@ -26,6 +26,11 @@ public final class LocaleSetting: Sendable {
         return true
     }
 
+    /// The shipped language an environment names (`LANG=fr_FR.UTF-8` → `fr`), else English.
+    public static func language(in environment: [String: String]) -> String {
+        fromEnvironment(environment)
+    }
+
     static func fromEnvironment(_ environment: [String: String]) -> String {
         for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             guard let value = environment[variable], !value.isEmpty else { continue }
