@@ -72,6 +72,24 @@ import Testing
         #expect(result.stderr.hasSuffix("Usage: modhost geo add [--country C] --city NAME\nSee 'modhost geo add --help'.\n"))
     }
 
+    @Test func commandErrorsAreInThePersonsLanguageAndEnglishWithLCALLC() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
+        func run(_ environment: [String: String]) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config, "geo", "add", "--town", "X"],
+                environment: environment.merging(["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()]) { $1 },
+                unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
+        }
+        #expect(
+            try run(["LANG": "de_DE.UTF-8"]).stderr
+                == "modhost: Fehler: geo add: unbekannte Option '--town'; dieser Befehl kennt --city, --country\n"
+                + "Aufruf: modhost geo add [--country C] --city NAME\nSiehe 'modhost geo add --help'.\n")
+        #expect(
+            try run(["LANG": "de_DE.UTF-8", "LC_ALL": "C"]).stderr
+                == "modhost: error: geo add: unknown option '--town'; this command takes --city, --country\n"
+                + "Usage: modhost geo add [--country C] --city NAME\nSee 'modhost geo add --help'.\n")
+    }
+
     @Test func theHostsHelpFitsEightyColumns() throws {
         let result = try help([], language: "en_US.UTF-8")
         #expect(result.status == 0)

@@ -105,7 +105,7 @@ import Testing
         let result = try run(try app(server), ["photos", "search", "port"], environment: ["LANG": "fr_FR.UTF-8"])
         #expect(
             result.stderr
-                == "modhost: error: photos search: Le service de photos a envoyé une page sans « hits[0].largeImageURL » ; vérifiez config.baseURL et le service.\n"
+                == "modhost: erreur: photos search: Le service de photos a envoyé une page sans « hits[0].largeImageURL » ; vérifiez config.baseURL et le service.\n"
         )
         #expect(server.received.last?.contains("lang=fr") == true, "the search is asked in French too")
     }

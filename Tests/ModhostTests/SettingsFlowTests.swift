@@ -86,7 +86,7 @@ import Testing
         #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "IT\n", "the refused value stored nothing")
         // The screen names it in the current language, and takes a name typed there.
         let english = try run(app, [], input: "2\nq\n")
-        #expect(english.stdout.contains("  4. Geo: Default country: Italy\n"), "\(english.stdout)")
+        #expect(english.stdout.contains("  4. Places: Default country: Italy\n"), "\(english.stdout)")
         let french = try run(app, [], input: "2\n4\nAllemagne\n0\nq\n", environment: ["LANG": "fr_FR.UTF-8"])
         #expect(
             french.stdout.contains("Nouvelle valeur pour Pays par défaut ? Pays par défaut vaut maintenant Allemagne.\n"),
@@ -113,7 +113,7 @@ import Testing
         #expect(session.stdout.contains("Environment: test"))
         #expect(session.stdout.contains("Data folder: \(app.data)"))
         #expect(session.stdout.contains("  Auth - — disabled: disabled in modules.json"))
-        #expect(session.stdout.contains("  Geo 1.0.0 — active"))
+        #expect(session.stdout.contains("  Places 1.0.0 — active"), "a module by its name in the current language")
         #expect(session.stdout.contains("modhost geo list [--json] — List saved cities by country"))
         #expect(session.stdout.hasSuffix("Goodbye.\n"))
     }

@@ -42,7 +42,7 @@ enum HelpText {
             lines.append("  modhost \(module) \(command.usage)")
             lines += wrap(command.summary, width: 74, indent: "").map { "      " + $0 }
         }
-        lines += [""] + wrap(strings.format(.helpMore, module), width: 80, indent: "")
+        lines += [""] + wrap(strings.format(.helpMore, "'modhost \(module) \(strings[.helpCommandWord]) --help'"), width: 80, indent: "")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -11,6 +11,7 @@ struct HostSession {
     var arguments: [String] = []
 
     func run(_ arguments: CommandLineArguments) -> Int32 {
+        Console.localize(with: runtime.strings)
         if arguments.help {
             if case .module(let name, nil, _) = arguments.command { return moduleHelp(name) }
             // From the descriptors: no module code runs for help.
@@ -108,8 +109,13 @@ struct HostSession {
             try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
             return ModhostCommandLine.exitSuccess
         } catch let error as any ModuleError {
-            // In the module's own strings: the person's language.
-            console.error("\(label) \(chosen.name): \(error.message(runtime.strings(of: entry.name)))")
+            // In the module's own strings, or the host's for the kit's usage messages: the
+            // person's language either way.
+            let usage = error as? CommandUsageError
+            let message =
+                usage?.key.map { runtime.strings.format(StringKey($0), arguments: usage?.arguments ?? []) }
+                ?? error.message(runtime.strings(of: entry.name))
+            console.error("\(label) \(chosen.name): \(message)")
             if error is CommandUsageError {
                 console.err("\(runtime.strings[.helpUsage]) modhost \(label) \(chosen.usage)\n")
                 console.err(runtime.strings.format(.helpSeeCommand, "modhost \(label) \(chosen.name) --help") + "\n")

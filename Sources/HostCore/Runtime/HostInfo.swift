@@ -7,7 +7,10 @@ final class HostInfo: HostInfoRoute {
     let environment: String
     let dataFolder: String
     private let reports = Mutex<[ModuleReport]>([])
-    private let commandLines = Mutex<[String]>([])
+    /// Asked each time, so the lines follow the current language.
+    private let commandLines = Mutex<@Sendable () -> [String]>({ [] })
+    /// A module's name as its strings say it ("module.title"), in the current language.
+    private let titles = Mutex<@Sendable (String) -> String>({ $0 })
 
     init(hostVersion: String, environment: String, dataFolder: String) {
         self.hostVersion = hostVersion
@@ -15,10 +18,11 @@ final class HostInfo: HostInfoRoute {
         self.dataFolder = dataFolder
     }
 
-    var commands: [String] { commandLines.withLock { $0 } }
+    var commands: [String] { commandLines.withLock { $0 }() }
 
-    func update(commands: [String]) {
+    func update(commands: @escaping @Sendable () -> [String], titles: @escaping @Sendable (String) -> String) {
         commandLines.withLock { $0 = commands }
+        self.titles.withLock { $0 = titles }
     }
 
     func update(_ reports: [ModuleReport]) {
@@ -26,8 +30,9 @@ final class HostInfo: HostInfoRoute {
     }
 
     var modules: [ModuleStatus] {
-        reports.withLock { reports in
-            reports.map { ModuleStatus(name: $0.name, state: $0.state.rawValue, reason: $0.reason, version: $0.version) }
+        let title = titles.withLock { $0 }
+        return reports.withLock { $0 }.map {
+            ModuleStatus(name: $0.name, state: $0.state.rawValue, reason: $0.reason, version: $0.version, title: title($0.name))
         }
     }
 }

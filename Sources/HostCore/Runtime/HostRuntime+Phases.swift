@@ -90,8 +90,15 @@ extension HostRuntime {
     public func start() {
         advance(to: 3)
         hostInfo.update(
-            commands: commands.flatMap { module in
-                module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
+            commands: { [self] in
+                commands.flatMap { module in
+                    module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
+                }
+            },
+            titles: { [self] name in
+                let strings = strings(of: name)
+                let title = strings[Self.moduleTitle]
+                return title == Self.moduleTitle.rawValue ? name : title
             })
     }
 

@@ -12,6 +12,8 @@ import Synchronization
 public final class HostRuntime: Sendable {
     /// The name the host registers its own routes under.
     public static let hostName = "modhost"
+    /// The key under which a module's strings name the module for people.
+    static let moduleTitle: StringKey = "module.title"
     /// The host's version.
     public static let version = "0.1.0"
 

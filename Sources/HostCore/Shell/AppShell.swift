@@ -57,4 +57,7 @@ extension StringKey {
     static let helpNone: StringKey = "help.none"
     static let helpMore: StringKey = "help.more"
     static let helpSeeCommand: StringKey = "help.see.command"
+    static let helpCommandWord: StringKey = "help.command.word"
+    static let labelError: StringKey = "label.error"
+    static let labelWarning: StringKey = "label.warning"
 }

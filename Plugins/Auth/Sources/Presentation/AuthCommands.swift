@@ -85,7 +85,7 @@ struct AuthCommands {
                 guard arguments.values["--token"] == nil else { throw CommandUsageError(strings[.errorTokenOption]) }
                 if let email = arguments.values["--email"] {
                     guard !arguments.has("--token-stdin") else {
-                        throw CommandUsageError("give either --email (to request a token) or the token (to use one), not both")
+                        throw CommandUsageError(strings[.usageResetBoth])
                     }
                     try service.requestReset(email: email)
                     context.ui.print(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))

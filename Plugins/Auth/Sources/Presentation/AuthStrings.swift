@@ -59,4 +59,5 @@ extension StringKey {
     static let optToken: StringKey = "option.token"
     static let cmdPasswdSummary: StringKey = "command.passwd"
     static let optStdin3: StringKey = "option.stdin3"
+    static let usageResetBoth: StringKey = "usage.reset.both"
 }

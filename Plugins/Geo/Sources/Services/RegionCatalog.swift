@@ -19,7 +19,9 @@ public final class RegionCatalog: Sendable {
 
     /// The country's name in `locale` (the code itself if Foundation has none).
     public func name(of code: String, locale: String) -> String {
-        table(locale)[code] ?? code
+        // Foundation has no pseudo-locale: its English name, marked as translated text.
+        if locale == ModuleStrings.pseudoLocale { return ModuleStrings.pseudo(name(of: code, locale: "en")) }
+        return table(locale)[code] ?? code
     }
 
     /// The country `text` names: a code, or a name in `locale` or English, ignoring case and

@@ -23,10 +23,10 @@ struct PhotosCommands {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
-            guard !words.isEmpty else { throw CommandUsageError("search needs a QUERY") }
-            let perPage = try Self.number(arguments, "--per-page") ?? defaultPerPage
-            guard SearchPhotos.perPageRange.contains(perPage) else { throw CommandUsageError("--per-page must be 3 to 200") }
-            let page = try Self.number(arguments, "--page") ?? 1
+            guard !words.isEmpty else { throw CommandUsageError(strings[.usageQuery]) }
+            let perPage = try Self.number(arguments, "--per-page", strings) ?? defaultPerPage
+            guard SearchPhotos.perPageRange.contains(perPage) else { throw CommandUsageError(strings[.usagePerPage]) }
+            let page = try Self.number(arguments, "--page", strings) ?? 1
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let query = words.joined(separator: " ")
             let result = try viewModel.search(query, page: page, perPage: perPage)
@@ -52,7 +52,7 @@ struct PhotosCommands {
             example: "modhost photos show 101"
         ) {
             (invocation: CommandInvocation) throws in
-            let id = try Self.id(invocation.arguments)
+            let id = try Self.id(invocation.arguments, strings)
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let hit = try viewModel.photo(id: id)
             for line in PhotoText.details(hit, context.strings) { context.ui.print(line) }
@@ -72,7 +72,7 @@ struct PhotosCommands {
         ) {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
-            let id = try Self.id(words)
+            let id = try Self.id(words, strings)
             let arguments = try CommandArguments(rest, options: ["--to"], flags: ["--parents", "--force"])
             let folder = arguments.values["--to"] ?? FileManager.default.currentDirectoryPath
             let viewModel = try PhotoViewModel(resolver: context.resolver)
@@ -86,11 +86,9 @@ struct PhotosCommands {
         }
     }
 
-    static func number(_ arguments: CommandArguments, _ option: String) throws -> Int? {
+    static func number(_ arguments: CommandArguments, _ option: String, _ strings: ModuleStrings) throws -> Int? {
         guard let text = arguments.values[option] else { return nil }
-        guard let value = Int(text), value > 0 else {
-            throw CommandUsageError("option '\(option)' needs a positive number, found '\(text)'")
-        }
+        guard let value = Int(text), value > 0 else { throw CommandUsageError(strings.format(.usageNumber, option, text)) }
         return value
     }
 
@@ -100,9 +98,9 @@ struct PhotosCommands {
         return (words, Array(arguments.dropFirst(words.count)))
     }
 
-    static func id(_ arguments: [String]) throws -> Int {
+    static func id(_ arguments: [String], _ strings: ModuleStrings) throws -> Int {
         guard arguments.count == 1, let id = Int(arguments[0]), id > 0 else {
-            throw CommandUsageError("expected one photo ID (a positive number), found '\(arguments.joined(separator: " "))'")
+            throw CommandUsageError(strings.format(.usageID, arguments.joined(separator: " ")))
         }
         return id
     }

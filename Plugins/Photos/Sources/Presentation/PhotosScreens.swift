@@ -141,7 +141,7 @@ final class DetailsScreen: Screen {
 enum PhotoText {
     static func details(_ hit: Hit, _ strings: ModuleStrings) -> [String] {
         [
-            "#\(hit.id) \(hit.type)",
+            "#\(hit.id) \(strings[StringKey("type." + hit.type)])",
             strings.format(.detailTags, hit.tags),
             strings.format(.detailSize, "\(hit.imageWidth)", "\(hit.imageHeight)", size(hit.imageSize, strings)),
             strings.format(.detailBy, hit.user, "\(hit.userID)"),

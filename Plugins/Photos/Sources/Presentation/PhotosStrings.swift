@@ -65,4 +65,8 @@ extension StringKey {
     static let optTo: StringKey = "option.to"
     static let optParents: StringKey = "option.parents"
     static let optForce: StringKey = "option.force"
+    static let usageQuery: StringKey = "usage.query"
+    static let usagePerPage: StringKey = "usage.per.page"
+    static let usageNumber: StringKey = "usage.number"
+    static let usageID: StringKey = "usage.id"
 }

@@ -36,7 +36,7 @@ struct SettingsCommands {
             example: "modhost settings get settings.language"
         ) {
             (invocation: CommandInvocation) throws in
-            guard invocation.arguments.count == 1 else { throw CommandUsageError("get takes one KEY, such as settings.language") }
+            guard invocation.arguments.count == 1 else { throw CommandUsageError(strings[.usageGet]) }
             guard let row = Self.rows(service).first(where: { $0.key.lowercased() == invocation.arguments[0].lowercased() }) else {
                 let key = invocation.arguments[0]
                 throw SettingsError.unknownKey(key, suggestion: SettingsService.nearest(key, service.registry.fullKeys))
@@ -54,7 +54,7 @@ struct SettingsCommands {
         ) {
             (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 2 else {
-                throw CommandUsageError("set takes a KEY and a VALUE, such as: set settings.language fr")
+                throw CommandUsageError(strings[.usageSet])
             }
             let value = try service.set(invocation.arguments[0], to: invocation.arguments[1])
             context.ui.print("\(invocation.arguments[0]) = \(SettingsRegistry.text(value))")

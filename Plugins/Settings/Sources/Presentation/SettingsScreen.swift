@@ -25,11 +25,16 @@ final class SettingsScreen: Screen {
             actions.append((2, strings[.profilePassword], { self.changePassword(auth, ui) }))
         }
         var number = 3
+        // Each module's name in the current language, as the host has it from the module.
+        let host = context.resolver.ifAvailable((any HostInfoRoute).self)
+        let titles = Dictionary((host?.modules ?? []).map { ($0.name, $0.title) }) { first, _ in first }
         for section in service.registry.all {
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
                 let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
-                let label = section.module == SettingsService.module ? definition.title() : "\(section.module): \(definition.title())"
+                let label =
+                    section.module == SettingsService.module
+                    ? definition.title() : strings.format(.settingLine, titles[section.module] ?? section.module, definition.title())
                 let line = strings.format(.settingLine, label, shown.isEmpty ? "-" : shown)
                 actions.append((number, line, { self.edit(section.module, definition, ui) }))
                 number += 1
@@ -120,11 +125,12 @@ final class SettingsScreen: Screen {
         guard let host = try? context.resolver.resolve((any HostInfoRoute).self) else { return .stay }
         ui.title(strings[.about])
         ui.print(strings.format(.aboutHost, host.hostVersion))
-        ui.print(strings.format(.aboutEnvironment, host.environment))
+        ui.print(strings.format(.aboutEnvironment, strings[StringKey("environment." + host.environment)]))
         ui.print(strings.format(.aboutData, host.dataFolder))
         ui.print(strings[.aboutModules])
         for module in host.modules {
-            ui.print("  \(module.name) \(module.version ?? "-") — \(module.state)" + (module.reason.map { ": \($0)" } ?? ""))
+            let state = strings[StringKey("state." + module.state)]
+            ui.print("  \(module.title) \(module.version ?? "-") — \(state)" + (module.reason.map { ": \($0)" } ?? ""))
         }
         return .stay
     }

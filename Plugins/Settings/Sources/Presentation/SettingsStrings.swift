@@ -41,6 +41,8 @@ extension StringKey {
     static let optJson: StringKey = "option.json"
     static let cmdGetSummary: StringKey = "command.get"
     static let cmdSetSummary: StringKey = "command.set"
+    static let usageGet: StringKey = "usage.get"
+    static let usageSet: StringKey = "usage.set"
 }
 
 extension SettingsError {

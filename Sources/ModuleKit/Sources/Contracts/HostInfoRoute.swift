@@ -27,11 +27,15 @@ public struct ModuleStatus: Sendable, Hashable {
     public let reason: String?
     /// The version the library reports; `nil` when it was not loaded.
     public let version: String?
+    /// The module's name for people, in the current language (its strings' `module.title`),
+    /// else its name.
+    public let title: String
 
-    public init(name: String, state: String, reason: String?, version: String?) {
+    public init(name: String, state: String, reason: String?, version: String?, title: String? = nil) {
         self.name = name
         self.state = state
         self.reason = reason
         self.version = version
+        self.title = title ?? name
     }
 }

@@ -26,19 +26,28 @@ public struct CommandArguments: Sendable {
             if allowedFlags.contains(name), inline == nil {
                 flags.insert(name)
             } else if options.contains(name) {
-                guard values[name] == nil else { throw CommandUsageError("option '\(name)' is given twice") }
+                guard values[name] == nil else {
+                    throw CommandUsageError(key: "usage.option.twice", [name], english: "option '\(name)' is given twice")
+                }
                 if let inline {
                     values[name] = inline
                 } else {
-                    guard index < arguments.count else { throw CommandUsageError("option '\(name)' needs a value") }
+                    guard index < arguments.count else {
+                        throw CommandUsageError(key: "usage.option.value", [name], english: "option '\(name)' needs a value")
+                    }
                     values[name] = arguments[index]
                     index += 1
                 }
             } else if argument.hasPrefix("-") {
                 let known = (options.union(allowedFlags)).sorted().joined(separator: ", ")
-                throw CommandUsageError("unknown option '\(name)'" + (known.isEmpty ? "" : "; this command takes \(known)"))
+                guard !known.isEmpty else {
+                    throw CommandUsageError(
+                        key: "usage.option.unknown.none", [name], english: "unknown option '\(name)'; this command takes none")
+                }
+                throw CommandUsageError(
+                    key: "usage.option.unknown", [name, known], english: "unknown option '\(name)'; this command takes \(known)")
             } else {
-                throw CommandUsageError("unexpected argument '\(argument)'")
+                throw CommandUsageError(key: "usage.argument", [argument], english: "unexpected argument '\(argument)'")
             }
         }
     }
@@ -47,7 +56,9 @@ public struct CommandArguments: Sendable {
     ///
     /// - Throws: ``CommandUsageError`` when it is absent or empty.
     public func required(_ option: String) throws(CommandUsageError) -> String {
-        guard let value = values[option], !value.isEmpty else { throw CommandUsageError("option '\(option)' is required") }
+        guard let value = values[option], !value.isEmpty else {
+            throw CommandUsageError(key: "usage.option.required", [option], english: "option '\(option)' is required")
+        }
         return value
     }
 

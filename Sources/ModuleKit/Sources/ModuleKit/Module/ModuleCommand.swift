@@ -63,10 +63,24 @@ public struct CommandInvocation: Sendable {
 
 /// A bad use of a module command; the host prints it with the command's usage and exits 2.
 public struct CommandUsageError: Error, CustomStringConvertible, Sendable {
+    /// The message as the module wrote it (``CommandArguments`` writes English, and also a
+    /// ``key`` the host translates).
     public let message: String
+    /// For the kit's own messages: a key in the host's strings, and its arguments, so the host
+    /// prints the message in the person's language.
+    public let key: String?
+    public let arguments: [String]
 
     public init(_ message: String) {
         self.message = message
+        key = nil
+        arguments = []
+    }
+
+    init(key: String, _ arguments: [String], english: String) {
+        message = english
+        self.key = key
+        self.arguments = arguments
     }
 
     public var description: String { message }

@@ -35,6 +35,7 @@ public final class LocaleSetting: Sendable {
         for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             guard let value = environment[variable], !value.isEmpty else { continue }
             let language = String(value.prefix { $0.isLetter }).lowercased()
+            if language == ModuleStrings.pseudoLocale { return language }
             return ModuleStrings.shippedLocales.contains(language) ? language : ModuleStrings.fallbackLocale
         }
         return ModuleStrings.fallbackLocale

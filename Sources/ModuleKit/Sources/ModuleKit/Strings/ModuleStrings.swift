@@ -26,6 +26,10 @@ public final class ModuleStrings: Sendable {
     public static let shippedLocales = ["en", "es", "fr", "de", "it", "el"]
     /// The locale a lookup falls back to.
     public static let fallbackLocale = "en"
+    /// A test-only locale (`LANG=qps-ploc`): English with every letter accented and each
+    /// string in `[!! … !!]`, so that any plain Latin letter in the output is a string that
+    /// did not come from a strings table.
+    public static let pseudoLocale = "qps"
 
     /// Every table, by locale.
     public let tables: [String: [String: String]]
@@ -75,12 +79,41 @@ public final class ModuleStrings: Sendable {
     /// The current locale's text for `key`, else English, else the key itself.
     public subscript(_ key: StringKey) -> String {
         let code = locale.current
+        if code == Self.pseudoLocale { return Self.pseudo(tables[Self.fallbackLocale]?[key.rawValue] ?? key.rawValue) }
         return tables[code]?[key.rawValue] ?? tables[Self.fallbackLocale]?[key.rawValue] ?? key.rawValue
     }
+
+    /// `text` in the pseudo-locale: ASCII letters accented, `%@` kept, wrapped in `[!! … !!]`.
+    /// Public for texts the system translates (a country's name from Foundation), which a module
+    /// shows in the pseudo-locale this way.
+    public static func pseudo(_ text: String) -> String {
+        var result = "[!! "
+        var previous: Character = " "
+        for character in text {
+            // The letter of a placeholder (%@ has none; %% neither) stays as it is.
+            if previous == "%" {
+                result.append(character)
+            } else if let ascii = character.asciiValue, let index = Self.plain.firstIndex(of: ascii) {
+                result.append(Self.accented[Self.plain.distance(from: Self.plain.startIndex, to: index)])
+            } else {
+                result.append(character)
+            }
+            previous = previous == "%" ? " " : character
+        }
+        return result + " !!]"
+    }
+
+    private static let plain = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+    private static let accented = Array("áƀçďéƒĝĥîĵķľɱñöþǫŕŝţûṽŵẋýžÁƁÇĎÉƑĜĤÎĴĶĽṀÑÖÞǪŔŜŢÛṼŴẊÝŽ")
 
     /// The text for `key` with each `%@` replaced by the next argument, in order (`%%` is a
     /// percent sign). Extra `%@` stay as written; a bad table never crashes the caller.
     public func format(_ key: StringKey, _ arguments: String...) -> String {
+        Self.substitute(self[key], arguments)
+    }
+
+    /// ``format(_:_:)`` with the arguments in an array.
+    public func format(_ key: StringKey, arguments: [String]) -> String {
         Self.substitute(self[key], arguments)
     }
 

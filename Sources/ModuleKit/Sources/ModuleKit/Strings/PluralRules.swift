@@ -31,6 +31,11 @@ extension ModuleStrings {
     /// plain `"key"`.
     public func plural(_ key: StringKey, count: Int, _ arguments: String...) -> String {
         let language = locale.current
+        if language == Self.pseudoLocale {
+            let english = PluralRules.category(of: count, language: Self.fallbackLocale)
+            let text = tables[Self.fallbackLocale]?["\(key.rawValue)#\(english.rawValue)"] ?? tables[Self.fallbackLocale]?[key.rawValue]
+            return Self.substitute(Self.pseudo(text ?? key.rawValue), arguments)
+        }
         let category = PluralRules.category(of: count, language: language)
         let english = PluralRules.category(of: count, language: Self.fallbackLocale)
         let candidates = [

@@ -42,7 +42,9 @@ public final class TerminalUI {
     /// Asks for one line; `nil` at end of input. A prompt that is a question ("Which city?",
     /// Greek "Ποια πόλη;") is followed by a space, any other by ": ".
     public func ask(_ prompt: String, secret: Bool = false) -> String? {
-        let isQuestion = prompt.hasSuffix("?") || prompt.hasSuffix(";") || prompt.hasSuffix("\u{037E}")
+        // (In the pseudo-locale a question ends in "? !!]".)
+        let end = prompt.hasSuffix(" !!]") ? String(prompt.dropLast(4)) : prompt
+        let isQuestion = end.hasSuffix("?") || end.hasSuffix(";") || end.hasSuffix("\u{037E}")
         terminal.write(prompt + (isQuestion ? " " : ": "))
         let answer = secret ? terminal.readSecret() : terminal.readLine()
         if answer == nil { terminal.write("\n") }  // end of input: end the prompt's line

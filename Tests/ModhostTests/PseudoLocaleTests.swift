@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every word a person reads comes from a strings table: run in the test-only pseudo-locale
+/// (`LANG=qps-ploc`, English with every letter accented inside `[!! … !!]`), every screen and
+/// every command of every module prints no plain Latin letter outside what is not text —
+/// command syntax, options, setting keys, country codes, paths and addresses, and the data
+/// the test typed (in Greek, so it cannot pass for English).
+@Suite struct PseudoLocaleTests {
+    static let environment = ["LANG": "qps-ploc"]
+
+    /// The four modules, with a catalog whose photos are described in Greek.
+    static func app() throws -> (config: String, data: String) {
+        let folder = try TestEnvironment.temporaryFolder()
+        let hits = (1...3).map { id in
+            """
+            {"id": \(100 + id), "pageURL": "https://example.org/photos/\(id)/", "type": "photo", "tags": "γάτα, ζώο",
+             "previewURL": "images/p.png", "previewWidth": 1, "previewHeight": 1, "webformatURL": "images/l.png",
+             "webformatWidth": 1, "webformatHeight": 1, "largeImageURL": "images/l.png", "imageWidth": 48, "imageHeight": 32,
+             "imageSize": \(id == 1 ? 1 : 2048), "views": \(id), "downloads": 1, "likes": 0, "comments": 2, "collections": 1,
+             "user_id": 7, "user": "Μίρα", "userImageURL": ""}
+            """
+        }
+        try Data(#"{"total": 3, "totalHits": 3, "hits": [\#(hits.joined(separator: ","))]}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/catalog.json"))
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("Auth", ""), ("Photos", #""config": {"source": "catalog", "catalog": "\#(folder)/catalog.json", "perPage": 3}"#),
+                ("Geo", ""), ("Settings", ""),
+            ]))
+        return (config, try TestEnvironment.temporaryFolder())
+    }
+
+    static func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "") throws -> ProcessResult {
+        try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
+            environment: environment.merging(["MODHOST_DATA_DIR": app.data]) { $1 }, unsetting: ["LC_ALL", "LC_MESSAGES"])
+    }
+
+    /// What is left of a line once everything that is not text is taken out.
+    static func text(of line: String) -> String {
+        var line = line
+        // Command syntax: from "modhost " to an em dash or the end of the line.
+        if let start = line.range(of: "modhost ") {
+            let end = line[start.upperBound...].range(of: " — ")?.lowerBound ?? line.endIndex
+            line.removeSubrange(start.lowerBound..<end)
+        }
+        let patterns = [
+            #"https?://\S+"#, #"(^|\s|')/[^\s']*"#, #"--[a-z-]+( [A-Z]+\b)?"#,
+            // An error's prefix: the program, then the module and command it is about.
+            #"^modhost: \[!![^!]*!!\]: [a-z-]+ [a-z-]+:"#,
+            // `settings list`: key = value (codes, as scripts read them).
+            #"^\S+ = \S+"#, #"\b[a-z]+\.[a-zA-Z]+\b"#, #"\b[A-Z]{2}\b"#, #"modhost"#,
+            // Keys to type: a letter on its own ("q", "1, 2, l, 0, q").
+            #"(?<![\p{L}'])[a-zA-Z](?![\p{L}'])"#,
+        ]
+        for pattern in patterns {
+            line = line.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
+        }
+        return line
+    }
+
+    /// The lines of `output` that hold plain Latin letters outside translated text.
+    static func untranslated(_ output: String) -> [String] {
+        output.split(separator: "\n").map(String.init).filter { text(of: $0).contains { $0.isASCII && $0.isLetter } }
+    }
+
+    static func register(_ app: (config: String, data: String)) throws {
+        let result = try run(
+            app, ["auth", "register", "--email", "άννα@παράδειγμα.ελ", "--name", "Άννα", "--password-stdin"],
+            input: "secret12!\nsecret12!\n")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test(arguments: NavigationWalkTests.cases.filter { !$0.path.contains("cat") })
+    func everyScreen(_ screen: NavigationWalkTests.Case) throws {
+        let app = try Self.app()
+        try Self.register(app)
+        #expect(try Self.run(app, ["geo", "add", "--country", "GR", "--city", "Αθήνα"]).status == 0)
+        if !screen.loggedIn { _ = try Self.run(app, ["auth", "logout"]) }
+        // The screen, a wrong answer on it (in Greek: typed text is echoed), then the end of input.
+        let result = try Self.run(app, [], input: (screen.path + ["ξψζ"]).map { $0 + "\n" }.joined())
+        #expect(result.status == 0)
+        #expect(Self.untranslated(result.stdout + result.stderr) == [], "\(screen.name):\n\(result.stdout)\(result.stderr)")
+    }
+
+    @Test func photosScreensAndForms() throws {
+        let app = try Self.app()
+        // Register with a bad email, a weak password and a mismatch; then Photos: search,
+        // a photo's details, the next page; Places: an unknown country, then a city.
+        let input = [
+            "2", "όχι-email", "άννα@παράδειγμα.ελ", "Άννα", "κοντό", "secret12!", "άλλο", "secret12!",
+            "2", "1", "γάτα", "1", "0", "n", "0", "0", "3", "1", "Ατλαντίδα", "GR", "Αθήνα", "1", "GR", "Αθήνα", "0", "0", "l", "0", "q",
+        ]
+        let result = try Self.run(app, [], input: input.map { $0 + "\n" }.joined())
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Μίρα"), "the catalog's photos were shown")
+        #expect(Self.untranslated(result.stdout + result.stderr) == [], "\(result.stdout)")
+    }
+
+    @Test func everyCommand() throws {
+        let app = try Self.app()
+        let commands: [[String]] = [
+            ["auth", "whoami"], ["auth", "logout"], ["auth", "login", "--email", "άννα@παράδειγμα.ελ", "--password-stdin"],
+            ["auth", "register", "--email", "όχι", "--name", "Άννα", "--password-stdin"], ["auth", "reset-password", "--email", "x@y.zz"],
+            ["auth", "register"], ["auth", "passwd", "--password-stdin"],
+            ["geo", "list"], ["geo", "add", "--country", "GR", "--city", "Αθήνα"], ["geo", "add", "--country", "GR", "--city", "Αθήνα"],
+            ["geo", "add", "--country", "Ατλαντίδα", "--city", "Χ"], ["geo", "add", "--city", "Χ"], ["geo", "list"],
+            ["geo", "rename", "--country", "GR", "--city", "Αθήνα", "--to", "Αθήναι"],
+            ["geo", "remove", "--country", "GR", "--city", "Αθήναι"],
+            ["geo", "remove", "--country", "GR", "--city", "Αθήναι", "--yes"], ["geo", "add", "--town", "Χ"],
+            ["photos", "search", "γάτα"], ["photos", "search"], ["photos", "search", "γάτα", "--page", "9"], ["photos", "show", "101"],
+            ["photos", "show", "999"], ["photos", "show", "αβγ"],
+            ["settings", "list"], ["settings", "get", "γλώσσα"], ["settings", "set", "photos.perPage", "1000"],
+            ["settings", "set", "geo.defaultCountry", "Ατλαντίδα"], ["settings", "set", "photos.perPage", "5"],
+        ]
+        for arguments in commands {
+            let result = try Self.run(app, arguments, input: "κωδικός\n")
+            #expect(
+                Self.untranslated(result.stdout + result.stderr) == [],
+                "\(arguments.joined(separator: " ")):\n\(result.stdout)\(result.stderr)")
+        }
+        for module in ["auth", "geo", "photos", "settings"] {
+            let list = try Self.run(app, [module, "--help"])
+            #expect(Self.untranslated(list.stdout + list.stderr) == [], "\(module) --help:\n\(list.stdout)")
+            let names = list.stdout.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                return words.count >= 3 && words[0] == "modhost" ? String(words[2]) : nil
+            }
+            for name in names {
+                let help = try Self.run(app, [module, name, "--help"])
+                #expect(Self.untranslated(help.stdout + help.stderr) == [], "\(module) \(name) --help:\n\(help.stdout)")
+            }
+        }
+    }
+
+    @Test func theCheckCatchesAnUntranslatedLine() {
+        #expect(
+            Self.untranslated("[!! Ŝáṽéď !!] Αθήνα\nSaved Athens.\n  modhost geo add --city NAME — [!! Ŝáṽé !!]\n") == ["Saved Athens."])
+    }
+}
