@@ -47,28 +47,28 @@ struct Bisect {
     private func attempt(_ modules: [String], _ arguments: [String]) -> Result? {
         let all = runtime.configuration.modules.filter(\.enabled).map(\.name)
         let selection = modules.isEmpty ? ["--disable", all.joined(separator: ",")] : ["--only", modules.joined(separator: ",")]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments =
-            options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection) + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch {
-            console.error("bisect: cannot start '\(executable)': \(error)")
+        let command =
+            [executable] + options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection)
+            + arguments
+        guard let pid = ChildCommand.spawn(command, output: .discarded) else {
+            console.error("bisect: cannot start '\(executable)'")
             return nil
         }
         let deadline = ContinuousClock.now + timeLimit
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        var status = ChildCommand.poll(pid)
+        while status == nil && ContinuousClock.now < deadline {
+            usleep(20_000)
+            status = ChildCommand.poll(pid)
+        }
+        guard let status else {
+            kill(pid, SIGKILL)
+            _ = ChildCommand.wait(pid)
             return Result(failed: true, how: "no end within \(ModuleGuard.format(ModuleGuard.seconds(timeLimit))) s")
         }
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal {
-            return Result(failed: true, how: "crash, \(LibraryProbe.signalName(process.terminationStatus))")
+        if let signal = ChildCommand.signal(status) {
+            return Result(failed: true, how: "crash, \(LibraryProbe.signalName(signal))")
         }
-        return Result(failed: process.terminationStatus != 0, how: "exit status \(process.terminationStatus)")
+        let code = ChildCommand.exitCode(status)
+        return Result(failed: code != 0, how: "exit status \(code)")
     }
 }

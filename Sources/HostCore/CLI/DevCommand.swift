@@ -59,7 +59,10 @@ struct DevCommand {
         _ = unlink(template)
         _ = fcntl(log, F_SETFD, FD_CLOEXEC)
         defer { close(log) }
-        let status = Self.spawn(["/usr/bin/env", "swift", "build", "--package-path", package], output: log).map(Self.wait) ?? -1
+        let status =
+            ChildCommand.spawn(["/usr/bin/env", "swift", "build", "--package-path", package], output: .descriptor(log)).map {
+                ChildCommand.exitCode(ChildCommand.wait($0))
+            } ?? -1
         if status != 0 {
             lseek(log, 0, SEEK_SET)
             let text =
@@ -72,7 +75,7 @@ struct DevCommand {
     }
 
     private func spawnHost(library: String) -> pid_t {
-        Self.spawn([ProcessLocation.executablePath] + hostOptions + ["--module", library] + arguments, output: nil) ?? 0
+        ChildCommand.spawn([ProcessLocation.executablePath] + hostOptions + ["--module", library] + arguments, output: .inherited) ?? 0
     }
 
     /// Polls until a file of the package changes; reports the child's exit on the way and
@@ -82,17 +85,16 @@ struct DevCommand {
         while true {
             usleep(250_000)
             if running > 0 {
-                var status: Int32 = 0
-                if waitpid(running, &status, WNOHANG) == running {
+                if let status = ChildCommand.poll(running) {
                     running = 0
-                    console.print("dev: exited with \(Self.exitCode(status)); waiting for a change")
+                    console.print("dev: exited with \(ChildCommand.exitCode(status)); waiting for a change")
                 }
             }
             let now = Self.snapshot(of: package)
             guard now != snapshot else { continue }
             if running > 0 {
                 kill(running, SIGTERM)
-                _ = Self.wait(running)
+                _ = ChildCommand.wait(running)
             }
             console.print("dev: \(Self.changed(snapshot, now)) changed")
             return now
@@ -137,35 +139,5 @@ struct DevCommand {
             }
         }
         return nil
-    }
-
-    // MARK: - Processes
-
-    /// Starts `command`, standard output and error to the descriptor `output` (or inherited).
-    private static func spawn(_ command: [String], output: Int32?) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        var argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, command[0], &actions, nil, &argv, environ) == 0 else { return nil }
-        return pid
-    }
-
-    private static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return exitCode(status)
-    }
-
-    /// A wait status as a shell reports it: the exit code, or 128 + the signal.
-    private static func exitCode(_ status: Int32) -> Int32 {
-        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
