@@ -56,7 +56,7 @@ import Testing
         // The current user survived the restart.
         let whoami = try app.run(["auth", "whoami", "--json"])
         #expect(whoami.status == 0)
-        #expect(whoami.stdout == "{\"email\":\"ann@example.com\",\"name\":\"Ann\"}\n")
+        #expect(whoami.stdout == "{\"schemaVersion\":1,\"user\":{\"email\":\"ann@example.com\",\"name\":\"Ann\"}}\n")
 
         let request = try app.run(["auth", "reset-password", "--email", "ann@example.com"])
         #expect(request.status == 0)
@@ -123,7 +123,9 @@ import Testing
         for loser in results where loser.status == 1 {
             #expect(loser.stderr == "modhost: error: auth register: An account with this email already exists.\n")
         }
-        #expect(try app.run(["auth", "whoami", "--json"]).stdout == "{\"email\":\"race@example.com\",\"name\":\"Racer\"}\n")
+        #expect(
+            try app.run(["auth", "whoami", "--json"]).stdout
+                == "{\"schemaVersion\":1,\"user\":{\"email\":\"race@example.com\",\"name\":\"Racer\"}}\n")
     }
 
     @Test func garbageGetsAMessageAndLosesNothing() throws {
@@ -161,6 +163,6 @@ import Testing
         process.send(SIGKILL)
         _ = try process.wait()
         let whoami = try app.run(["auth", "whoami", "--json"])
-        #expect(whoami.stdout == "{\"email\":\"kill@example.com\",\"name\":\"Kill\"}\n")
+        #expect(whoami.stdout == "{\"schemaVersion\":1,\"user\":{\"email\":\"kill@example.com\",\"name\":\"Kill\"}}\n")
     }
 }

@@ -13,7 +13,7 @@ import Testing
         try harness.start()
         try harness.run("register", ["--email", "ann@example.com", "--name", "Ann", "--password-stdin"])
         try harness.run("whoami", ["--json"])
-        #expect(harness.terminal.output.hasSuffix("{\"email\":\"ann@example.com\",\"name\":\"Ann\"}\n"))
+        #expect(harness.terminal.output.hasSuffix("{\"schemaVersion\":1,\"user\":{\"email\":\"ann@example.com\",\"name\":\"Ann\"}}\n"))
         let auth = try harness.resolve((any AuthRoute).self)
         #expect(auth.currentUser == AuthUser(email: "ann@example.com", name: "Ann"))
         try harness.run("logout")

@@ -25,7 +25,7 @@ enum ModulesReportFormat {
     /// the kit's one JSON format (`JSONOutput`).
     static func json(_ runtime: HostRuntime) -> String {
         struct Document: Encodable {
-            let schemaVersion = 1
+            let schemaVersion = JSONOutput.schemaVersion
             let environment: String
             let configuration: String
             let modules: [ModuleReport]

@@ -64,7 +64,7 @@ struct AuthCommands {
                     throw CommandFailure(strings[.whoamiNobody])
                 }
                 if arguments.has("--json") {
-                    context.ui.print(JSONOutput.string(user))
+                    context.ui.print(JSONOutput.document("user", user))
                 } else {
                     context.ui.print("\(user.name) <\(user.email)>")
                 }

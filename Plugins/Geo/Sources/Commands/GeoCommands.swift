@@ -96,7 +96,7 @@ struct GeoCommands {
         let locale = context.locale.current
         var names: [String: String] = [:]
         let groups = try places.groups()
-        JSONOutput.streamArray(to: context.ui.terminal.write) { (add: (Row) -> Void) in
+        JSONOutput.streamDocument("cities", to: context.ui.terminal.write) { (add: (Row) -> Void) in
             for group in groups {
                 let name = names[group.country.code] ?? places.regions.name(of: group.country.code, locale: locale)
                 names[group.country.code] = name

@@ -21,7 +21,7 @@ struct SettingsCommands {
             let arguments = try CommandArguments(invocation.arguments, options: [], flags: ["--json"])
             let rows = Self.rows(service)
             if arguments.has("--json") {
-                context.ui.print(JSONOutput.string(rows))
+                context.ui.print(JSONOutput.document("settings", rows))
             } else {
                 for row in rows { context.ui.print("\(row.key) = \(row.value)    (\(row.title))") }
             }

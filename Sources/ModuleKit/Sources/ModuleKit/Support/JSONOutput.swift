@@ -16,12 +16,36 @@ public enum JSONOutput {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
+    /// The version of the one layout every `--json` output of the host and its modules shares:
+    /// one object, keys sorted, the payload under a named key beside `schemaVersion`, every key
+    /// always present (`null` when there is no value).
+    public static let schemaVersion = 1
+
+    /// `value` under `key` in that layout: `{"cities":[…],"schemaVersion":1}`.
+    public static func document<Value: Encodable>(_ key: String, _ value: Value) -> String {
+        let payload = "\(string(key)):\(string(value))"
+        let version = "\"schemaVersion\":\(schemaVersion)"
+        return "{" + (key < "schemaVersion" ? payload + "," + version : version + "," + payload) + "}"
+    }
+
+    /// Writes a large array under `key` in that layout, element by element through `write`,
+    /// without holding it all: `body` is called with a function that adds one element.
+    public static func streamDocument<Element: Encodable>(
+        _ key: String, to write: @escaping (String) -> Void, chunk: Int = 1 << 16, _ body: ((Element) -> Void) throws -> Void
+    ) rethrows {
+        let version = "\"schemaVersion\":\(schemaVersion)"
+        let before = key < "schemaVersion" ? "" : version + ","
+        let after = key < "schemaVersion" ? "," + version : ""
+        try streamArray(to: write, prefix: "{" + before + string(key) + ":", suffix: after + "}", chunk: chunk, body)
+    }
+
     /// Writes a large array element by element through `write`, in the same format, without
     /// holding it all: `body` is called with a function that adds one element.
     public static func streamArray<Element: Encodable>(
-        to write: @escaping (String) -> Void, chunk: Int = 1 << 16, _ body: ((Element) -> Void) throws -> Void
+        to write: @escaping (String) -> Void, prefix: String = "", suffix: String = "", chunk: Int = 1 << 16,
+        _ body: ((Element) -> Void) throws -> Void
     ) rethrows {
-        var output = "["
+        var output = prefix + "["
         var first = true
         try body { element in
             output += (first ? "" : ",") + string(element)
@@ -31,6 +55,6 @@ public enum JSONOutput {
                 output = ""
             }
         }
-        write(output + "]\n")
+        write(output + "]" + suffix + "\n")
     }
 }

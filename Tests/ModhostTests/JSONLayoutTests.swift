@@ -1,0 +1,38 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every `--json` output but Photos' (the API's own format, on purpose) has one layout: an
+/// object, sorted keys, `schemaVersion`, the payload under a named key, every key present.
+@Suite struct JSONLayoutTests {
+    @Test func everyJSONOutputSharesOneLayout() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", ""), ("Geo", ""), ("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        func run(_ arguments: [String], input: String = "") throws -> String {
+            let result = try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config] + arguments, input: input, environment: ["MODHOST_DATA_DIR": data])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try run(
+            ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
+        _ = try run(["geo", "add", "--country", "FR", "--city", "Lyon"])
+        let outputs = [
+            ("user", try run(["auth", "whoami", "--json"])), ("cities", try run(["geo", "list", "--json"])),
+            ("settings", try run(["settings", "list", "--json"])), ("modules", try run(["modules", "--json"])),
+        ]
+        for (key, text) in outputs {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(key): \(text)")
+            #expect(object["schemaVersion"] as? Int == 1, "\(key)")
+            #expect(object[key] != nil, "\(key): the payload under its name")
+            #expect(text.hasSuffix("}\n"))
+        }
+        #expect(
+            try run(["geo", "list", "--json"]) == #"{"cities":[{"city":"Lyon","country":"FR","countryName":"France"}],"schemaVersion":1}"#
+                + "\n")
+        let settings = try run(["settings", "list", "--json"])
+        #expect(
+            settings.hasPrefix(
+                #"{"schemaVersion":1,"settings":[{"default":"en","key":"settings.language","title":"Language","value":"en"}"#))
+    }
+}
