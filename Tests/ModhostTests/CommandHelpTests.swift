@@ -90,6 +90,20 @@ import Testing
                 + "Usage: modhost geo add [--country C] --city NAME\nSee 'modhost geo add --help'.\n")
     }
 
+    @Test func theHostsOwnUsageErrorsAreInThePersonsLanguageToo() throws {
+        func run(_ environment: [String: String]) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--confi", "x"], environment: environment,
+                unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
+        }
+        let french = try run(["LANG": "fr_FR.UTF-8"])
+        #expect(french.status == 2)
+        #expect(french.stderr == "modhost: erreur: option inconnue '--confi' ; vouliez-vous dire '--config' ? Voir 'modhost --help'\n")
+        #expect(
+            try run(["LANG": "fr_FR.UTF-8", "LC_ALL": "C"]).stderr
+                == "modhost: error: unknown option '--confi'; did you mean '--config'?; see 'modhost --help'\n")
+    }
+
     @Test func theHostsHelpFitsEightyColumns() throws {
         let result = try help([], language: "en_US.UTF-8")
         #expect(result.status == 0)

@@ -72,7 +72,9 @@ struct CommandLineArguments: Equatable {
             let (option, inlineValue) = split(argument)
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
-                guard index < arguments.count else { throw UsageError("option '\(option)' needs a value") }
+                guard index < arguments.count else {
+                    throw UsageError(key: "usage.host.option.value", [option], english: "option '\(option)' needs a value")
+                }
                 index += 1
                 return arguments[index - 1]
             }
@@ -102,7 +104,11 @@ struct CommandLineArguments: Equatable {
             default:
                 let known =
                     globalOptions + (words.first == "modules" ? ["--json"] : words.first == "new" ? ["--output", "--kit", "--route"] : [])
-                throw UsageError("unknown option '\(option)'\(didYouMean(option, among: known)); see 'modhost --help'")
+                throw nearest(to: option, among: known).map {
+                    UsageError(
+                        key: "usage.host.option.unknown.suggest", [option, $0],
+                        english: "unknown option '\(option)'; did you mean '\($0)'?; see 'modhost --help'")
+                } ?? UsageError(key: "usage.host.option.unknown", [option], english: "unknown option '\(option)'; see 'modhost --help'")
             }
         }
         parsed.command = try command(from: words, json: json, new: (output, kit, route))
@@ -117,22 +123,31 @@ struct CommandLineArguments: Equatable {
         let rest = Array(words.dropFirst())
         switch first {
         case "bisect":
-            guard !rest.isEmpty else { throw UsageError("'bisect' needs the command to try: modhost bisect -- ARGS…") }
+            guard !rest.isEmpty else {
+                throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
+            }
             return .bisect(arguments: rest)
         case "dev":
-            guard let package = rest.first else { throw UsageError("'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]") }
+            guard let package = rest.first else {
+                throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
+            }
             return .dev(package: package, arguments: Array(rest.dropFirst()))
         case "new":
-            guard let name = rest.first else { throw UsageError("'new' needs the module's name: modhost new NAME [--output DIR]") }
+            guard let name = rest.first else {
+                throw UsageError(key: "usage.new", english: "'new' needs the module's name: modhost new NAME [--output DIR]")
+            }
             if let extra = rest.dropFirst().first {
-                throw UsageError("'new' takes one name, found '\(extra)' too; see 'modhost --help'")
+                throw UsageError(
+                    key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
             }
             return .new(name: name, output: new.output, kit: new.kit, route: new.route)
         case probeCommand:
             return .probe(names: rest)
         case "modules", "check", "routes":
             if let extra = rest.first {
-                throw UsageError("'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
+                throw UsageError(
+                    key: "usage.no.argument", [first, extra],
+                    english: "'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
             }
             return first == "modules" ? .modules(json: json) : first == "check" ? .check : .routes
         default:
@@ -160,7 +175,9 @@ struct CommandLineArguments: Equatable {
     }
 
     private static func nonEmpty(_ value: String, for option: String) throws(UsageError) -> String {
-        guard !value.isEmpty else { throw UsageError("option '\(option)' needs a non-empty value") }
+        guard !value.isEmpty else {
+            throw UsageError(key: "usage.option.empty", [option], english: "option '\(option)' needs a non-empty value")
+        }
         return value
     }
 
@@ -169,7 +186,9 @@ struct CommandLineArguments: Equatable {
             String($0).trimmingCharacters(in: .whitespaces)
         }
         guard !names.isEmpty, !names.contains("") else {
-            throw UsageError("option '\(option)' needs module names separated by commas, found '\(value)'")
+            throw UsageError(
+                key: "usage.option.names", [option, value],
+                english: "option '\(option)' needs module names separated by commas, found '\(value)'")
         }
         return names
     }

@@ -92,13 +92,14 @@ struct HostSession {
         }
         let label = entry.name.lowercased()
         guard let command else {
-            console.error("'\(label)' needs a command: \(Self.list(commands)); see 'modhost --help'")
+            console.error(runtime.strings.format(.commandNeeded, label, Self.list(commands)))
             return ModhostCommandLine.exitUsage
         }
         guard let chosen = commands.first(where: { $0.name == command }) else {
+            let near = nearest(to: command, among: commands.map(\.name))
             console.error(
-                "module '\(entry.name)' has no command '\(Escaped(command))'\(didYouMean(command, among: commands.map(\.name))); it has: \(Self.list(commands))"
-            )
+                near.map { runtime.strings.format(.commandUnknownSuggest, entry.name, Escaped(command).description, $0, Self.list(commands)) }
+                    ?? runtime.strings.format(.commandUnknown, entry.name, Escaped(command).description, Self.list(commands)))
             return ModhostCommandLine.exitUsage
         }
         if arguments.contains("--help") || arguments.contains("-h") {
@@ -143,7 +144,10 @@ struct HostSession {
     private func startedCommands(of name: String) -> Result<(ModuleEntry, [ModuleCommand]), ExitStatus> {
         guard let entry = runtime.configuration.entry(named: name) else {
             let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
-            console.error("unknown command '\(Escaped(name))'\(didYouMean(name, among: known)); see 'modhost --help'")
+            let near = nearest(to: name, among: known)
+            console.error(
+                near.map { runtime.strings.format(.hostCommandUnknownSuggest, Escaped(name).description, $0) }
+                    ?? runtime.strings.format(.hostCommandUnknown, Escaped(name).description))
             return .failure(ExitStatus(code: ModhostCommandLine.exitUsage))
         }
         runtime.start()

@@ -20,7 +20,11 @@ public enum ModhostCommandLine {
         do {
             parsed = try CommandLineArguments.parse(arguments)
         } catch {
-            console.error(error.message)
+            // Read only now: a run that goes well does not pay for the host's strings here.
+            let strings = try? ModuleStrings.load(
+                module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: LocaleSetting(environment: environment))
+            if let strings { Console.localize(with: strings) }
+            console.error(error.message(in: strings))
             return exitUsage
         }
         if let mismatch = kitMismatch() {

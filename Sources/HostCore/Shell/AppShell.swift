@@ -59,5 +59,10 @@ extension StringKey {
     static let helpSeeCommand: StringKey = "help.see.command"
     static let helpCommandWord: StringKey = "help.command.word"
     static let labelError: StringKey = "label.error"
+    static let commandNeeded: StringKey = "command.needed"
+    static let commandUnknown: StringKey = "command.unknown"
+    static let commandUnknownSuggest: StringKey = "command.unknown.suggest"
+    static let hostCommandUnknown: StringKey = "host.command.unknown"
+    static let hostCommandUnknownSuggest: StringKey = "host.command.unknown.suggest"
     static let labelWarning: StringKey = "label.warning"
 }
