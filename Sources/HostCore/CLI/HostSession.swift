@@ -96,10 +96,11 @@ struct HostSession {
             return ModhostCommandLine.exitUsage
         }
         guard let chosen = commands.first(where: { $0.name == command }) else {
+            let (typed, list) = (Escaped(command).description, Self.list(commands))
             let near = nearest(to: command, among: commands.map(\.name))
             console.error(
-                near.map { runtime.strings.format(.commandUnknownSuggest, entry.name, Escaped(command).description, $0, Self.list(commands)) }
-                    ?? runtime.strings.format(.commandUnknown, entry.name, Escaped(command).description, Self.list(commands)))
+                near.map { runtime.strings.format(.commandUnknownSuggest, entry.name, typed, $0, list) }
+                    ?? runtime.strings.format(.commandUnknown, entry.name, typed, list))
             return ModhostCommandLine.exitUsage
         }
         if arguments.contains("--help") || arguments.contains("-h") {
