@@ -196,7 +196,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(result.status == 0)
         #expect(
             result.stdout.contains(
-                "    reason: library '\(library)' was built against ModuleKit SDK 0.1.0 (fingerprint \(foreign)), the host has ModuleKit SDK 0.1.0 (fingerprint \(fingerprint)); rebuild it against this host's kit; in its package: 'swift build --product FixtureProvider'"
+                "    reason: library '\(library)' was built against ModuleKit SDK 0.2.0 (fingerprint \(foreign)), the host has ModuleKit SDK 0.2.0 (fingerprint \(fingerprint)); rebuild it against this host's kit; in its package: 'swift build --product FixtureProvider'"
             ))
         #expect(!result.stdout.contains("undefined symbol"))
     }

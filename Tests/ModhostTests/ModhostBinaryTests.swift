@@ -29,7 +29,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let result = try modhost(["--version"])
         #expect(result.status == 0)
         #expect(
-            result.stdout == "modhost 0.1.0 (module ABI 1, ModuleKit SDK 0.1.0, fingerprint \(try HostileLibrary.kitFingerprint()))\n")
+            result.stdout == "modhost 0.1.0 (module ABI 1, ModuleKit SDK 0.2.0, fingerprint \(try HostileLibrary.kitFingerprint()))\n")
     }
 
     @Test func modulesListsStatesReasonsAndRoutes() throws {
@@ -64,7 +64,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let modules = document?["modules"] as? [[String: Any]] ?? []
         #expect(modules.count == 2)
         #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses"])
-        #expect(modules[0]["sdk"] as? String == "0.1.0")
+        #expect(modules[0]["sdk"] as? String == "0.2.0")
         #expect((modules[0]["sha256"] as? String)?.count == 64)
         #expect(modules[0]["name"] as? String == "FixtureConsumer")
         #expect(modules[0]["state"] as? String == "skipped")
@@ -110,7 +110,7 @@ func config(_ modules: [(String, String)]) throws -> String {
             result.errorLines == [
                 "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
                 "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
-                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against ModuleKit fingerprint ffffffffffffffffffffffffffffffff (no SDK version), the host has ModuleKit SDK 0.1.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in this checkout: 'swift build --product BrokenWrongABI'",
+                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against ModuleKit fingerprint ffffffffffffffffffffffffffffffff (no SDK version), the host has ModuleKit SDK 0.2.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in this checkout: 'swift build --product BrokenWrongABI'",
                 "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in its package: 'swift build --product FixtureProvider') or correct the path",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.

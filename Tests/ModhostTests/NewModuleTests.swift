@@ -168,11 +168,11 @@ import Testing
         let line = try #require(result.errorLines.first { $0.contains("'Odd'") })
         #expect(
             line.hasPrefix(
-                "modhost: error: module 'Odd' is not active: it failed: library '\(library)' was built against ModuleKit SDK 0.1.0 (fingerprint "
+                "modhost: error: module 'Odd' is not active: it failed: library '\(library)' was built against ModuleKit SDK 0.2.0 (fingerprint "
             ))
         #expect(
             line.hasSuffix(
-                "), the host has ModuleKit SDK 0.1.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in its package: 'swift build --product Odd'"
+                "), the host has ModuleKit SDK 0.2.0 (fingerprint \(try HostileLibrary.kitFingerprint())); rebuild it against this host's kit; in its package: 'swift build --product Odd'"
             ))
         #expect(!line.contains("(fingerprint \(try HostileLibrary.kitFingerprint())), the host"), "the kit copy's fingerprint differs")
     }

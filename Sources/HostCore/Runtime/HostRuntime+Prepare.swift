@@ -273,7 +273,7 @@ extension HostRuntime {
         return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
     }
 
-    /// "SDK 0.1.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
+    /// "SDK 0.2.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
     /// descriptor.
     static func kitLabel(sdk: String?, fingerprint: String) -> String {
         sdk.map { "SDK \($0) (fingerprint \(fingerprint))" } ?? "fingerprint \(fingerprint) (no SDK version)"

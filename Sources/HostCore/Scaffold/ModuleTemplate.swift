@@ -176,7 +176,10 @@ struct ModuleTemplate {
 
             func commands(_ context: ModuleContext) -> [ModuleCommand] {
                 [
-                    ModuleCommand(name: "hello", summary: "Say hello", usage: "hello [NAME]") { invocation in
+                    ModuleCommand(
+                        name: "hello", summary: context.strings[.helloSummary], usage: "hello [NAME]",
+                        example: "modhost \(lowercased) hello Ada"
+                    ) { invocation in
                         let who = invocation.arguments.first ?? context.strings[.world]
                         context.ui.print(context.strings.format(.greeting, who))
                     }
@@ -208,6 +211,7 @@ struct ModuleTemplate {
             static let welcome: StringKey = "welcome"
             static let greeting: StringKey = "greeting"
             static let world: StringKey = "world"
+            static let helloSummary: StringKey = "command.hello"
         }
 
         \(withRoute ? """
@@ -311,15 +315,16 @@ struct ModuleTemplate {
         let welcome: String
         let greeting: String
         let world: String
+        let hello: String
     }
 
     static let locales = [
-        Locale(code: "en", welcome: "Welcome to %@.", greeting: "Hello, %@!", world: "world"),
-        Locale(code: "es", welcome: "Bienvenido a %@.", greeting: "¡Hola, %@!", world: "mundo"),
-        Locale(code: "fr", welcome: "Bienvenue dans %@.", greeting: "Bonjour, %@ !", world: "le monde"),
-        Locale(code: "de", welcome: "Willkommen bei %@.", greeting: "Hallo, %@!", world: "Welt"),
-        Locale(code: "it", welcome: "Benvenuto in %@.", greeting: "Ciao, %@!", world: "mondo"),
-        Locale(code: "el", welcome: "Καλώς ήρθατε στο %@.", greeting: "Γεια σου, %@!", world: "κόσμε"),
+        Locale(code: "en", welcome: "Welcome to %@.", greeting: "Hello, %@!", world: "world", hello: "Say hello"),
+        Locale(code: "es", welcome: "Bienvenido a %@.", greeting: "¡Hola, %@!", world: "mundo", hello: "Saluda"),
+        Locale(code: "fr", welcome: "Bienvenue dans %@.", greeting: "Bonjour, %@ !", world: "le monde", hello: "Dire bonjour"),
+        Locale(code: "de", welcome: "Willkommen bei %@.", greeting: "Hallo, %@!", world: "Welt", hello: "Hallo sagen"),
+        Locale(code: "it", welcome: "Benvenuto in %@.", greeting: "Ciao, %@!", world: "mondo", hello: "Saluta"),
+        Locale(code: "el", welcome: "Καλώς ήρθατε στο %@.", greeting: "Γεια σου, %@!", world: "κόσμε", hello: "Πείτε γεια"),
     ]
 
     private func strings(_ locale: Locale) -> String {
@@ -330,6 +335,8 @@ struct ModuleTemplate {
             "welcome" = "\(welcome)";
             "greeting" = "\(locale.greeting)";
             "world" = "\(locale.world)";
+            "command.hello" = "\(locale.hello)";
+            "module.title" = "\(name)";
 
             """
     }

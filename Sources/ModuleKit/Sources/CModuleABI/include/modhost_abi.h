@@ -20,7 +20,7 @@
  * ModuleKitNetworking, ModuleKitTesting and the build plugins). Recorded in every module's
  * descriptor and reported by `modhost --version`; compatibility itself is decided by the kit
  * fingerprint, which changes with any source change, released or not. */
-#define MODHOST_SDK_VERSION "0.1.0"
+#define MODHOST_SDK_VERSION "0.2.0"
 #define MODHOST_ENTRY_SYMBOL "modhost_module_entry"
 
 /*
