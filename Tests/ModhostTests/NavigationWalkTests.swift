@@ -48,14 +48,14 @@ import Testing
         Case(name: "Settings: password", loggedIn: true, path: ["4", "2"], screen: "Current password", parent: "Settings", isMenu: false),
         Case(name: "Settings: language", loggedIn: true, path: ["4", "3"], screen: "Language", parent: "Settings", isMenu: true),
         Case(
-            name: "Settings: photos per page", loggedIn: true, path: ["4", "5"], screen: "New value for Photos per page?",
+            name: "Settings: photos per page", loggedIn: true, path: ["4", "21"], screen: "New value for Photos per page?",
             parent: "Settings", isMenu: false),
-        Case(name: "Settings: data source", loggedIn: true, path: ["4", "6"], screen: "Data source", parent: "Settings", isMenu: true),
+        Case(name: "Settings: data source", loggedIn: true, path: ["4", "22"], screen: "Data source", parent: "Settings", isMenu: true),
         Case(
-            name: "Settings: safe search", loggedIn: true, path: ["4", "7"], screen: "Safe search (suitable for all ages)",
+            name: "Settings: safe search", loggedIn: true, path: ["4", "23"], screen: "Safe search (suitable for all ages)",
             parent: "Settings", isMenu: true),
         Case(
-            name: "Settings: default country", loggedIn: true, path: ["4", "4"], screen: "New value for Default country?",
+            name: "Settings: default country", loggedIn: true, path: ["4", "31"], screen: "New value for Default country?",
             parent: "Settings", isMenu: false),
         Case(name: "Settings: log out", loggedIn: true, path: ["4", "l"], screen: "Log Out", parent: "Settings", isMenu: true),
         Case(name: "Home: log out", loggedIn: true, path: ["l"], screen: "Log Out", parent: "Home", isMenu: true),

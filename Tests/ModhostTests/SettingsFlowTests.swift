@@ -86,12 +86,22 @@ import Testing
         #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "IT\n", "the refused value stored nothing")
         // The screen names it in the current language, and takes a name typed there.
         let english = try run(app, [], input: "2\nq\n")
-        #expect(english.stdout.contains("  4. Places: Default country: Italy\n"), "\(english.stdout)")
-        let french = try run(app, [], input: "2\n4\nAllemagne\n0\nq\n", environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(english.stdout.contains("  11. Places: Default country: Italy\n"), "\(english.stdout)")
+        let french = try run(app, [], input: "2\n11\nAllemagne\n0\nq\n", environment: ["LANG": "fr_FR.UTF-8"])
         #expect(
             french.stdout.contains("Nouvelle valeur pour Pays par défaut ? Pays par défaut vaut maintenant Allemagne.\n"),
             "\(french.stdout)")
         #expect(try run(app, ["settings", "get", "geo.defaultCountry"]).stdout == "DE\n")
+    }
+
+    @Test func aSettingKeepsItsNumberWhenAnotherModuleIsOff() throws {
+        let app = try app([("Auth", #""enabled": false"#)] + Self.all.dropFirst())
+        let all = try run(app, [], input: "4\nq\n")
+        #expect(all.stdout.contains("  21. Photos: Photos per page: 5\n"))
+        #expect(all.stdout.contains("  31. Places: Default country: -\n"))
+        let withoutPhotos = try run(app, ["--disable", "Photos"], input: "4\nq\n")
+        #expect(!withoutPhotos.stdout.contains("Photos per page"))
+        #expect(withoutPhotos.stdout.contains("  31. Places: Default country: -\n"), "\(withoutPhotos.stdout)")
     }
 
     @Test func aStoredLanguageAppliesUnlessTheRunAsksForAnother() throws {

@@ -153,7 +153,7 @@ struct HostSession {
         }
         runtime.start()
         if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
-            console.error("module '\(entry.name)' is not active: \(Self.whyInactive(report))")
+            console.error(runtime.strings.format(.moduleInactive, entry.name, whyInactive(report)))
             return .failure(ExitStatus(code: ModhostCommandLine.exitFailure))
         }
         return .success((entry, runtime.commands.first { $0.module == entry.name }?.commands ?? []))
@@ -168,12 +168,14 @@ struct HostSession {
         return options
     }
 
-    private static func whyInactive(_ report: ModuleReport) -> String {
-        let reason = report.reason ?? "no reason recorded"
+    /// Why a module is not active, in the person's language (the reason itself as the host
+    /// recorded it).
+    private func whyInactive(_ report: ModuleReport) -> String {
+        let reason = report.reason ?? runtime.strings[.reasonNone]
         switch report.state {
-        case .disabled: return "\(reason); enable it in modules.json or with --enable \(report.name)"
-        case .failed: return "it failed: \(reason)"
-        case .skipped: return "it was skipped: \(reason)"
+        case .disabled: return runtime.strings.format(.inactiveDisabled, reason, report.name)
+        case .failed: return runtime.strings.format(.inactiveFailed, reason)
+        case .skipped: return runtime.strings.format(.inactiveSkipped, reason)
         case .active: return reason
         }
     }

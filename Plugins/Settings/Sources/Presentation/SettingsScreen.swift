@@ -18,28 +18,33 @@ final class SettingsScreen: Screen {
         let auth = context.resolver.ifAvailable((any AuthRoute).self)
         let user = auth?.currentUser
         // The profile is 1 and 2 (absent, not renumbered, when nobody is logged in), the
-        // settings follow from 3; About, Help and Log Out are letters, so none of them moves.
+        // language 3, each module's settings from ten times its place in modules.json; About,
+        // Help and Log Out are letters, so none of them moves.
         var actions: [(number: Int, title: String, run: () -> Navigation)] = []
         if let auth, user != nil {
             actions.append((1, strings[.profileName], { self.editName(auth, ui) }))
             actions.append((2, strings[.profilePassword], { self.changePassword(auth, ui) }))
         }
-        var number = 3
-        // Each module's name in the current language, as the host has it from the module.
+        // Each module's name in the current language, as the host has it from the module, and
+        // its place in modules.json: a module's settings are numbered from ten times that place
+        // (Photos second: 21, 22, …), so none moves when another module is turned off.
         let host = context.resolver.ifAvailable((any HostInfoRoute).self)
-        let titles = Dictionary((host?.modules ?? []).map { ($0.name, $0.title) }) { first, _ in first }
+        let modules = host?.modules ?? []
+        let titles = Dictionary(modules.map { ($0.name, $0.title) }) { first, _ in first }
+        let places = Dictionary(modules.enumerated().map { ($1.name, $0 + 1) }) { first, _ in first }
         for section in service.registry.all {
+            let own = section.module == SettingsService.module
+            var number = own ? 3 : (places[section.module] ?? modules.count + 1) * 10 + 1
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
                 let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
-                let label =
-                    section.module == SettingsService.module
-                    ? definition.title() : strings.format(.settingLine, titles[section.module] ?? section.module, definition.title())
+                let label = own ? definition.title() : strings.format(.settingLine, titles[section.module] ?? section.module, definition.title())
                 let line = strings.format(.settingLine, label, shown.isEmpty ? "-" : shown)
                 actions.append((number, line, { self.edit(section.module, definition, ui) }))
                 number += 1
             }
         }
+        actions.sort { $0.number < $1.number }
         var shortcuts = [MenuShortcut(key: "a", label: strings[.about]), MenuShortcut(key: "h", label: strings[.help])]
         if user != nil { shortcuts.append(MenuShortcut(key: "l", label: strings[.logOut])) }
         let profile = user.map { ["\($0.name) <\($0.email)>"] } ?? []
