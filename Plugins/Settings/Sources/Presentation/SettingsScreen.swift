@@ -38,7 +38,8 @@ final class SettingsScreen: Screen {
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
                 let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
-                let label = own ? definition.title() : strings.format(.settingLine, titles[section.module] ?? section.module, definition.title())
+                let module = titles[section.module] ?? section.module
+                let label = own ? definition.title() : strings.format(.settingLine, module, definition.title())
                 let line = strings.format(.settingLine, label, shown.isEmpty ? "-" : shown)
                 actions.append((number, line, { self.edit(section.module, definition, ui) }))
                 number += 1
