@@ -104,6 +104,26 @@ import Testing
                 == "modhost: error: unknown option '--confi'; did you mean '--config'?; see 'modhost --help'\n")
     }
 
+    @Test func modulesFileErrorsAreInThePersonsLanguage() throws {
+        let config = try TestEnvironment.write(#"{"modules": [{"name": "Geo", "enabeld": true}], "environment": 3}"#)
+        func run(_ environment: [String: String]) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config, "modules"], environment: environment,
+                unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
+        }
+        let german = try run(["LANG": "de_DE.UTF-8"])
+        #expect(german.status == 1)
+        #expect(
+            german.errorLines == [
+                "modhost: Fehler: '\(config)': 'environment' muss eine Zeichenkette sein, gefunden: eine Zahl",
+                "modhost: Fehler: '\(config)': modules[0] ('Geo'): unbekannter Schlüssel 'enabeld'; meinten Sie 'enabled'?",
+                "modhost: Fehler: '\(config)': modules[0] ('Geo'): 'enabled' fehlt: fügen Sie \"enabled\": true oder false hinzu",
+            ])
+        #expect(
+            try run(["LANG": "de_DE.UTF-8", "LC_ALL": "C"]).errorLines.first
+                == "modhost: error: '\(config)': 'environment' must be a string, found a number")
+    }
+
     @Test func theHostsHelpFitsEightyColumns() throws {
         let result = try help([], language: "en_US.UTF-8")
         #expect(result.status == 0)

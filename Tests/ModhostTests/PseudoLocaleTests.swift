@@ -135,6 +135,18 @@ import Testing
         }
     }
 
+    @Test func aBrokenModulesFile() throws {
+        let config = try TestEnvironment.write(#"{"modules": [{"name": "Geo", "enabeld": true}], "environment": 3, "modulez": 1}"#)
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "modules"], environment: Self.environment, unsetting: ["LC_ALL", "LC_MESSAGES"])
+        #expect(result.status == 1)
+        // JSON paths and the keys they quote are the file's own words.
+        let lines = Self.untranslated(result.stderr).map {
+            $0.replacingOccurrences(of: #"[a-zA-Z]+\[\d+\]|'[a-zA-Z]+'"#, with: " ", options: .regularExpression)
+        }
+        #expect(lines.filter { Self.text(of: $0).contains { $0.isASCII && $0.isLetter } } == [], "\(result.stderr)")
+    }
+
     @Test func theCheckCatchesAnUntranslatedLine() {
         #expect(
             Self.untranslated("[!! Ŝáṽéď !!] Αθήνα\nSaved Athens.\n  modhost geo add --city NAME — [!! Ŝáṽé !!]\n") == ["Saved Athens."])

@@ -9,6 +9,15 @@ public enum ModhostCommandLine {
     public static let exitFailure: Int32 = 1
     public static let exitUsage: Int32 = 2
 
+    /// The host's strings, read only when a message needs them before the runtime exists (a
+    /// run that goes well does not pay for them here); the console's labels follow them.
+    static func hostStrings(_ environment: [String: String]) -> ModuleStrings? {
+        let strings = try? ModuleStrings.load(
+            module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: LocaleSetting(environment: environment))
+        if let strings { Console.localize(with: strings) }
+        return strings
+    }
+
     /// Runs `modhost` with `arguments` (without the program name), on the main actor.
     @MainActor
     public static func main(
@@ -20,11 +29,7 @@ public enum ModhostCommandLine {
         do {
             parsed = try CommandLineArguments.parse(arguments)
         } catch {
-            // Read only now: a run that goes well does not pay for the host's strings here.
-            let strings = try? ModuleStrings.load(
-                module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: LocaleSetting(environment: environment))
-            if let strings { Console.localize(with: strings) }
-            console.error(error.message(in: strings))
+            console.error(error.message(in: hostStrings(environment)))
             return exitUsage
         }
         if let mismatch = kitMismatch() {
@@ -55,7 +60,8 @@ public enum ModhostCommandLine {
                 console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
                 return exitSuccess
             }
-            for problem in error.problems { console.error("'\(configPath)': \(problem)") }
+            let strings = hostStrings(environment)
+            for problem in error.texts { console.error("'\(configPath)': \(problem.render(strings))") }
             return exitFailure
         }
         let configurationWithExtras: HostConfiguration

@@ -10,14 +10,17 @@ enum JSONValue: Equatable {
     case object([String: JSONValue])
 
     /// How a person calls this kind of value in an error message.
-    var kindName: String {
+    var kindName: String { kind.description }
+
+    /// What kind of value this is, as a message's argument ("found a number").
+    var kind: HostText {
         switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        case .null: HostText("json.null", "null")
+        case .bool: HostText("json.bool", "a boolean")
+        case .number: HostText("json.number", "a number")
+        case .string: HostText("json.string", "a string")
+        case .array: HostText("json.array", "an array")
+        case .object: HostText("json.object", "an object")
         }
     }
 }

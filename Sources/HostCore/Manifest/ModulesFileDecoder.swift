@@ -31,9 +31,11 @@ public struct ModulesFileDecoder {
             bytes = try file.contents()
         } catch {
             if error == .missing {
-                throw ModulesFileError(path: path, problems: ["does not exist; pass another file with --config PATH or MODHOST_CONFIG"])
+                throw ModulesFileError(
+                    path: path,
+                    texts: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
             }
-            throw ModulesFileError(path: path, problems: [error.cause(for: path)])
+            throw ModulesFileError(path: path, texts: [.plain(error.cause(for: path))])
         }
         return try decode(Data(bytes), path: path)
     }
@@ -43,25 +45,39 @@ public struct ModulesFileDecoder {
     /// - Throws: ``ModulesFileError`` with every problem found.
     public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
         guard data.count <= Self.maximumSize else {
-            throw ModulesFileError(path: path, problems: ["is \(data.count) bytes, more than the \(Self.maximumSize) allowed"])
+            throw ModulesFileError(
+                path: path,
+                texts: [
+                    HostText(
+                        "config.too.large", "is %@ bytes, more than the %@ allowed",
+                        [.plain("\(data.count)"), .plain("\(Self.maximumSize)")])
+                ])
         }
         if let long = Self.longString(in: data) {
             throw ModulesFileError(
                 path: path,
-                problems: ["holds a string longer than \(Self.maximumStringLength) bytes, starting '\(Escaped(long))'; shorten it"])
+                texts: [
+                    HostText(
+                        "config.long.string", "holds a string longer than %@ bytes, starting '%@'; shorten it",
+                        [.plain("\(Self.maximumStringLength)"), .plain("\(Escaped(long))")])
+                ])
         }
         let root: JSONValue
         do {
             root = try JSONParser.parse(Array(data))
         } catch {
-            throw ModulesFileError(path: path, problems: ["is not valid JSON: \(error)"])
+            throw ModulesFileError(path: path, texts: [HostText("config.not.json", "is not valid JSON: %@", [.plain("\(error)")])])
         }
-        var problems: [String] = []
+        var problems: [HostText] = []
         guard case .object(let top) = root else {
-            throw ModulesFileError(path: path, problems: ["must be a JSON object with 'modules', found \(root.kindName)"])
+            throw ModulesFileError(
+                path: path, texts: [HostText("config.not.object", "must be a JSON object with 'modules', found %@", [.text(root.kind)])])
         }
         for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
-            problems.append("unknown top-level key '\(Escaped(key))'\(didYouMean(key, among: Self.topLevelKeys))")
+            problems.append(
+                HostText(
+                    "config.unknown.top", "unknown top-level key '%@'%@",
+                    [.plain("\(Escaped(key))"), .text(Self.suggest(key, Self.topLevelKeys))]))
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let environment = Self.environment(top["environment"], problems: &problems)
@@ -69,17 +85,17 @@ public struct ModulesFileDecoder {
         var modules: [ModuleEntry] = []
         switch top["modules"] {
         case nil:
-            problems.append("'modules' is missing: add \"modules\": [] with one object per module")
+            problems.append(HostText("config.modules.missing", "'modules' is missing: add \"modules\": [] with one object per module"))
         case .array(let items)?:
             modules = Self.modules(items, problems: &problems)
         case let other?:
-            problems.append("'modules' must be an array, found \(other.kindName)")
+            problems.append(HostText("config.modules.type", "'modules' must be an array, found %@", [.text(other.kind)]))
         }
-        guard problems.isEmpty else { throw ModulesFileError(path: path, problems: problems) }
+        guard problems.isEmpty else { throw ModulesFileError(path: path, texts: problems) }
         return HostConfiguration(path: path, environment: environment, searchPaths: searchPaths, modules: modules)
     }
 
-    private static func environment(_ value: JSONValue?, problems: inout [String]) -> HostEnvironment {
+    private static func environment(_ value: JSONValue?, problems: inout [HostText]) -> HostEnvironment {
         let names = HostEnvironment.allCases.map(\.rawValue)
         switch value {
         case nil:
@@ -87,14 +103,16 @@ public struct ModulesFileDecoder {
         case .string(let name)?:
             if let environment = HostEnvironment(rawValue: name) { return environment }
             problems.append(
-                "unknown environment '\(Escaped(name))'\(didYouMean(name, among: names)); use one of \(names.joined(separator: ", "))")
+                HostText(
+                    "config.environment.unknown", "unknown environment '%@'%@; use one of %@",
+                    [.plain("\(Escaped(name))"), .text(suggest(name, names)), .plain(names.joined(separator: ", "))]))
         case let other?:
-            problems.append("'environment' must be a string, found \(other.kindName)")
+            problems.append(HostText("config.environment.type", "'environment' must be a string, found %@", [.text(other.kind)]))
         }
         return .development
     }
 
-    private func searchPaths(_ value: JSONValue?, folder: String, problems: inout [String]) -> [String] {
+    private func searchPaths(_ value: JSONValue?, folder: String, problems: inout [HostText]) -> [String] {
         switch value {
         case nil:
             return [defaultSearchPath]
@@ -102,87 +120,112 @@ public struct ModulesFileDecoder {
             var paths: [String] = []
             for (index, item) in items.enumerated() {
                 guard case .string(let path) = item else {
-                    problems.append("searchPaths[\(index)] must be a string, found \(item.kindName)")
+                    problems.append(
+                        HostText(
+                            "config.search.item", "searchPaths[%@] must be a string, found %@", [.plain("\(index)"), .text(item.kind)]))
                     continue
                 }
                 guard !path.isEmpty else {
-                    problems.append("searchPaths[\(index)] is empty; remove it or name a folder")
+                    problems.append(
+                        HostText("config.search.empty", "searchPaths[%@] is empty; remove it or name a folder", [.plain("\(index)")]))
                     continue
                 }
                 paths.append(Self.absolute(path, relativeTo: folder))
             }
             return paths
         case let other?:
-            problems.append("'searchPaths' must be an array of strings, found \(other.kindName)")
+            problems.append(HostText("config.search.type", "'searchPaths' must be an array of strings, found %@", [.text(other.kind)]))
             return []
         }
     }
 
-    private static func modules(_ items: [JSONValue], problems: inout [String]) -> [ModuleEntry] {
+    private static func modules(_ items: [JSONValue], problems: inout [HostText]) -> [ModuleEntry] {
         var entries: [ModuleEntry] = []
         var firstIndexByName: [String: (index: Int, name: String)] = [:]
         for (index, item) in items.enumerated() {
             guard case .object(let fields) = item else {
-                problems.append("modules[\(index)] must be an object, found \(item.kindName)")
+                problems.append(
+                    HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.kind)]))
                 continue
             }
             let label = label(index: index, fields: fields)
-            var entryProblems: [String] = []
+            var entryProblems: [HostText] = []
             for key in fields.keys.sorted() where !moduleKeys.contains(key) {
-                entryProblems.append("unknown key '\(Escaped(key))'\(didYouMean(key, among: moduleKeys))")
+                entryProblems.append(
+                    HostText("config.unknown.key", "unknown key '%@'%@", [.plain("\(Escaped(key))"), .text(suggest(key, moduleKeys))]))
             }
             var name = ""
             switch fields["name"] {
-            case nil: entryProblems.append("'name' is missing")
+            case nil: entryProblems.append(HostText("config.name.missing", "'name' is missing"))
             case .string(let value)?:
                 name = value
                 if !isValidName(value) {
                     entryProblems.append(
-                        "name '\(Escaped(value))' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)")
+                        HostText(
+                            "config.name.bad",
+                            "name '%@' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)",
+                            [.plain("\(Escaped(value))")]))
                 }
-            case let other?: entryProblems.append("'name' must be a string, found \(other.kindName)")
+            case let other?: entryProblems.append(HostText("config.name.type", "'name' must be a string, found %@", [.text(other.kind)]))
             }
             var enabled = false
             switch fields["enabled"] {
-            case nil: entryProblems.append("'enabled' is missing: add \"enabled\": true or false")
+            case nil: entryProblems.append(HostText("config.enabled.missing", "'enabled' is missing: add \"enabled\": true or false"))
             case .bool(let value)?: enabled = value
-            case let other?: entryProblems.append("'enabled' must be true or false, found \(other.kindName)")
+            case let other?:
+                entryProblems.append(HostText("config.enabled.type", "'enabled' must be true or false, found %@", [.text(other.kind)]))
             }
             var library: String?
             switch fields["library"] {
             case nil: break
             case .string(let value)? where !value.isEmpty: library = value
-            case .string?: entryProblems.append("'library' is empty; remove it or give the library's path")
-            case let other?: entryProblems.append("'library' must be a string (a path), found \(other.kindName)")
+            case .string?:
+                entryProblems.append(HostText("config.library.empty", "'library' is empty; remove it or give the library's path"))
+            case let other?:
+                entryProblems.append(HostText("config.library.type", "'library' must be a string (a path), found %@", [.text(other.kind)]))
             }
             var sha256: String?
             switch fields["sha256"] {
             case nil: break
             case .string(let value)? where value.count == 64 && value.allSatisfy(\.isHexDigit): sha256 = value.lowercased()
-            case .string(let value)?: entryProblems.append("'sha256' must be 64 hex digits, found '\(Escaped(value))'")
-            case let other?: entryProblems.append("'sha256' must be a string of 64 hex digits, found \(other.kindName)")
+            case .string(let value)?:
+                entryProblems.append(
+                    HostText("config.sha256.bad", "'sha256' must be 64 hex digits, found '%@'", [.plain("\(Escaped(value))")]))
+            case let other?:
+                entryProblems.append(
+                    HostText("config.sha256.type", "'sha256' must be a string of 64 hex digits, found %@", [.text(other.kind)]))
             }
             var startTimeout: Duration?
             switch fields["startTimeout"] {
             case nil: break
             case .number(let value)? where value > 0 && value <= 3_600: startTimeout = .milliseconds(Int64((value * 1_000).rounded(.up)))
-            case .number(let value)?: entryProblems.append("'startTimeout' must be a number of seconds from 0 to 3600, found \(value)")
-            case let other?: entryProblems.append("'startTimeout' must be a number of seconds, found \(other.kindName)")
+            case .number(let value)?:
+                entryProblems.append(
+                    HostText(
+                        "config.timeout.range", "'startTimeout' must be a number of seconds from 0 to 3600, found %@", [.plain("\(value)")])
+                )
+            case let other?:
+                entryProblems.append(
+                    HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.kind)]))
             }
             var config: Data?
             switch fields["config"] {
             case nil: break
             case .object(let value)?: config = try? JSONEncoder().encode(JSONValue.object(value))
-            case let other?: entryProblems.append("'config' must be an object, found \(other.kindName)")
+            case let other?:
+                entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
             }
             if !name.isEmpty {
                 if let first = firstIndexByName[name.lowercased()] {
-                    entryProblems.append("duplicate name: modules[\(first.index)] is already named '\(first.name)'")
+                    entryProblems.append(
+                        HostText(
+                            "config.duplicate", "duplicate name: modules[%@] is already named '%@'",
+                            [.plain("\(first.index)"), .plain(first.name)]))
                 } else {
                     firstIndexByName[name.lowercased()] = (index, name)
                 }
             }
-            problems += entryProblems.map { "\(label): \($0)" }
+            problems += entryProblems.map { HostText("config.entry", "%@: %@", [.plain(label), .text($0)]) }
             if entryProblems.isEmpty {
                 entries.append(
                     ModuleEntry(
@@ -191,6 +234,11 @@ public struct ModulesFileDecoder {
             }
         }
         return entries
+    }
+
+    /// "; did you mean 'x'?" when a near candidate exists, else nothing.
+    private static func suggest(_ word: String, _ candidates: [String]) -> HostText {
+        nearest(to: word, among: candidates).map { HostText("config.suggest", "; did you mean '%@'?", [.plain($0)]) } ?? .plain("")
     }
 
     /// `modules[2] ('Geo')`, or `modules[2]` when the name is unknown.

@@ -1,0 +1,52 @@
+import ModuleKit
+
+/// A message of the host's, kept as its key and arguments so it can be said in the person's
+/// language when it is printed, and in English (the template here) everywhere else: in
+/// `modules --json`, in logs, with `LC_ALL=C`, or when the host's strings cannot be read.
+struct HostText: Sendable, Equatable, CustomStringConvertible {
+    /// A value in a message: as it is (a name, a path), or itself a message.
+    enum Argument: Sendable, Equatable {
+        case plain(String)
+        case text(HostText)
+    }
+
+    let key: String
+    /// The English text, `%@` for each argument in order.
+    let template: String
+    let arguments: [Argument]
+
+    init(_ key: String, _ template: String, _ arguments: [Argument] = []) {
+        self.key = key
+        self.template = template
+        self.arguments = arguments
+    }
+
+    /// The text itself, not translated (a name, a path, a detail from elsewhere).
+    static func plain(_ text: String) -> HostText { HostText("", "%@", [.plain(text)]) }
+
+    /// English.
+    var description: String { render(nil) }
+
+    /// In `strings`' language when they have this key, else English.
+    func render(_ strings: ModuleStrings?) -> String {
+        let values = arguments.map { argument in
+            switch argument {
+            case .plain(let text): text
+            case .text(let text): text.render(strings)
+            }
+        }
+        if !key.isEmpty, let strings, strings[StringKey(key)] != key { return strings.format(StringKey(key), arguments: values) }
+        return Self.substitute(template, values)
+    }
+
+    private static func substitute(_ template: String, _ values: [String]) -> String {
+        var result = ""
+        var remaining = values[...]
+        var rest = template[...]
+        while let range = rest.range(of: "%@") {
+            result += rest[..<range.lowerBound] + (remaining.popFirst() ?? "%@")
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
