@@ -124,6 +124,22 @@ import Testing
                 == "modhost: error: '\(config)': 'environment' must be a string, found a number")
     }
 
+    @Test func theModulesReportAndCheckSpeakThePersonsLanguage() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), ("Settings", #""enabled": false"#)]))
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config] + arguments, environment: ["LANG": "de_DE.UTF-8"],
+                unsetting: ["LC_ALL", "LC_MESSAGES"])
+        }
+        let report = try run(["modules"])
+        #expect(report.stdout.hasPrefix("MODUL    ZUSTAND     VERSION BIETET   BRAUCHT NUTZT\n"), "\(report.stdout)")
+        #expect(report.stdout.contains("Geo      aktiv       1.0.0   GeoRoute -       SettingsRoute\n"))
+        #expect(report.stdout.contains("    Hinweis: in modules.json deaktiviert\n"))
+        #expect(try run(["check"]).stdout == "'\(config)' ist gültig: 1 Modul bereit, 1 deaktiviert\n")
+        // The JSON report stays English: it is for programs.
+        #expect(try run(["modules", "--json"]).stdout.contains(#""reason":"disabled in modules.json""#))
+    }
+
     @Test func theHostsHelpFitsEightyColumns() throws {
         let result = try help([], language: "en_US.UTF-8")
         #expect(result.status == 0)

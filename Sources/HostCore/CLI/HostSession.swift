@@ -31,7 +31,7 @@ struct HostSession {
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
             runtime.stop()
-            console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules))
+            console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         case .new, .dev:
             // Unreachable: ModhostCommandLine runs them before modules.json is read, and with
@@ -67,8 +67,8 @@ struct HostSession {
         }
         let modules = runtime.modules
         let active = modules.filter { $0.state == .active }.count
-        console.print(
-            "'\(runtime.configuration.path)' is valid: \(active) module\(active == 1 ? "" : "s") ready, \(modules.count - active) disabled")
+        let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
+        console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
         return ModhostCommandLine.exitSuccess
     }
 
@@ -171,7 +171,7 @@ struct HostSession {
     /// Why a module is not active, in the person's language (the reason itself as the host
     /// recorded it).
     private func whyInactive(_ report: ModuleReport) -> String {
-        let reason = report.reason ?? runtime.strings[.reasonNone]
+        let reason = report.reasonText?.render(runtime.strings) ?? runtime.strings[.reasonNone]
         switch report.state {
         case .disabled: return runtime.strings.format(.inactiveDisabled, reason, report.name)
         case .failed: return runtime.strings.format(.inactiveFailed, reason)

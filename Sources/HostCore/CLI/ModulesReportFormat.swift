@@ -3,19 +3,25 @@ import ModuleKit
 
 /// `modhost modules` as a table, and as the stable JSON documented in the README.
 enum ModulesReportFormat {
-    static func table(_ modules: [ModuleReport]) -> String {
-        guard !modules.isEmpty else { return "no modules in modules.json\n" }
-        let header = ["MODULE", "STATE", "VERSION", "PROVIDES", "REQUIRES", "USES"]
+    /// The table, its words from `strings` (the person's language; English without them).
+    static func table(_ modules: [ModuleReport], strings: ModuleStrings? = nil) -> String {
+        func word(_ key: String, _ english: String) -> String { HostText(key, english).render(strings) }
+        guard !modules.isEmpty else { return word("report.none", "no modules in modules.json") + "\n" }
+        let header = [
+            word("report.module", "MODULE"), word("report.state", "STATE"), word("report.version", "VERSION"),
+            word("report.provides", "PROVIDES"), word("report.requires", "REQUIRES"), word("report.uses", "USES"),
+        ]
         let rows = modules.map { module in
             [
-                module.name, module.state.rawValue, module.version ?? "-", list(module.provides), list(module.requires),
-                list(module.uses),
+                module.name, word("report.state." + module.state.rawValue, module.state.rawValue), module.version ?? "-",
+                list(module.provides), list(module.requires), list(module.uses),
             ]
         }
         var lines = Table(header: header, rows: rows).lines
         for (index, module) in modules.enumerated() {
-            if let reason = module.reason {
-                lines[index + 1] += "\n    \(module.state == .disabled ? "note" : "reason"): \(reason)"
+            if let reason = module.reasonText {
+                let label = module.state == .disabled ? word("report.note", "note") : word("report.reason", "reason")
+                lines[index + 1] += "\n    \(label): \(reason.render(strings))"
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -11,6 +11,8 @@ final class HostInfo: HostInfoRoute {
     private let commandLines = Mutex<@Sendable () -> [String]>({ [] })
     /// A module's name as its strings say it ("module.title"), in the current language.
     private let titles = Mutex<@Sendable (String) -> String>({ $0 })
+    /// A host message in the current language.
+    private let describer = Mutex<@Sendable (HostText) -> String>({ $0.description })
 
     init(hostVersion: String, environment: String, dataFolder: String) {
         self.hostVersion = hostVersion
@@ -20,9 +22,13 @@ final class HostInfo: HostInfoRoute {
 
     var commands: [String] { commandLines.withLock { $0 }() }
 
-    func update(commands: @escaping @Sendable () -> [String], titles: @escaping @Sendable (String) -> String) {
+    func update(
+        commands: @escaping @Sendable () -> [String], titles: @escaping @Sendable (String) -> String,
+        describe: @escaping @Sendable (HostText) -> String
+    ) {
         commandLines.withLock { $0 = commands }
         self.titles.withLock { $0 = titles }
+        describer.withLock { $0 = describe }
     }
 
     func update(_ reports: [ModuleReport]) {
@@ -31,8 +37,10 @@ final class HostInfo: HostInfoRoute {
 
     var modules: [ModuleStatus] {
         let title = titles.withLock { $0 }
+        let describe = describer.withLock { $0 }
         return reports.withLock { $0 }.map {
-            ModuleStatus(name: $0.name, state: $0.state.rawValue, reason: $0.reason, version: $0.version, title: title($0.name))
+            ModuleStatus(
+                name: $0.name, state: $0.state.rawValue, reason: $0.reasonText.map(describe), version: $0.version, title: title($0.name))
         }
     }
 }

@@ -99,7 +99,8 @@ extension HostRuntime {
                 let strings = strings(of: name)
                 let title = strings[Self.moduleTitle]
                 return title == Self.moduleTitle.rawValue ? name : title
-            })
+            },
+            describe: { [strings] text in text.render(strings) })
     }
 
     /// Stops the started modules in reverse order; later calls, and calls before start, do

@@ -24,7 +24,7 @@ extension HostRuntime {
         for entry in configuration.modules {
             var report = ModuleReport(name: entry.name, state: .disabled)
             guard entry.enabled else {
-                report.reason = disabledReason(entry)
+                report.reasonText = disabledReason(entry)
                 reports.append(report)
                 continue
             }
@@ -61,7 +61,8 @@ extension HostRuntime {
         readDisabledDescriptorsIfMissed(&state, selected: selected)
         for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
             reports[index].state = .disabled
-            reports[index].reason = "not selected by --only \((options.only ?? []).joined(separator: ","))"
+            reports[index].reasonText = HostText(
+                "reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))])
         }
         let explain = { [reports, disabled = state.disabledDescriptors] (route: String) in
             Self.explainMissing(route, reports: reports, disabled: disabled)
@@ -306,9 +307,11 @@ extension HostRuntime {
         return try ModuleStrings.load(module: module.manifest.name, from: libraryFolder + "/" + folder, locale: locale)
     }
 
-    private func disabledReason(_ entry: ModuleEntry) -> String {
-        if options.disable.contains(where: { $0.lowercased() == entry.name.lowercased() }) { return "disabled by --disable" }
-        return "disabled in modules.json"
+    private func disabledReason(_ entry: ModuleEntry) -> HostText {
+        if options.disable.contains(where: { $0.lowercased() == entry.name.lowercased() }) {
+            return HostText("reason.disabled.flag", "disabled by --disable")
+        }
+        return HostText("reason.disabled.file", "disabled in modules.json")
     }
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.

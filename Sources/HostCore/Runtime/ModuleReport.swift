@@ -4,8 +4,20 @@ import ModuleKit
 public struct ModuleReport: Sendable, Equatable {
     public let name: String
     public var state: ModuleState
-    /// Why the module is not active; `nil` when active.
-    public var reason: String?
+
+    public init(name: String, state: ModuleState) {
+        self.name = name
+        self.state = state
+    }
+
+    /// Why the module is not active; `nil` when active. Said in the person's language where
+    /// the host has a translation (``reason`` is its English, as `modules --json` reports it).
+    var reasonText: HostText?
+    /// Why the module is not active, in English; `nil` when active.
+    public var reason: String? {
+        get { reasonText?.description }
+        set { reasonText = newValue.map(HostText.plain) }
+    }
     /// What the library reports; `nil` when it was not loaded.
     public var version: String?
     /// The ModuleKit SDK version the library was built with; `nil` when unknown.

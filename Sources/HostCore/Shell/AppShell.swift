@@ -61,6 +61,8 @@ extension StringKey {
     static let labelError: StringKey = "label.error"
     static let commandNeeded: StringKey = "command.needed"
     static let moduleInactive: StringKey = "module.inactive"
+    static let checkValid: StringKey = "check.valid"
+    static let checkReady: StringKey = "check.ready"
     static let inactiveDisabled: StringKey = "module.inactive.disabled"
     static let inactiveFailed: StringKey = "module.inactive.failed"
     static let inactiveSkipped: StringKey = "module.inactive.skipped"
