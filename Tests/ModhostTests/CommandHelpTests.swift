@@ -140,9 +140,13 @@ import Testing
         #expect(try run(["modules", "--json"]).stdout.contains(#""reason":"disabled in modules.json""#))
     }
 
-    @Test func theHostsHelpFitsEightyColumns() throws {
-        let result = try help([], language: "en_US.UTF-8")
-        #expect(result.status == 0)
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    @Test func theHostsHelpFitsEightyColumnsInEveryLanguage() throws {
+        for (language, _, _) in Self.languages {
+            let result = try help([], language: language)
+            #expect(result.status == 0)
+            #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(language): \(result.stdout)")
+        }
+        #expect(try help([], language: "de_DE.UTF-8").stdout.hasPrefix("ÜBERSICHT: modhost lädt die Module"))
+        #expect(try help([], language: "en_US.UTF-8").stdout.hasPrefix("OVERVIEW: modhost loads the modules"))
     }
 }

@@ -1,3 +1,5 @@
+import ModuleKit
+
 /// The built-in commands and global options of `modhost`, written once: `--help` renders them,
 /// the parser knows its options from them, and a test holds the README's usage block to them.
 enum CommandLineTable {
@@ -6,9 +8,13 @@ enum CommandLineTable {
     struct Row {
         let usage: String
         let summary: [String]
+        /// The summary's key in the host's strings (`help.command.<id>`).
+        var id = ""
     }
 
-    static let commands: [Row] = [
+    static let commands: [Row] = zip(commandIDs, englishCommands).map { id, row in Row(usage: row.usage, summary: row.summary, id: id) }
+    private static let commandIDs = ["run", "modules", "check", "routes", "bisect", "new", "dev", "module.command", "module.help"]
+    private static let englishCommands: [Row] = [
         Row(usage: "(none)", summary: ["Start the modules and run the interactive app"]),
         Row(usage: "modules [--json]", summary: ["List each module with its state, reason and routes"]),
         Row(usage: "check", summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"]),
@@ -29,11 +35,19 @@ enum CommandLineTable {
         let names: [String]
         let value: String?
         let summary: [String]
+        /// The summary's key in the host's strings (`help.option.<id>`).
+        var id = ""
 
         var usage: String { names.joined(separator: ", ") + (value.map { " " + $0 } ?? "") }
     }
 
-    static let options: [Option] = [
+    static let options: [Option] = zip(optionIDs, englishOptions).map { id, option in
+        Option(names: option.names, value: option.value, summary: option.summary, id: id)
+    }
+    private static let optionIDs = [
+        "config", "data.dir", "only", "enable", "disable", "module", "retry", "no.crash.records", "log.level", "help", "version",
+    ]
+    private static let englishOptions: [Option] = [
         Option(names: ["--config"], value: "PATH", summary: ["The modules.json to read (default ./modules.json;", "env MODHOST_CONFIG)"]),
         Option(
             names: ["--data-dir"], value: "PATH",
@@ -54,14 +68,22 @@ enum CommandLineTable {
     /// Every spelling of every option, for the parser's suggestions.
     static var optionNames: [String] { options.flatMap(\.names) }
 
-    /// The commands, then a blank line, then the options: what `--help` and the README show.
-    static var usageLines: [String] {
+    /// The commands, then a blank line, then the options: what `--help` and the README show;
+    /// each summary in `strings`' language when they have it (wrapped to fit 80 columns), else
+    /// the English lines written here.
+    static func usageLines(strings: ModuleStrings? = nil) -> [String] {
         let width = (commands.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
-        func lines(_ usage: String, _ summary: [String]) -> [String] {
-            var result = ["  " + usage.padding(to: width + 1) + " " + summary[0]]
+        func lines(_ usage: String, _ english: [String], _ key: String) -> [String] {
+            var summary = english
+            // In English, the lines as broken here (the README shows them); else wrapped.
+            if let strings, strings[StringKey(key)] != key, strings[StringKey(key)] != english.joined(separator: " ") {
+                summary = HelpText.wrap(strings[StringKey(key)], width: 80 - width - 4, indent: "")
+            }
+            var result = ["  " + usage.padding(to: width + 1) + " " + (summary.first ?? "")]
             result += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
             return result
         }
-        return commands.flatMap { lines($0.usage, $0.summary) } + [""] + options.flatMap { lines($0.usage, $0.summary) }
+        return commands.flatMap { lines($0.usage, $0.summary, "help.command." + $0.id) } + [""]
+            + options.flatMap { lines($0.usage, $0.summary, "help.option." + $0.id) }
     }
 }

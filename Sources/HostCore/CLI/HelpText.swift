@@ -3,33 +3,31 @@ import ModuleKit
 /// The text of `modhost --help`, with the modules as their descriptors describe them (no
 /// module code runs), and of `modhost <module> --help`.
 enum HelpText {
-    static func render(modules: [ModuleReport]) -> String {
-        let usage = CommandLineTable.usageLines
+    /// `strings`: the host's, for the person's language (English without them).
+    static func render(modules: [ModuleReport], strings: ModuleStrings? = nil) -> String {
+        func say(_ key: String, _ english: String) -> String { HostText(key, english).render(strings) }
+        let usage = CommandLineTable.usageLines(strings: strings)
         let blank = usage.firstIndex(of: "") ?? usage.count
-        var lines = [
-            "OVERVIEW: modhost loads the modules listed in modules.json and runs their app.",
-            "",
-            "USAGE: modhost [OPTIONS] [COMMAND]",
-            "",
-            "COMMANDS:",
-        ]
+        var lines = wrap(
+            say("help.overview", "OVERVIEW: modhost loads the modules listed in modules.json and runs their app."), width: 80, indent: "  ")
+        lines += ["", say("help.usage.line", "USAGE: modhost [OPTIONS] [COMMAND]"), "", say("help.commands.title", "COMMANDS:")]
         lines += usage[..<blank]
-        lines += ["", "OPTIONS:"]
+        lines += ["", say("help.options.title", "OPTIONS:")]
         lines += usage[min(blank + 1, usage.count)...]
-        lines += [
-            "",
-            "MODULES ('modhost <module> --help' lists a module's commands):",
-        ]
+        lines +=
+            [""]
+            + wrap(say("help.modules.title", "MODULES ('modhost <module> --help' lists a module's commands):"), width: 80, indent: "  ")
         if modules.isEmpty {
-            lines.append("  (none in modules.json)")
+            lines.append("  " + say("help.modules.none", "(none in modules.json)"))
         } else {
             let width = modules.map(\.name.count).max() ?? 0
             lines += modules.map { module in
                 let version = module.version.map { " \($0)" } ?? ""
-                return "  " + module.name.lowercased().padding(to: width + 1) + " \(module.state.rawValue)\(version)"
+                let state = say("report.state." + module.state.rawValue, module.state.rawValue)
+                return "  " + module.name.lowercased().padding(to: width + 1) + " \(state)\(version)"
             }
         }
-        lines += ["", "Exit codes: 0 success, 1 failure, 2 bad usage."]
+        lines += [""] + wrap(say("help.exit.codes", "Exit codes: 0 success, 1 failure, 2 bad usage."), width: 80, indent: "")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -16,7 +16,7 @@ struct HostSession {
             if case .module(let name, nil, _) = arguments.command { return moduleHelp(name) }
             // From the descriptors: no module code runs for help.
             runtime.planOnly()
-            console.out(HelpText.render(modules: runtime.modules))
+            console.out(HelpText.render(modules: runtime.modules, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         }
         switch arguments.command {

@@ -56,7 +56,7 @@ public enum ModhostCommandLine {
             configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
         } catch {
             if parsed.help {
-                console.out(HelpText.render(modules: []))
+                console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
                 console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
                 return exitSuccess
             }
