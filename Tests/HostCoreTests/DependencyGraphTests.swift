@@ -17,7 +17,7 @@ private func node(_ name: String, provides: [String] = [], requires: [String] = 
 
 private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:]) -> DependencyGraph.Plan {
     var graph = DependencyGraph(nodes: nodes, hostRoutes: [], explainMissing: { _ in nil })
-    graph.alreadyFailed = failed
+    graph.alreadyFailed = failed.mapValues(HostText.plain)
     return graph.plan()
 }
 
@@ -49,26 +49,26 @@ private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:
             node("C", provides: [c], requires: [b]), node("Outside", requires: [a]),
         ])
         #expect(result.blocked["A"]?.state == .failed)
-        #expect(result.blocked["A"]?.reason == "dependency cycle: A → C → B → A")
-        #expect(result.blocked["B"]?.reason == "dependency cycle: B → A → C → B")
-        #expect(result.blocked["C"]?.reason == "dependency cycle: C → B → A → C")
+        #expect(result.blocked["A"]?.reason.description == "dependency cycle: A → C → B → A")
+        #expect(result.blocked["B"]?.reason.description == "dependency cycle: B → A → C → B")
+        #expect(result.blocked["C"]?.reason.description == "dependency cycle: C → B → A → C")
         #expect(result.blocked["Outside"]?.state == .skipped)
         #expect(
-            result.blocked["Outside"]?.reason == "requires 'RouteA' from 'A', which failed: dependency cycle: A → C → B → A")
+            result.blocked["Outside"]?.reason.description == "requires 'RouteA' from 'A', which failed: dependency cycle: A → C → B → A")
         #expect(result.order.isEmpty)
     }
 
     @Test func aModuleRequiringItsOwnRouteIsACycle() {
-        #expect(plan([node("Loop", provides: [a], requires: [a])]).blocked["Loop"]?.reason == "dependency cycle: Loop → Loop")
+        #expect(plan([node("Loop", provides: [a], requires: [a])]).blocked["Loop"]?.reason.description == "dependency cycle: Loop → Loop")
     }
 
     @Test func aMissingRequirementSkipsTheModuleAndItsDependentsInTurn() {
         let result = plan([node("Needy", provides: [b], requires: [a]), node("Dependent", requires: [b]), node("Fine")])
         #expect(result.blocked["Needy"]?.state == .skipped)
-        #expect(result.blocked["Needy"]?.reason == "requires 'RouteA', which no active module provides")
+        #expect(result.blocked["Needy"]?.reason.description == "requires 'RouteA', which no active module provides")
         #expect(result.blocked["Dependent"]?.state == .skipped)
         #expect(
-            result.blocked["Dependent"]?.reason
+            result.blocked["Dependent"]?.reason.description
                 == "requires 'RouteB' from 'Needy', which was skipped: requires 'RouteA', which no active module provides")
         #expect(result.order == ["Fine"])
     }
@@ -76,13 +76,15 @@ private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:
     @Test func twoProvidersOfOneRouteIsAnErrorNamingBoth() {
         let result = plan([node("First", provides: [a]), node("Second", provides: [a]), node("User", requires: [a])])
         #expect(result.blocked["Second"]?.state == .failed)
-        #expect(result.blocked["Second"]?.reason == "provides 'RouteA', which 'First' also provides; disable one of them in modules.json")
+        #expect(
+            result.blocked["Second"]?.reason.description
+                == "provides 'RouteA', which 'First' also provides; disable one of them in modules.json")
         #expect(result.order == ["First", "User"])
     }
 
     @Test func anAlreadyFailedModuleStillExplainsItsConsumers() {
         let result = plan([node("Broken", provides: [a]), node("User", requires: [a])], failed: ["Broken": "config.x is missing"])
-        #expect(result.blocked["Broken"]?.reason == "config.x is missing")
-        #expect(result.blocked["User"]?.reason == "requires 'RouteA' from 'Broken', which failed: config.x is missing")
+        #expect(result.blocked["Broken"]?.reason.description == "config.x is missing")
+        #expect(result.blocked["User"]?.reason.description == "requires 'RouteA' from 'Broken', which failed: config.x is missing")
     }
 }

@@ -140,6 +140,19 @@ import Testing
         #expect(try run(["modules", "--json"]).stdout.contains(#""reason":"disabled in modules.json""#))
     }
 
+    @Test func whyAModuleDidNotStartIsSaidInThePersonsLanguage() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureProvider", #""enabled": false"#), ("FixtureConsumer", "")]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "fixtureconsumer", "report"], environment: ["LANG": "de_DE.UTF-8"],
+            unsetting: ["LC_ALL", "LC_MESSAGES"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: Fehler: Modul 'FixtureConsumer' ist nicht aktiv: es wurde übersprungen: braucht 'GreetingRoute', "
+                + "das kein aktives Modul bietet: FixtureProvider ist in modules.json deaktiviert\n")
+    }
+
     @Test func theHostsHelpFitsEightyColumnsInEveryLanguage() throws {
         for (language, _, _) in Self.languages {
             let result = try help([], language: language)

@@ -15,7 +15,7 @@ struct DependencyGraph {
         /// Every node not blocked, in an order where providers come before their consumers.
         var order: [String]
         /// Modules that must not start, with their state and reason.
-        var blocked: [String: (state: ModuleState, reason: String)]
+        var blocked: [String: (state: ModuleState, reason: HostText)]
         /// The provider of each route, by route.
         var providers: [String: String]
     }
@@ -23,11 +23,11 @@ struct DependencyGraph {
     let nodes: [Node]
     /// Nodes that already failed (e.g. a bad config): they still count as providers, so their
     /// consumers learn why.
-    var alreadyFailed: [String: String] = [:]
+    var alreadyFailed: [String: HostText] = [:]
     /// Routes the host itself provides (to every module).
     let hostRoutes: [String]
     /// Explains a route that no loaded module provides (e.g. "Geo is disabled in modules.json").
-    let explainMissing: (String) -> String?
+    let explainMissing: (String) -> HostText?
 
     func plan() -> Plan {
         var blocked = alreadyFailed.mapValues { (state: ModuleState.failed, reason: $0) }
@@ -38,7 +38,9 @@ struct DependencyGraph {
                 if let first = providers[route], blocked[node.name] == nil {
                     blocked[node.name] = (
                         .failed,
-                        "provides '\(route)', which '\(first)' also provides; disable one of them in modules.json"
+                        HostText(
+                            "reason.provides.twice", "provides '%@', which '%@' also provides; disable one of them in modules.json",
+                            [.plain(route), .plain(first)])
                     )
                 } else {
                     providers[route] = node.name
@@ -46,7 +48,7 @@ struct DependencyGraph {
             }
         }
         for (name, cycle) in cycles(providers: providers) where blocked[name] == nil {
-            blocked[name] = (.failed, "dependency cycle: \(cycle.joined(separator: " → "))")
+            blocked[name] = (.failed, HostText("reason.cycle", "dependency cycle: %@", [.plain(cycle.joined(separator: " → "))]))
         }
         let order = topologicalOrder(providers: providers)
         // Whatever requires a blocked or missing provider is skipped, in order, so the reason
@@ -70,16 +72,22 @@ struct DependencyGraph {
     static func unmetRequirement(
         requiring routes: [String],
         providers: [String: String],
-        explainMissing: (String) -> String?,
-        stateOf: (String) -> (ModuleState, String)?
-    ) -> String? {
+        explainMissing: (String) -> HostText?,
+        stateOf: (String) -> (ModuleState, HostText)?
+    ) -> HostText? {
         for route in routes {
             guard let provider = providers[route] else {
-                let why = explainMissing(route).map { ": \($0)" } ?? ""
-                return "requires '\(route)', which no active module provides\(why)"
+                guard let why = explainMissing(route) else {
+                    return HostText("reason.requires.none", "requires '%@', which no active module provides", [.plain(route)])
+                }
+                return HostText(
+                    "reason.requires.none.why", "requires '%@', which no active module provides: %@", [.plain(route), .text(why)])
             }
             if let (state, reason) = stateOf(provider) {
-                return "requires '\(route)' from '\(provider)', which \(state == .failed ? "failed" : "was skipped"): \(reason)"
+                let key = state == .failed ? "reason.requires.failed" : "reason.requires.skipped"
+                let template =
+                    state == .failed ? "requires '%@' from '%@', which failed: %@" : "requires '%@' from '%@', which was skipped: %@"
+                return HostText(key, template, [.plain(route), .plain(provider), .text(reason)])
             }
         }
         return nil

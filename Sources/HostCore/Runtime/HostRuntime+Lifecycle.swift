@@ -32,7 +32,10 @@ extension HostRuntime {
                     try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
                 }
             } catch {
-                settle(name, as: .failed, reason: "threw in register: \(error)", module: module, in: &state)
+                settle(
+                    name, as: .failed, reason: HostText("reason.threw.register", "threw in register: %@", [.plain("\(error)")]),
+                    module: module,
+                    in: &state)
                 continue
             }
             do {
@@ -40,7 +43,9 @@ extension HostRuntime {
                     try module.instance.start(context)
                 }
             } catch {
-                settle(name, as: .failed, reason: "threw in start: \(error)", module: module, in: &state)
+                settle(
+                    name, as: .failed, reason: HostText("reason.threw.start", "threw in start: %@", [.plain("\(error)")]), module: module,
+                    in: &state)
                 continue
             }
             state.started.append(name)
@@ -140,23 +145,25 @@ extension HostRuntime {
     }
 
     /// Why `manifest` cannot start now that earlier modules have settled, or `nil`.
-    private func unmetRequirement(of manifest: ModuleManifest, in state: Snapshot) -> String? {
+    private func unmetRequirement(of manifest: ModuleManifest, in state: Snapshot) -> HostText? {
         DependencyGraph.unmetRequirement(
             requiring: manifest.requires.map(\.name),
             providers: state.plan.providers,
             explainMissing: { Self.explainMissing($0, reports: state.reports, disabled: state.disabledDescriptors) },
             stateOf: { provider in
                 guard let report = state.reports.first(where: { $0.name == provider }), report.state != .active else { return nil }
-                return (report.state, report.reason ?? "")
+                return (report.state, report.reasonText ?? .plain(""))
             }
         )
     }
 
     /// Records that `name` did not start, and withdraws what it registered.
-    private func settle(_ name: String, as moduleState: ModuleState, reason: String, module: LoadedModule, in state: inout Snapshot) {
+    private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, module: LoadedModule, in state: inout Snapshot)
+    {
+        let reason = text.description
         if let index = state.reports.firstIndex(where: { $0.name == name }) {
             state.reports[index].state = moduleState
-            state.reports[index].reason = reason
+            state.reports[index].reasonText = text
         }
         locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
         logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")

@@ -75,11 +75,11 @@ extension HostRuntime {
             hostRoutes: Self.hostRoutes.map(\.name),
             explainMissing: explain
         )
-        graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
+        graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }.mapValues(HostText.plain)
         state.plan = graph.plan()
         let contracts = contractsConflicts(state)
         if !contracts.isEmpty {
-            graph.alreadyFailed.merge(contracts) { first, _ in first }
+            graph.alreadyFailed.merge(contracts.mapValues(HostText.plain)) { first, _ in first }
             state.plan = graph.plan()
         }
         apply(state.plan, to: &reports)
@@ -190,6 +190,7 @@ extension HostRuntime {
             }
         )
         graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter { selected.contains($0.key) }
+            .mapValues(HostText.plain)
         state.plan = graph.plan()
         apply(state.plan, to: &state.reports)
         hostInfo.update(state.reports)
@@ -199,7 +200,7 @@ extension HostRuntime {
         for index in reports.indices {
             if let blocked = plan.blocked[reports[index].name] {
                 reports[index].state = blocked.state
-                reports[index].reason = blocked.reason
+                reports[index].reasonText = blocked.reason
             } else if plan.order.contains(reports[index].name) {
                 reports[index].state = .active
                 reports[index].reason = nil
@@ -372,13 +373,14 @@ extension HostRuntime {
 
     /// Names the module that would provide `route` when it is not running: the enabled module
     /// whose descriptor provides it, or the disabled one whose library's descriptor does.
-    static func explainMissing(_ route: String, reports: [ModuleReport], disabled: [String: ModuleDescriptor]) -> String? {
+    static func explainMissing(_ route: String, reports: [ModuleReport], disabled: [String: ModuleDescriptor]) -> HostText? {
         for report in reports {
             let provides = report.provides.contains(route) || disabled[report.name]?.provides.contains(route) == true
             guard provides else { continue }
+            let reason = report.reasonText ?? .plain("")
             switch report.state {
-            case .disabled: return "\(report.name) is \(report.reason ?? "disabled")"
-            case .failed: return "\(report.name) failed: \(report.reason ?? "")"
+            case .disabled: return HostText("reason.provider.disabled", "%@ is %@", [.plain(report.name), .text(reason)])
+            case .failed: return HostText("reason.provider.failed", "%@ failed: %@", [.plain(report.name), .text(reason)])
             case .active, .skipped: return nil
             }
         }
@@ -395,13 +397,16 @@ extension HostRuntime {
         for route in declared {
             if let provider = state.plan.providers[route.name] {
                 if let blocked = state.plan.blocked[provider] {
-                    locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason)")
+                    locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason.description)")
                 } else if !state.plan.order.contains(provider) && provider != Self.hostName {
                     locator.markUnavailable(route, reason: "'\(provider)' is not selected by --only")
                 }
             } else {
                 let why =
-                    Self.explainMissing(route.name, reports: state.reports, disabled: state.disabledDescriptors).map { ": \($0)" } ?? ""
+                    Self.explainMissing(route.name, reports: state.reports, disabled: state.disabledDescriptors).map {
+                        ": \($0.description)"
+                    }
+                    ?? ""
                 locator.markUnavailable(route, reason: "no active module provides it\(why)")
             }
         }
