@@ -42,7 +42,7 @@ struct HostSession {
         case .routes:
             runtime.start()
             runtime.stop()
-            console.out(RoutesReportFormat.table(runtime.routes))
+            console.out(RoutesReportFormat.table(runtime.routes, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         case .run:
             return runInteractive()
