@@ -153,6 +153,23 @@ import Testing
                 + "das kein aktives Modul bietet: FixtureProvider ist in modules.json deaktiviert\n")
     }
 
+    @Test func aLibraryOthersCanWriteIsRefusedInThePersonsLanguage() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        let library = folder + "/libGeo.so"
+        try FileManager.default.copyItem(atPath: TestEnvironment.library("Geo"), toPath: library)
+        chmod(library, 0o646)
+        let config = try TestEnvironment.write(#"{"modules": [{"name": "Geo", "enabled": true, "library": "\#(library)"}]}"#)
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "check"], environment: ["LANG": "fr_FR.UTF-8"],
+            unsetting: ["LC_ALL", "LC_MESSAGES"])
+        #expect(result.status == 1)
+        let line = try #require(result.errorLines.first)
+        #expect(
+            line.hasPrefix(
+                "modhost: erreur: module 'Geo' : la bibliothèque '\(library)' est modifiable par les autres (mode 0646, propriétaire "))
+        #expect(line.hasSuffix("donc un autre utilisateur pourrait le modifier ; corrigez avec 'chmod go-w \(library)'"))
+    }
+
     @Test func theHostsHelpFitsEightyColumnsInEveryLanguage() throws {
         for (language, _, _) in Self.languages {
             let result = try help([], language: language)

@@ -17,8 +17,22 @@ public struct LoadError: Error, Sendable, Equatable {
     public let module: String
     /// The library's path.
     public let path: String
-    /// The cause and the fix, without the module and path (``description`` adds them).
-    public let cause: String
+    /// The cause and the fix, without the module and path (``description`` adds them), as a
+    /// host message for the person's language.
+    let causeText: HostText
+    /// The cause and the fix in English.
+    public var cause: String { causeText.description }
+
+    init(kind: Kind, module: String, path: String, text: HostText) {
+        self.kind = kind
+        self.module = module
+        self.path = path
+        causeText = text
+    }
+
+    public init(kind: Kind, module: String, path: String, cause: String) {
+        self.init(kind: kind, module: module, path: path, text: .plain(cause))
+    }
 }
 
 extension LoadError: CustomStringConvertible {

@@ -35,7 +35,7 @@ public struct ModulesFileDecoder {
                     path: path,
                     texts: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
             }
-            throw ModulesFileError(path: path, texts: [.plain(error.cause(for: path))])
+            throw ModulesFileError(path: path, texts: [error.text(for: path)])
         }
         return try decode(Data(bytes), path: path)
     }

@@ -32,7 +32,8 @@ extension HostRuntime {
             case .failure(let error):
                 report.state = .failed
                 report.library = error.path.hasPrefix("/") ? error.path : nil
-                report.reason = "library '\(Escaped(error.path))' \(error.cause)"
+                report.reasonText = HostText(
+                    "reason.library", "library '%@' %@", [.plain("\(Escaped(error.path))"), .text(error.causeText)])
             case .success(let inspected):
                 report.library = inspected.path
                 report.version = inspected.descriptor.version
@@ -223,12 +224,14 @@ extension HostRuntime {
         func refuse(_ kind: LoadError.Kind, _ cause: String) -> Result<Inspected, LoadError> {
             .failure(LoadError(kind: kind, module: name, path: path, cause: cause))
         }
+        func refuse(_ kind: LoadError.Kind, _ text: HostText) -> Result<Inspected, LoadError> {
+            .failure(LoadError(kind: kind, module: name, path: path, text: text))
+        }
         let file: TrustedFile
         do {
             file = try TrustedFile(path: path, maximumSize: Self.maximumLibrarySize)
         } catch {
-            return refuse(
-                error == .missing ? .missingFile : .untrusted, error == .missing ? missingAdvice(name, path: path) : error.cause(for: path))
+            return error == .missing ? refuse(.missingFile, missingAdvice(name, path: path)) : refuse(.untrusted, error.text(for: path))
         }
         var digest: String?
         if hashing || pinned != nil {
@@ -288,10 +291,15 @@ extension HostRuntime {
             ? "; in this checkout: 'swift build --product \(name)'" : "; in its package: 'swift build --product \(name)'"
     }
 
-    private static func missingAdvice(_ name: String, path: String) -> String {
+    private static func missingAdvice(_ name: String, path: String) -> HostText {
         isInHostBuildFolder(path)
-            ? "does not exist; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
-            : "does not exist; build it (in its package: 'swift build --product \(name)') or correct the path"
+            ? HostText(
+                "load.missing.checkout",
+                "does not exist; build it (in this checkout: 'swift build --product %@') or set 'library' in modules.json",
+                [.plain(name)])
+            : HostText(
+                "load.missing.package", "does not exist; build it (in its package: 'swift build --product %@') or correct the path",
+                [.plain(name)])
     }
 
     private static func isInHostBuildFolder(_ path: String) -> Bool {

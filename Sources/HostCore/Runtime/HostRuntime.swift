@@ -115,8 +115,8 @@ public final class HostRuntime: Sendable {
     /// One line per module that will not (or did not) start, for `modhost check`.
     public var problems: [String] {
         modules.compactMap { report in
-            guard report.state == .failed || report.state == .skipped, let reason = report.reason else { return nil }
-            return "module '\(report.name)': \(reason)"
+            guard report.state == .failed || report.state == .skipped, let reason = report.reasonText else { return nil }
+            return HostText("problem.module", "module '%@': %@", [.plain(report.name), .text(reason)]).render(strings)
         }
     }
 

@@ -16,39 +16,67 @@ enum TrustError: Error, Equatable {
 extension TrustError {
     /// The problem, starting with the file itself when it is the culprit ("is a FIFO …") or the
     /// folder above it ("is in folder '/x', which …"), for a caller that names the file first.
-    func cause(for file: String) -> String {
+    func cause(for file: String) -> String { text(for: file).description }
+
+    /// ``cause(for:)`` as a host message, for the person's language.
+    func text(for file: String) -> HostText {
         func mode(_ value: mode_t) -> String { "0" + String(value & 0o7777, radix: 8) }
-        func subject(_ path: String, isFolder: Bool) -> String {
-            isFolder ? "is in folder '\(Escaped(path))', which" : path == file ? "" : "resolves to '\(Escaped(path))', which"
+        func join(_ path: String, isFolder: Bool, _ rest: HostText) -> HostText {
+            if isFolder { return HostText("trust.in.folder", "is in folder '%@', which %@", [.plain("\(Escaped(path))"), .text(rest)]) }
+            if path == file { return rest }
+            return HostText("trust.resolves", "resolves to '%@', which %@", [.plain("\(Escaped(path))"), .text(rest)])
         }
-        func join(_ subject: String, _ rest: String) -> String { subject.isEmpty ? rest : subject + " " + rest }
         switch self {
         case .missing:
-            return "does not exist"
+            return HostText("trust.missing", "does not exist")
         case .unreadable(let path, let reason):
-            return join(subject(path, isFolder: path != file), "cannot be read: \(reason)")
+            return join(path, isFolder: path != file, HostText("trust.unreadable", "cannot be read: %@", [.plain(reason)]))
         case .symlinkLoop:
-            return "is a symlink loop; point it at a real file"
+            return HostText("trust.symlink.loop", "is a symlink loop; point it at a real file")
         case .danglingSymlink:
-            return "is a symlink to a file that does not exist"
+            return HostText("trust.symlink.dangling", "is a symlink to a file that does not exist")
         case .notRegular(let path, let kind):
-            return join(subject(path, isFolder: false), "is \(kind), not a regular file; give the path of a regular file")
+            return join(
+                path, isFolder: false,
+                HostText("trust.not.regular", "is %@, not a regular file; give the path of a regular file", [.text(Self.kind(kind))]))
         case .foreignOwner(let path, let owner, let value, let isFolder, let user):
-            return join(
-                subject(path, isFolder: isFolder),
-                "is owned by \(owner) (mode \(mode(value))), not by root\(geteuid() == 0 ? "" : " or \(user)"), so another user could change it; "
-                    + "fix it with 'chown \(Self.ownerFix) \(Escaped(path))' or move it")
+            let rest =
+                geteuid() == 0
+                ? HostText(
+                    "trust.owner.root",
+                    "is owned by %@ (mode %@), not by root, so another user could change it; fix it with 'chown %@ %@' or move it",
+                    [.plain(owner), .plain(mode(value)), .plain(Self.ownerFix), .plain("\(Escaped(path))")])
+                : HostText(
+                    "trust.owner",
+                    "is owned by %@ (mode %@), not by root or %@, so another user could change it; fix it with 'chown %@ %@' or move it",
+                    [.plain(owner), .plain(mode(value)), .plain(user), .plain(Self.ownerFix), .plain("\(Escaped(path))")])
+            return join(path, isFolder: isFolder, rest)
         case .writableByOthers(let path, let owner, let value, let isFolder):
-            let who = value & S_IWGRP != 0 && value & S_IWOTH != 0 ? "group and others" : value & S_IWGRP != 0 ? "its group" : "others"
+            let who =
+                value & S_IWGRP != 0 && value & S_IWOTH != 0
+                ? HostText("trust.who.both", "group and others")
+                : value & S_IWGRP != 0 ? HostText("trust.who.group", "its group") : HostText("trust.who.others", "others")
             return join(
-                subject(path, isFolder: isFolder),
-                "is writable by \(who) (mode \(mode(value)), owner \(owner)), so another user could change it; "
-                    + "fix it with 'chmod go-w \(Escaped(path))'")
+                path, isFolder: isFolder,
+                HostText(
+                    "trust.writable", "is writable by %@ (mode %@, owner %@), so another user could change it; fix it with 'chmod go-w %@'",
+                    [.text(who), .plain(mode(value)), .plain(owner), .plain("\(Escaped(path))")]))
         case .changed(let path):
-            return join(subject(path, isFolder: false), "changed while it was being opened; try again")
+            return join(path, isFolder: false, HostText("trust.changed", "changed while it was being opened; try again"))
         case .tooLarge(let path, let size, let limit):
-            return join(subject(path, isFolder: false), "is \(size) bytes, more than the \(limit) allowed")
+            return join(
+                path, isFolder: false,
+                HostText("trust.too.large", "is %@ bytes, more than the %@ allowed", [.plain("\(size)"), .plain("\(limit)")]))
         }
+    }
+
+    /// What a file is instead of a regular file, as a message.
+    private static func kind(_ english: String) -> HostText {
+        let keys = [
+            "a folder": "trust.kind.folder", "a FIFO (named pipe)": "trust.kind.fifo", "a character device": "trust.kind.character",
+            "a block device": "trust.kind.block", "a socket": "trust.kind.socket",
+        ]
+        return keys[english].map { HostText($0, english) } ?? .plain(english)
     }
 
     /// `root` for root, else the running user's name.
