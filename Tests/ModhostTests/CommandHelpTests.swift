@@ -170,6 +170,20 @@ import Testing
         #expect(line.hasSuffix("donc un autre utilisateur pourrait le modifier ; corrigez avec 'chmod go-w \(library)'"))
     }
 
+    @Test func aMisspelledModuleIsExplainedInThePersonsLanguage() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Setings", "")]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "check"], environment: ["LANG": "de_DE.UTF-8"],
+            unsetting: ["LC_ALL", "LC_MESSAGES"])
+        #expect(result.status == 1)
+        #expect(
+            result.errorLines == [
+                "modhost: Fehler: Modul 'Setings': die Bibliothek 'libSetings.so' wurde in den Suchpfaden nicht gefunden "
+                    + "('\(TestEnvironment.buildFolder)'); meinten Sie 'Settings' (libSettings.so liegt dort)? "
+                    + "Korrigieren Sie 'name' in modules.json"
+            ])
+    }
+
     @Test func theHostsHelpFitsEightyColumnsInEveryLanguage() throws {
         for (language, _, _) in Self.languages {
             let result = try help([], language: language)

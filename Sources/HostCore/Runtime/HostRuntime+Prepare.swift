@@ -242,8 +242,10 @@ extension HostRuntime {
             if let pinned, pinned.lowercased() != digest {
                 return refuse(
                     .checksumMismatch,
-                    "has sha256 \(digest ?? "?"), but modules.json pins \(Escaped(pinned)); if the new library is the one you want, "
-                        + "update 'sha256' (see 'modhost modules --json')")
+                    HostText(
+                        "load.checksum",
+                        "has sha256 %@, but modules.json pins %@; if the new library is the one you want, update 'sha256' (see 'modhost modules --json')",
+                        [.plain(digest ?? "?"), .plain("\(Escaped(pinned))")]))
             }
         }
         let descriptor: ModuleDescriptor
@@ -251,29 +253,45 @@ extension HostRuntime {
             descriptor = try DescriptorReader.read(fileDescriptor: file.descriptor)
         } catch {
             switch error {
-            case .notELF(let what): return refuse(.notLoadable, "\(what); a module library is a shared object built with 'swift build'")
+            case .notELF(let what):
+                return refuse(
+                    .notLoadable,
+                    HostText("load.not.elf", "%@; a module library is a shared object built with 'swift build'", [.plain(what)]))
             case .missing:
                 return refuse(
                     .noDescriptor,
-                    "has no module descriptor (section '\(DescriptorReader.sectionName)'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it\(rebuildAdvice(name, path: path))"
-                )
-            case .malformed(let what): return refuse(.malformedDescriptor, "has a malformed module descriptor: it \(what)")
+                    HostText(
+                        "load.no.descriptor",
+                        "has no module descriptor (section '%@'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it%@",
+                        [.plain(DescriptorReader.sectionName), .text(rebuildAdvice(name, path: path))]))
+            case .malformed(let what):
+                return refuse(.malformedDescriptor, HostText("load.malformed", "has a malformed module descriptor: it %@", [.plain(what)]))
             }
         }
         guard descriptor.abiVersion == ModuleKitABI.version else {
             return refuse(
                 .abiMismatch,
-                "speaks module ABI version \(descriptor.abiVersion), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit\(rebuildAdvice(name, path: path))"
-            )
+                HostText(
+                    "load.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit%@",
+                    [.plain("\(descriptor.abiVersion)"), .plain("\(ModuleKitABI.version)"), .text(rebuildAdvice(name, path: path))]))
         }
         guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
             return refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)), the host has ModuleKit \(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)); rebuild it against this host's kit\(rebuildAdvice(name, path: path))"
-            )
+                HostText(
+                    "load.fingerprint", "was built against ModuleKit %@, the host has ModuleKit %@; rebuild it against this host's kit%@",
+                    [
+                        .plain(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)),
+                        .plain(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)),
+                        .text(rebuildAdvice(name, path: path)),
+                    ]))
         }
         guard descriptor.name == name else {
-            return refuse(.nameMismatch, "holds module '\(descriptor.name)', not '\(name)'; fix 'name' or 'library' in modules.json")
+            return refuse(
+                .nameMismatch,
+                HostText(
+                    "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
+                    [.plain(descriptor.name), .plain(name)]))
         }
         return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
     }
@@ -286,9 +304,10 @@ extension HostRuntime {
 
     /// How to rebuild module `name`: in this checkout when its library lies in the build folder
     /// `modhost` runs from, else in the module's own package.
-    private static func rebuildAdvice(_ name: String, path: String) -> String {
+    private static func rebuildAdvice(_ name: String, path: String) -> HostText {
         isInHostBuildFolder(path)
-            ? "; in this checkout: 'swift build --product \(name)'" : "; in its package: 'swift build --product \(name)'"
+            ? HostText("load.rebuild.checkout", "; in this checkout: 'swift build --product %@'", [.plain(name)])
+            : HostText("load.rebuild.package", "; in its package: 'swift build --product %@'", [.plain(name)])
     }
 
     private static func missingAdvice(_ name: String, path: String) -> HostText {
@@ -339,26 +358,31 @@ extension HostRuntime {
         return .failure(
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
-                cause: "was not found in the search paths (\(searched))\(Self.notFoundAdvice(entry.name, in: configuration.searchPaths))"))
+                text: HostText(
+                    "load.not.found", "was not found in the search paths (%@)%@",
+                    [.plain(searched), .text(Self.notFoundAdvice(entry.name, in: configuration.searchPaths))])))
     }
 
     /// What to do about a module library no search path holds, and only what is true: the
     /// module of that name in a search path when the name looks mistyped; how to build it when
     /// this checkout has such a module; else to give its path.
-    static func notFoundAdvice(_ name: String, in searchPaths: [String]) -> String {
+    static func notFoundAdvice(_ name: String, in searchPaths: [String]) -> HostText {
         let present = searchPaths.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { file -> String? in
                 file.hasPrefix("lib") && file.hasSuffix(".so") && file.count > 6 ? String(file.dropFirst(3).dropLast(3)) : nil
             }
         }
         if let near = nearest(to: name, among: present.filter { $0 != name }) {
-            return "; did you mean '\(near)' (lib\(near).so is there)? Fix 'name' in modules.json"
+            return HostText(
+                "load.near", "; did you mean '%@' (lib%@.so is there)? Fix 'name' in modules.json", [.plain(near), .plain(near)])
         }
         let checkout = URL(fileURLWithPath: ModuleScaffold.builtKitFolder).deletingLastPathComponent().deletingLastPathComponent()
         if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Plugins/\(name)/Package.swift").path) {
-            return "; build it (in this checkout: 'swift build --product \(name)') or set 'library' in modules.json"
+            return HostText(
+                "load.build.checkout", "; build it (in this checkout: 'swift build --product %@') or set 'library' in modules.json",
+                [.plain(name)])
         }
-        return "; set 'library' in modules.json to the path of its lib\(name).so"
+        return HostText("load.set.library", "; set 'library' in modules.json to the path of its lib%@.so", [.plain(name)])
     }
 
     /// With `--only`, the named modules plus every provider they require, transitively.
