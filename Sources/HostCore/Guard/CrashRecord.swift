@@ -12,21 +12,25 @@ struct CrashRecord: Sendable, Equatable {
     /// `signal SIGSEGV`, `exit 0`, `hang`, or `running` (the process vanished in the call).
     let outcome: String
 
-    /// The reason shown for the module while it is skipped.
-    var reason: String {
-        let when = Self.localTime(date)
-        let what: String
+    /// The reason shown for the module while it is skipped, in English.
+    var reason: String { reasonText.description }
+
+    /// The reason as a host message, for the person's language.
+    var reasonText: HostText {
+        let (when, phase) = (HostText.Argument.plain(Self.localTime(date)), HostText.Argument.plain("\(self.phase)"))
+        let what: HostText
         switch outcome {
         case _ where outcome.hasPrefix("signal "):
-            what = "crashed the host on \(when) in \(phase) (\(outcome.dropFirst("signal ".count)))"
+            what = HostText(
+                "crash.signal", "crashed the host on %@ in %@ (%@)", [when, phase, .plain(String(outcome.dropFirst("signal ".count)))])
         case _ where outcome.hasPrefix("exit "):
-            what = "called exit(\(outcome.dropFirst("exit ".count))) in \(phase) on \(when)"
+            what = HostText("crash.exit", "called exit(%@) in %@ on %@", [.plain(String(outcome.dropFirst("exit ".count))), phase, when])
         case "hang":
-            what = "did not return from \(phase) within \(ModuleGuard.format(timeout)) s on \(when)"
+            what = HostText("crash.hang", "did not return from %@ within %@ s on %@", [phase, .plain(ModuleGuard.format(timeout)), when])
         default:
-            what = "ended the host without a word in \(phase) on \(when) (_exit or SIGKILL)"
+            what = HostText("crash.vanished", "ended the host without a word in %@ on %@ (_exit or SIGKILL)", [phase, when])
         }
-        return "\(what); 'modhost --retry \(module)' tries it again"
+        return HostText("crash.retry", "%@; 'modhost --retry %@' tries it again", [.text(what), .plain(module)])
     }
 
     /// The marker's fields before the outcome, tab-separated (the C guard appends the outcome).

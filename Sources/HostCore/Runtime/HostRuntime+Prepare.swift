@@ -48,8 +48,8 @@ extension HostRuntime {
                         if !options.readOnly { crashes.forget(entry.name) }
                     } else if let record = crashes.record(for: entry.name, identity: inspected.identity) {
                         report.state = .failed
-                        report.reason = record.reason
-                        state.crashed[entry.name] = record.reason
+                        report.reasonText = record.reasonText
+                        state.crashed[entry.name] = record.reasonText
                     } else if crashes.records[entry.name] != nil, !options.readOnly {
                         crashes.forget(entry.name)
                         logger.info("module '\(entry.name)': its library changed since it crashed the host; trying it again")
@@ -76,7 +76,7 @@ extension HostRuntime {
             hostRoutes: Self.hostRoutes.map(\.name),
             explainMissing: explain
         )
-        graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }.mapValues(HostText.plain)
+        graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
         state.plan = graph.plan()
         let contracts = contractsConflicts(state)
         if !contracts.isEmpty {
@@ -190,8 +190,9 @@ extension HostRuntime {
                 Self.explainMissing(route, reports: reports, disabled: disabled)
             }
         )
-        graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter { selected.contains($0.key) }
-            .mapValues(HostText.plain)
+        graph.alreadyFailed = state.crashed.merging(failures.mapValues(HostText.plain)) { first, _ in first }.filter {
+            selected.contains($0.key)
+        }
         state.plan = graph.plan()
         apply(state.plan, to: &state.reports)
         hostInfo.update(state.reports)

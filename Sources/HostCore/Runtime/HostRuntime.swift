@@ -41,7 +41,7 @@ public final class HostRuntime: Sendable {
         /// Descriptors of disabled modules, to explain what their consumers miss.
         var disabledDescriptors: [String: ModuleDescriptor] = [:]
         /// Modules skipped for a recorded crash, with the reason.
-        var crashed: [String: String] = [:]
+        var crashed: [String: HostText] = [:]
         var loaded: [String: LoadedModule] = [:]
         var contexts: [String: ModuleContext] = [:]
         var strings: [String: ModuleStrings] = [:]
