@@ -42,15 +42,18 @@ public final class ModuleLibraryLoader: Sendable {
     ///
     /// - Throws: ``LoadError`` naming the module, the path and the cause.
     func load(name: String, path: String, descriptor: ModuleDescriptor) throws(LoadError) -> LoadedModule {
-        func refuse(_ kind: LoadError.Kind, _ cause: String) -> LoadError {
-            LoadError(kind: kind, module: name, path: path, cause: cause)
+        func refuse(_ kind: LoadError.Kind, _ text: HostText) -> LoadError {
+            LoadError(kind: kind, module: name, path: path, text: text)
         }
         let library = try libraries.withLock { (libraries: inout [String: OpenLibrary]) throws(LoadError) -> OpenLibrary in
             if let open = libraries[name] {
                 guard open.path == path else {
                     throw refuse(
                         .duplicatePath,
-                        "is a second copy of module '\(name)', already loaded from '\(open.path)'; load a module from one path only")
+                        HostText(
+                            "loader.second.copy",
+                            "is a second copy of module '%@', already loaded from '%@'; load a module from one path only",
+                            [.plain(name), .plain(open.path)]))
                 }
                 return open
             }
@@ -59,13 +62,21 @@ public final class ModuleLibraryLoader: Sendable {
             return open
         }
         guard let object = library.entry(ModuleKitABI.instantiateRequest) else {
-            throw refuse(.noInstance, "returned no module object from its entry point")
+            throw refuse(.noInstance, HostText("loader.no.instance", "returned no module object from its entry point"))
         }
         guard let instance = Unmanaged<AnyObject>.fromOpaque(object).takeRetainedValue() as? ModuleInstance else {
-            throw refuse(.noInstance, "returned an object that is not a ModuleKit module; declare the entry point with ModuleExport.entry")
+            throw refuse(
+                .noInstance,
+                HostText(
+                    "loader.not.module",
+                    "returned an object that is not a ModuleKit module; declare the entry point with ModuleExport.entry"))
         }
         guard instance.manifest.name == name else {
-            throw refuse(.nameMismatch, "describes itself as '\(name)' but its module type is named '\(instance.manifest.name)'")
+            throw refuse(
+                .nameMismatch,
+                HostText(
+                    "loader.name", "describes itself as '%@' but its module type is named '%@'",
+                    [.plain(name), .plain(instance.manifest.name)]))
         }
         let declared = instance.manifest
         let code = [declared.version] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name).joined(separator: ",") }
@@ -73,25 +84,32 @@ public final class ModuleLibraryLoader: Sendable {
         if let field = zip(["version", "provides", "requires", "uses"], zip(code, file)).first(where: { $0.1.0 != $0.1.1 }) {
             throw refuse(
                 .descriptorMismatch,
-                "declares \(field.0) '\(field.1.0)' in its code but '\(field.1.1)' in its descriptor; declare them only in module.manifest and rebuild it"
+                HostText(
+                    "loader.declares",
+                    "declares %@ '%@' in its code but '%@' in its descriptor; declare them only in module.manifest and rebuild it",
+                    [.plain(field.0), .plain(field.1.0), .plain(field.1.1)])
             )
         }
         return LoadedModule(path: path, version: library.version, instance: instance)
     }
 
-    private func open(name: String, path: String, refuse: (LoadError.Kind, String) -> LoadError) throws(LoadError) -> OpenLibrary {
+    private func open(name: String, path: String, refuse: (LoadError.Kind, HostText) -> LoadError) throws(LoadError) -> OpenLibrary {
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            throw refuse(.notLoadable, "is not a loadable library: \(Self.lastDynamicLinkerError())")
+            throw refuse(
+                .notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(Self.lastDynamicLinkerError())]))
         }
         guard let symbol = dlsym(handle, ModuleKitABI.entrySymbol) else {
             throw refuse(
                 .missingEntry,
-                "has no entry symbol '\(ModuleKitABI.entrySymbol)'; a module declares it with ModuleExport.entry")
+                HostText(
+                    "loader.no.entry", "has no entry symbol '%@'; a module declares it with ModuleExport.entry",
+                    [.plain(ModuleKitABI.entrySymbol)]))
         }
         let entry = unsafeBitCast(symbol, to: EntryPoint.self)
         guard let raw = entry(ModuleKitABI.describeRequest) else {
-            throw refuse(.noDescriptor, "returned no descriptor from '\(ModuleKitABI.entrySymbol)'")
+            throw refuse(
+                .noDescriptor, HostText("loader.no.descriptor", "returned no descriptor from '%@'", [.plain(ModuleKitABI.entrySymbol)]))
         }
         let descriptor = raw.assumingMemoryBound(to: modhost_descriptor.self)
         // abi_version is the first field in every layout: safe to read before anything else.
@@ -99,30 +117,37 @@ public final class ModuleLibraryLoader: Sendable {
         guard abi == ModuleKitABI.version else {
             throw refuse(
                 .abiMismatch,
-                "speaks module ABI version \(abi), the host speaks \(ModuleKitABI.version); rebuild it against this host's kit"
+                HostText(
+                    "loader.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit",
+                    [.plain("\(abi)"), .plain("\(ModuleKitABI.version)")])
             )
         }
         guard let fingerprintPointer = descriptor.pointee.kit_fingerprint else {
-            throw refuse(.malformedDescriptor, "has a descriptor without a ModuleKit fingerprint (NULL)")
+            throw refuse(
+                .malformedDescriptor, HostText("loader.null.fingerprint", "has a descriptor without a ModuleKit fingerprint (NULL)"))
         }
         guard let namePointer = descriptor.pointee.name else {
-            throw refuse(.malformedDescriptor, "has a descriptor without a name (NULL)")
+            throw refuse(.malformedDescriptor, HostText("loader.null.name", "has a descriptor without a name (NULL)"))
         }
         guard let versionPointer = descriptor.pointee.version else {
-            throw refuse(.malformedDescriptor, "has a descriptor without a version (NULL)")
+            throw refuse(.malformedDescriptor, HostText("loader.null.version", "has a descriptor without a version (NULL)"))
         }
         let fingerprint = Self.boundedString(fingerprintPointer)
         guard fingerprint == ModuleKitABI.hostFingerprint else {
             throw refuse(
                 .fingerprintMismatch,
-                "was built against ModuleKit \(fingerprint), the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit"
+                HostText(
+                    "loader.fingerprint", "was built against ModuleKit %@, the host has %@; rebuild it against this host's kit",
+                    [.plain(fingerprint), .plain(ModuleKitABI.hostFingerprint)])
             )
         }
         let libraryName = Self.boundedString(namePointer)
         guard libraryName == name else {
             throw refuse(
                 .nameMismatch,
-                "holds module '\(libraryName)', not '\(name)'; fix 'name' or 'library' in modules.json")
+                HostText(
+                    "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
+                    [.plain(libraryName), .plain(name)]))
         }
         return OpenLibrary(path: path, entry: entry, version: Self.boundedString(versionPointer))
     }

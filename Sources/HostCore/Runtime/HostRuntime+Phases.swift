@@ -162,7 +162,7 @@ extension HostRuntime {
         guard !problems.isEmpty else { return }
         state.withLock { state in
             guard case .planned(var planned) = state.stage else { return }
-            replan(&planned.snapshot, failing: problems)
+            replan(&planned.snapshot, failing: problems.mapValues(HostText.plain))
             state.stage = .planned(planned)
             state.published = planned.snapshot
         }

@@ -145,7 +145,7 @@ extension HostRuntime {
     /// Loads the libraries the plan starts, in order, each under the guard; then re-plans so a
     /// module that failed to load takes its dependents with it.
     func load(_ state: inout Snapshot) {
-        var failures: [String: String] = [:]
+        var failures: [String: HostText] = [:]
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
@@ -160,12 +160,12 @@ extension HostRuntime {
                     state.strings[name] = try strings(of: module)
                 }
             } catch let error as LoadError {
-                failures[name] = "library '\(Escaped(error.path))' \(error.cause)"
+                failures[name] = HostText("reason.library", "library '%@' %@", [.plain("\(Escaped(error.path))"), .text(error.causeText)])
             } catch {
-                failures[name] = "\(error)"
+                failures[name] = .plain("\(error)")
             }
         }
-        failures.merge(routeIdentityConflicts(state)) { first, _ in first }
+        failures.merge(routeIdentityConflicts(state).mapValues(HostText.plain)) { first, _ in first }
         if !failures.isEmpty { replan(&state, failing: failures) }
         markUnavailableRoutes(state)
     }
@@ -178,7 +178,7 @@ extension HostRuntime {
 
     /// Plans again among the modules already planned, with `failures` failed, so that what
     /// requires them is skipped with the reason.
-    func replan(_ state: inout Snapshot, failing failures: [String: String]) {
+    func replan(_ state: inout Snapshot, failing failures: [String: HostText]) {
         let selected = Set(state.plan.order).union(state.plan.blocked.keys)
         var graph = DependencyGraph(
             nodes: configuration.modules.compactMap { entry in
@@ -190,7 +190,7 @@ extension HostRuntime {
                 Self.explainMissing(route, reports: reports, disabled: disabled)
             }
         )
-        graph.alreadyFailed = state.crashed.merging(failures.mapValues(HostText.plain)) { first, _ in first }.filter {
+        graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter {
             selected.contains($0.key)
         }
         state.plan = graph.plan()
@@ -323,8 +323,9 @@ extension HostRuntime {
     }
 
     private static func isInHostBuildFolder(_ path: String) -> Bool {
-        URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-            == URL(fileURLWithPath: ProcessLocation.executableFolder).standardizedFileURL.path
+        // Through symlinks: .build/debug is one to .build/<triple>/debug.
+        URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: ProcessLocation.executableFolder).resolvingSymlinksInPath().path
     }
 
     /// The module's strings, read from beside its library (none when it declares none).
