@@ -36,17 +36,6 @@ struct HostText: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if !key.isEmpty, let strings, strings[StringKey(key)] != key { return strings.format(StringKey(key), arguments: values) }
-        return Self.substitute(template, values)
-    }
-
-    private static func substitute(_ template: String, _ values: [String]) -> String {
-        var result = ""
-        var remaining = values[...]
-        var rest = template[...]
-        while let range = rest.range(of: "%@") {
-            result += rest[..<range.lowerBound] + (remaining.popFirst() ?? "%@")
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
+        return ModuleStrings.substitute(template, values)
     }
 }

@@ -10,7 +10,7 @@ public final class LocaleSetting: Sendable {
     /// Starts from the environment: the language part of `LC_ALL`, `LC_MESSAGES` or `LANG`
     /// (`fr_FR.UTF-8` → `fr`) when it is a shipped locale, else English.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        code = Mutex(Self.fromEnvironment(environment))
+        code = Mutex(Self.language(in: environment))
     }
 
     /// The current locale code (`en`, `fr`, …).
@@ -28,10 +28,6 @@ public final class LocaleSetting: Sendable {
 
     /// The shipped language an environment names (`LANG=fr_FR.UTF-8` → `fr`), else English.
     public static func language(in environment: [String: String]) -> String {
-        fromEnvironment(environment)
-    }
-
-    static func fromEnvironment(_ environment: [String: String]) -> String {
         for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             guard let value = environment[variable], !value.isEmpty else { continue }
             let language = String(value.prefix { $0.isLetter }).lowercased()

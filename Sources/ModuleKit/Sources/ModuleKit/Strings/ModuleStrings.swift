@@ -117,7 +117,9 @@ public final class ModuleStrings: Sendable {
         Self.substitute(self[key], arguments)
     }
 
-    static func substitute(_ template: String, _ arguments: [String]) -> String {
+    /// `template` with each `%@` replaced by the next argument (`%%` is a percent sign): the one
+    /// substitution every message uses, the host's own included.
+    public static func substitute(_ template: String, _ arguments: [String]) -> String {
         var result = ""
         var remaining = arguments[...]
         var iterator = template.makeIterator()
