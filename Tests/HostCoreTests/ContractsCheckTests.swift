@@ -17,7 +17,7 @@ import Testing
         let reasons = ContractsCheck.conflicts(
             in: [module("Notes", [new]), module("Todo", [old]), module("Tags", [new])], beside: { _, _ in .nothing })
         #expect(
-            reasons == [
+            reasons.mapValues(\.description) == [
                 "Todo": "was built against NotesContracts \(old.fingerprint), but this run holds NotesContracts \(new.fingerprint) "
                     + "(the build Notes was built against); two builds of a contracts library do not share an ABI: rebuild Todo "
                     + "against the NotesContracts it is loaded with ('swift build --product Todo' in its package) and ship both together"
@@ -29,7 +29,8 @@ import Testing
             in: [module("Notes", [new]), module("Todo", [old])], beside: { _, name in .unrecorded(path: "/m/x/lib\(name).so") })
         #expect(reasons["Notes"] == nil)
         #expect(
-            reasons["Todo"]?.contains("this run holds NotesContracts \(new.fingerprint) ('/m/x/libNotesContracts.so', loaded with Notes)")
+            reasons["Todo"]?.description.contains(
+                "this run holds NotesContracts \(new.fingerprint) ('/m/x/libNotesContracts.so', loaded with Notes)")
                 == true)
     }
 
@@ -40,7 +41,8 @@ import Testing
             in: [module("Notes", [new]), module("Todo", [old])],
             beside: { library, _ in .build(old, path: library.replacingOccurrences(of: "libNotes", with: "libNotesContracts")) })
         #expect(
-            reasons["Notes"]?.contains("but this run holds NotesContracts \(old.fingerprint) ('/m/Notes/libNotesContracts.so', beside it)")
+            reasons["Notes"]?.description.contains(
+                "but this run holds NotesContracts \(old.fingerprint) ('/m/Notes/libNotesContracts.so', beside it)")
                 == true)
         #expect(reasons["Todo"] == nil)
     }

@@ -278,8 +278,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(result.status == 1)
         #expect(
             result.stdout == """
-                modhost bisect: trying 'modhost modules' with 4 modules
-                modhost bisect: it fails with 'FixtureMisbehaves' and the modules they require (crash, SIGILL); without it it succeeds
+                modhost bisect: trying 'modhost modules' with every enabled module (4)
+                modhost bisect: it fails with 'FixtureMisbehaves' and the modules it requires (crash, SIGILL); without it it succeeds
 
                 """)
         #expect(try String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8) == recorded, "bisect's tries record nothing")

@@ -315,7 +315,7 @@ import Testing
         #expect(existing.status == 1)
         #expect(
             existing.errorLines == [
-                "modhost: error: new: cannot create '\(folder)/Notes': already exists; choose a new folder with --output DIR"
+                "modhost: error: new: cannot create '\(folder)/Notes': it already exists; choose a new folder with --output DIR"
             ])
         #expect(try String(contentsOfFile: folder + "/Notes/Package.swift", encoding: .utf8) == "keep")
         let linked = try modhost(["new", "Notes", "--output", "Link"], in: folder)

@@ -49,7 +49,7 @@ import Testing
         let patterns = [
             #"https?://\S+"#, #"(^|\s|')/[^\s']*"#, #"--[a-z-]+( [A-Z]+\b)?"#,
             // An error's prefix: the program, then the module and command it is about.
-            #"^modhost: \[!![^!]*!!\]: [a-z-]+ [a-z-]+:"#,
+            #"^modhost: \[!![^!]*!!\]: [a-z-]+( [a-z-]+)?:"#,
             // `settings list`: key = value (codes, as scripts read them).
             #"^\S+ = \S+"#, #"\b[a-z]+\.[a-zA-Z]+\b"#, #"\b[A-Z]{2}\b"#, #"modhost"#,
             // Keys to type: a letter on its own ("q", "1, 2, l, 0, q").
@@ -133,6 +133,42 @@ import Testing
                 #expect(Self.untranslated(help.stdout + help.stderr) == [], "\(module) \(name) --help:\n\(help.stdout)")
             }
         }
+    }
+
+    /// The host's own commands and their errors: tables, check, help, the developer tools.
+    @Test func everyHostCommand() throws {
+        let app = try Self.app()
+        let folder = try TestEnvironment.temporaryFolder()
+        let commands: [[String]] = [
+            ["modules"], ["check"], ["routes"], ["--help"], ["--only", "Gep", "modules"],
+            ["--enable", "Geo", "--disable", "Geo", "modules"],
+            ["--log-level", "loud"], ["--module", folder, "modules"], ["--module", folder + "/lib-x.so", "modules"],
+            ["--nosuch"], ["nosuch"], ["new"], ["new", "bad-name"], ["new", "x"],
+            ["new", "Fine", "--kit", folder + "/none"], ["new", "Fine", "--output", folder], ["new", "Fine", "--output", folder + "/Fine"],
+            ["dev"], ["dev", folder], ["bisect"], ["bisect", "--", "auth", "nosuch"], ["bisect", "--", "modules"],
+        ]
+        for arguments in commands {
+            let result = try Self.run(app, arguments)
+            // What the test typed is quoted back as it was (or capitalized, as a suggestion).
+            let typed = arguments.filter { !$0.hasPrefix("-") && !["modules", "new", "dev", "bisect", "auth"].contains($0) }
+            let output = typed.reduce(result.stdout + result.stderr) {
+                $0.replacingOccurrences(of: "'\($1)'", with: "''", options: .caseInsensitive)
+            }
+            let lines = Self.untranslated(output).filter { !Self.isToType($0) }
+            #expect(lines == [], "\(arguments.joined(separator: " ")):\n\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    /// What `modhost new` prints for the person to type or paste (commands, a JSON entry),
+    /// and the names in the host's tables (modules, routes, versions): not text.
+    static func isToType(_ line: String) -> Bool {
+        let names =
+            #"(?i)\b(auth|photos|geo|settings|hostinfo)(route)?\b|\((uses|requires)\)|\d+\.\d+\.\d+|\bFine\b|ModuleKit|SDK|-x|\b(trace|debug|info|warn|error|critical)\b"#
+            // `--help`'s usage column: what to type, before the translated summary.
+            + #"|^  \S.*?\s{2,}(?=\[!!)"#
+        return line.hasPrefix("  swift ") || line.hasPrefix("  {")
+            || text(of: line.replacingOccurrences(of: names, with: " ", options: .regularExpression))
+                .allSatisfy { !($0.isASCII && $0.isLetter) }
     }
 
     @Test func aBrokenModulesFile() throws {

@@ -69,4 +69,39 @@ import Testing
         try harness.run("list", ["--json"])
         #expect(harness.terminal.output.contains(#"{"default":"20","key":"photos.perPage","title":"Per page","value":"50"}"#))
     }
+
+    /// A value stored by an older version that the setting no longer accepts (Geo's country
+    /// was free text): the default is used, and the screen and `settings list` name the value.
+    @Test func aStoredValueThatNoLongerFitsIsNamedWhereTheSettingIsShown() throws {
+        let harness = ModuleTestHarness(SettingsModule.self, input: ["q"])
+        try harness.start()
+        let service = try #require(try harness.resolve((any SettingsRoute).self) as? SettingsService)
+        service.register(
+            [
+                SettingDefinition(
+                    key: "defaultCountry", title: { "Default country" }, kind: .choice(["FR", "IT"]), defaultValue: .text("FR"))
+            ],
+            module: "Geo")
+        try service.store.set(.text("Italie"), module: "Geo", key: "defaultCountry")
+        #expect(service.value(of: "defaultCountry", module: "Geo") == .text("FR"))
+        #expect(service.unfitStoredValue(of: "defaultCountry", module: "Geo") == .text("Italie"))
+
+        try harness.run("list")
+        #expect(
+            harness.terminal.output.contains(
+                "geo.defaultCountry = FR    (Default country)\n    FR (the stored “Italie” is no longer valid: the default is used until you set it again)\n"
+            ), "\(harness.terminal.output)")
+        try harness.run("list", ["--json"])
+        #expect(
+            harness.terminal.output.contains(
+                #""key":"geo.defaultCountry","title":"Default country","unusableStored":"Italie","value":"FR""#))
+        harness.run(try #require(try harness.homeEntries().first).open())
+        #expect(
+            harness.terminal.output.contains("Geo: Default country: FR (the stored “Italie” is no longer valid"),
+            "\(harness.terminal.output)")
+
+        try harness.run("set", ["geo.defaultCountry", "IT"])
+        #expect(service.unfitStoredValue(of: "defaultCountry", module: "Geo") == nil)
+        #expect(service.value(of: "defaultCountry", module: "Geo") == .text("IT"))
+    }
 }

@@ -15,13 +15,14 @@ struct Bisect {
     func run(_ arguments: [String]) -> Int32 {
         runtime.planOnly()
         let enabled = runtime.configuration.modules.filter(\.enabled).map(\.name)
-        console.print("modhost bisect: trying 'modhost \(arguments.joined(separator: " "))' with \(enabled.count) modules")
+        let tried = HostText.Argument.plain("modhost " + arguments.joined(separator: " "))
+        say(HostText("bisect.trying", "trying '%@' with every enabled module (%@)", [tried, .plain("\(enabled.count)")]))
         guard let first = attempt(enabled, arguments), first.failed else {
-            console.print("modhost bisect: it succeeds with every enabled module; nothing to find")
+            say(HostText("bisect.succeeds", "it succeeds with every enabled module; nothing to find"))
             return ModhostCommandLine.exitSuccess
         }
         if attempt([], arguments)?.failed == true {
-            console.print("modhost bisect: it fails with no module at all (\(first.how)); the cause is not a module")
+            say(HostText("bisect.no.module", "it fails with no module at all (%@); the cause is not a module", [.text(first.how)]))
             return ModhostCommandLine.exitFailure
         }
         // Drop one module at a time; keep the drop whenever the failure stays.
@@ -31,16 +32,23 @@ struct Bisect {
             if attempt(without, arguments)?.failed == true { kept = without }
         }
         let last = attempt(kept, arguments)
-        console.print(
-            "modhost bisect: it fails with \(kept.map { "'\($0)'" }.joined(separator: ", "))"
-                + " and the modules they require (\(last?.how ?? first.how)); without \(kept.count == 1 ? "it" : "any one of them") it succeeds"
-        )
+        let names = HostText.Argument.plain(kept.map { "'\($0)'" }.joined(separator: ", "))
+        let how = HostText.Argument.text(last?.how ?? first.how)
+        say(
+            kept.count == 1
+                ? HostText("bisect.found.one", "it fails with %@ and the modules it requires (%@); without it it succeeds", [names, how])
+                : HostText(
+                    "bisect.found.many", "it fails with %@ and the modules they require (%@); without any one of them it succeeds",
+                    [names, how]))
         return ModhostCommandLine.exitFailure
     }
 
+    /// One line of the bisection's account (`modhost bisect: …`; the names are not translated).
+    private func say(_ text: HostText) { console.print(HostText("", "modhost bisect: %@", [.text(text)])) }
+
     private struct Result {
         let failed: Bool
-        let how: String
+        let how: HostText
     }
 
     /// Runs `modhost` with only `modules` enabled (none: every module disabled).
@@ -51,7 +59,7 @@ struct Bisect {
             [executable] + options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection)
             + arguments
         guard let pid = ChildCommand.spawn(command, output: .discarded) else {
-            console.error("bisect: cannot start '\(executable)'")
+            console.error(HostText("", "bisect: %@", [.text(HostText("bisect.cannot.start", "cannot start '%@'", [.plain(executable)]))]))
             return nil
         }
         let deadline = ContinuousClock.now + timeLimit
@@ -63,12 +71,14 @@ struct Bisect {
         guard let status else {
             kill(pid, SIGKILL)
             _ = ChildCommand.wait(pid)
-            return Result(failed: true, how: "no end within \(ModuleGuard.format(ModuleGuard.seconds(timeLimit))) s")
+            return Result(
+                failed: true,
+                how: HostText("bisect.how.hang", "no end within %@ s", [.plain(ModuleGuard.format(ModuleGuard.seconds(timeLimit)))]))
         }
         if let signal = ChildCommand.signal(status) {
-            return Result(failed: true, how: "crash, \(LibraryProbe.signalName(signal))")
+            return Result(failed: true, how: HostText("bisect.how.crash", "crash, %@", [.plain(LibraryProbe.signalName(signal))]))
         }
         let code = ChildCommand.exitCode(status)
-        return Result(failed: code != 0, how: "exit status \(code)")
+        return Result(failed: code != 0, how: HostText("bisect.how.exit", "exit status %@", [.plain("\(code)")]))
     }
 }

@@ -92,7 +92,9 @@ struct CommandLineArguments: Equatable {
                 guard let level = LogLevel(rawValue: name) else {
                     let levels = LogLevel.allCases.map(\.rawValue)
                     throw UsageError(
-                        "unknown log level '\(name)'\(didYouMean(name, among: levels)); use one of \(levels.joined(separator: ", "))")
+                        HostText(
+                            "usage.log.level", "unknown log level '%@'%@; use one of %@",
+                            [.plain(name), .text(suggestion(for: name, among: levels)), .plain(levels.joined(separator: ", "))]))
                 }
                 parsed.logLevel = level
             case "--help", "-h": parsed.help = true

@@ -79,7 +79,9 @@ enum CommandLineTable {
             if let strings, strings[StringKey(key)] != key, strings[StringKey(key)] != english.joined(separator: " ") {
                 summary = HelpText.wrap(strings[StringKey(key)], width: 80 - width - 4, indent: "")
             }
-            var result = ["  " + usage.padding(to: width + 1) + " " + (summary.first ?? "")]
+            // "(none)", the one usage that is a word rather than what to type.
+            let shown = usage == "(none)" ? HostText("help.usage.none", usage).render(strings) : usage
+            var result = ["  " + shown.padding(to: width + 1) + " " + (summary.first ?? "")]
             result += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
             return result
         }

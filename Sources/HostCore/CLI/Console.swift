@@ -31,19 +31,29 @@ public struct Console: Sendable {
         err("modhost: \(Self.label(\.warning)): \(Escaped.escapingControlCharacters(Redaction.redact(message)))\n")
     }
 
-    /// The words "error" and "warning" in the person's language, once the host's strings are
-    /// read (English before, and with `LC_ALL=C`).
+    /// A host message in the person's language (English before the host's strings are read,
+    /// and with `LC_ALL=C`).
+    func print(_ text: HostText) { print(text.render(Self.strings())) }
+    func error(_ text: HostText) { error(text.render(Self.strings())) }
+    func warning(_ text: HostText) { warning(text.render(Self.strings())) }
+
+    private static let current = Mutex<ModuleStrings?>(nil)
+
+    /// Takes the labels and messages from `strings` (which follow the current language).
+    static func localize(with strings: ModuleStrings) {
+        current.withLock { $0 = strings }
+    }
+
+    private static func strings() -> ModuleStrings? { current.withLock { $0 } }
+
+    /// The words "error" and "warning" in the person's language.
+    private static func label(_ word: KeyPath<Labels, String>) -> String {
+        let labels = strings().map { Labels(error: $0[.labelError], warning: $0[.labelWarning]) } ?? Labels()
+        return labels[keyPath: word]
+    }
+
     struct Labels: Sendable {
         var error = "error"
         var warning = "warning"
     }
-
-    private static let labels = Mutex<@Sendable () -> Labels>({ Labels() })
-
-    /// Takes the labels from `strings`, asked at each line so they follow the current language.
-    static func localize(with strings: ModuleStrings) {
-        labels.withLock { $0 = { Labels(error: strings[.labelError], warning: strings[.labelWarning]) } }
-    }
-
-    private static func label(_ word: KeyPath<Labels, String>) -> String { labels.withLock { $0 }()[keyPath: word] }
 }

@@ -20,27 +20,40 @@ struct DevCommand {
     func run() -> Int32 {
         guard let name = Self.moduleName(in: package) else {
             console.error(
-                "dev: no module package at '\(Escaped(package))': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line"
-            )
+                Self.prefixed(
+                    HostText(
+                        "dev.no.package",
+                        "no module package at '%@': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line",
+                        [.plain(Escaped(package).description)])))
             return ModhostCommandLine.exitUsage
         }
         let library = package + "/.build/debug/lib\(name).so"
-        let what = arguments.isEmpty ? "the app" : "'modhost \(arguments.joined(separator: " "))'"
-        console.print("dev: watching '\(package)' (module '\(name)'); Ctrl-C ends")
+        let what =
+            arguments.isEmpty
+            ? HostText("dev.the.app", "the app") : HostText("", "'%@'", [.plain("modhost \(arguments.joined(separator: " "))")])
+        console.print(
+            Self.prefixed(
+                HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(Escaped(package).description), .plain(name)])))
         var snapshot = Self.snapshot(of: package)
         while true {
             let started = ContinuousClock.now
-            console.print("dev: building \(name)…")
+            console.print(Self.prefixed(HostText("dev.building", "building %@…", [.plain(name)])))
             if build() {
                 let seconds = String(format: "%.1f", ModuleGuard.seconds(ContinuousClock.now - started))
-                console.print("dev: built in \(seconds) s; running \(what)")
+                console.print(Self.prefixed(HostText("dev.built", "built in %@ s; running %@", [.plain(seconds), .text(what)])))
                 let child = spawnHost(library: library)
-                if child == 0 { console.error("dev: cannot start '\(Escaped(ProcessLocation.executablePath))'; waiting for a change") }
+                if child == 0 {
+                    console.error(
+                        Self.prefixed(
+                            HostText(
+                                "dev.cannot.start", "cannot start '%@'; waiting for a change",
+                                [.plain(Escaped(ProcessLocation.executablePath).description)])))
+                }
                 SignalTrap.child.withLock { $0 = child }
                 snapshot = waitForChange(from: snapshot, child: child)
                 SignalTrap.child.withLock { $0 = 0 }
             } else {
-                console.print("dev: the build failed (above); waiting for a change")
+                console.print(Self.prefixed(HostText("dev.build.failed", "the build failed (above); waiting for a change")))
                 snapshot = waitForChange(from: snapshot, child: 0)
             }
         }
@@ -53,7 +66,11 @@ struct DevCommand {
         var template = Array((NSTemporaryDirectory() + "modhost-dev-XXXXXX").utf8CString)
         let log = mkstemp(&template)
         guard log >= 0 else {
-            console.error("dev: cannot create a build log in '\(Escaped(NSTemporaryDirectory()))': \(String(cString: strerror(errno)))")
+            console.error(
+                Self.prefixed(
+                    HostText(
+                        "dev.cannot.log", "cannot create a build log in '%@': %@",
+                        [.plain(Escaped(NSTemporaryDirectory()).description), .plain(String(cString: strerror(errno)))])))
             return false
         }
         _ = unlink(template)
@@ -87,7 +104,9 @@ struct DevCommand {
             if running > 0 {
                 if let status = ChildCommand.poll(running) {
                     running = 0
-                    console.print("dev: exited with \(ChildCommand.exitCode(status)); waiting for a change")
+                    console.print(
+                        Self.prefixed(
+                            HostText("dev.exited", "exited with %@; waiting for a change", [.plain("\(ChildCommand.exitCode(status))")])))
                 }
             }
             let now = Self.snapshot(of: package)
@@ -96,7 +115,7 @@ struct DevCommand {
                 kill(running, SIGTERM)
                 _ = ChildCommand.wait(running)
             }
-            console.print("dev: \(Self.changed(snapshot, now)) changed")
+            console.print(Self.prefixed(Self.changed(snapshot, now)))
             return now
         }
     }
@@ -120,10 +139,15 @@ struct DevCommand {
         return result
     }
 
-    private static func changed(_ before: [String: String], _ after: [String: String]) -> String {
+    private static func changed(_ before: [String: String], _ after: [String: String]) -> HostText {
         let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-        return paths.count == 1 ? "'\(paths[0])'" : "\(paths.count) files"
+        return paths.count == 1
+            ? HostText("dev.changed.file", "'%@' changed", [.plain(paths[0])])
+            : HostText("dev.changed.files", "%@ files changed", [.plain("\(paths.count)")])
     }
+
+    /// `dev: …` (the command's name is not translated).
+    private static func prefixed(_ text: HostText) -> HostText { HostText("", "dev: %@", [.text(text)]) }
 
     /// The `name` in `Sources/module.manifest` (a target whose path is `Sources`, as in this
     /// repository's Plugins/<Name>) or the first `Sources/*/module.manifest`.

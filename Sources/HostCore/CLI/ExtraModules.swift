@@ -11,11 +11,19 @@ enum ExtraModules {
         for path in paths {
             let file = URL(fileURLWithPath: path).lastPathComponent
             guard file.hasPrefix("lib"), file.hasSuffix(".so"), file.count > 6 else {
-                return .failure(UsageError("--module '\(Escaped(path))': expected a module library named lib<Name>.so"))
+                return .failure(
+                    UsageError(
+                        HostText(
+                            "usage.module.file", "--module '%@': expected a module library named lib<Name>.so",
+                            [.plain(Escaped(path).description)])))
             }
             let name = String(file.dropFirst(3).dropLast(3))
             guard ModuleDescriptor.isIdentifier(name) else {
-                return .failure(UsageError("--module '\(Escaped(path))': '\(Escaped(name))' is not a module name"))
+                return .failure(
+                    UsageError(
+                        HostText(
+                            "usage.module.name", "--module '%@': '%@' is not a module name",
+                            [.plain(Escaped(path).description), .plain(Escaped(name).description)])))
             }
             let absolute = absolute(path)
             let existing = extended.modules.firstIndex { $0.name.lowercased() == name.lowercased() }

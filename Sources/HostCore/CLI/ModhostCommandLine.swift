@@ -33,6 +33,7 @@ public enum ModhostCommandLine {
             return exitUsage
         }
         if let mismatch = kitMismatch() {
+            _ = hostStrings(environment)
             console.error(mismatch)
             return exitFailure
         }
@@ -43,9 +44,11 @@ public enum ModhostCommandLine {
             return exitSuccess
         }
         if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
+            _ = hostStrings(environment)
             return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
         }
         if case .dev(let package, let devArguments) = parsed.command, !parsed.help {
+            _ = hostStrings(environment)
             return DevCommand(
                 console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions, arguments: devArguments
             ).run()
@@ -57,7 +60,10 @@ public enum ModhostCommandLine {
         } catch {
             if parsed.help {
                 console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
-                console.warning("module commands are not listed: \(error.problems.first.map { "'\(configPath)': \($0)" } ?? "")")
+                console.warning(
+                    HostText(
+                        "help.modules.unlisted", "module commands are not listed: '%@': %@",
+                        [.plain(configPath), .text(error.texts.first ?? .plain(""))]))
                 return exitSuccess
             }
             let strings = hostStrings(environment)
@@ -67,7 +73,7 @@ public enum ModhostCommandLine {
         let configurationWithExtras: HostConfiguration
         switch ExtraModules.add(parsed.extraModules, to: configuration) {
         case .failure(let error):
-            console.error(error.message)
+            console.error(error.message(in: hostStrings(environment)))
             return exitUsage
         case .success(let extended): configurationWithExtras = extended
         }
@@ -87,7 +93,7 @@ public enum ModhostCommandLine {
             runtime = try HostRuntime(
                 configuration: configurationWithExtras, options: options, environment: environment, logSink: console.err)
         } catch {
-            console.error(error.message)
+            console.error(error.message(in: hostStrings(environment)))
             return exitUsage
         }
         SignalTrap.runtime.withLock { $0 = runtime }
@@ -114,11 +120,13 @@ public enum ModhostCommandLine {
     /// The host checks itself as it checks modules: code inlined from ModuleKit into modhost
     /// must come from the same kit as the `libModuleKit.so` it loaded (a stale incremental
     /// build can leave them apart, and then the host would misbehave rather than fail).
-    static func kitMismatch() -> String? {
+    static func kitMismatch() -> HostText? {
         let compiled = ModuleKitABI.compiledFingerprint.description
         guard compiled != ModuleKitABI.hostFingerprint else { return nil }
-        return "modhost was built against ModuleKit \(compiled), but the loaded libModuleKit.so is \(ModuleKitABI.hostFingerprint); "
-            + "rebuild with 'swift build' (remove .build if the mismatch stays)"
+        return HostText(
+            "host.kit.mismatch",
+            "modhost was built against ModuleKit %@, but the loaded libModuleKit.so is %@; rebuild with 'swift build' (remove .build if the mismatch stays)",
+            [.plain(compiled), .plain(ModuleKitABI.hostFingerprint)])
     }
 
     /// The folder of the running executable: where `lib<Name>.so` is looked up by default.

@@ -8,12 +8,12 @@ struct NewModuleCommand {
 
     func run(name: String, output: String?, kit: String?, route: Bool) -> Int32 {
         if let problem = ModuleScaffold.problem(withName: name) {
-            console.error("new: \(problem)")
+            console.error(Self.prefixed(problem))
             return ModhostCommandLine.exitUsage
         }
         let kitFolder = absolute(kit ?? ModuleScaffold.builtKitFolder)
         if let problem = ModuleScaffold.problem(withKit: kitFolder) {
-            console.error("new: \(problem)")
+            console.error(Self.prefixed(problem))
             return ModhostCommandLine.exitFailure
         }
         let given = output ?? name
@@ -21,27 +21,35 @@ struct NewModuleCommand {
         do {
             try ModuleScaffold(name: name, output: folder, kitFolder: kitFolder, withRoute: route).write()
         } catch {
-            console.error("new: \(error.message)")
+            console.error(Self.prefixed(error.text))
             return ModhostCommandLine.exitFailure
         }
         let entry = #"{ "name": "\#(name)", "enabled": true, "library": \#(JSONOutput.string(folder + "/.build/debug/lib\(name).so")) }"#
         console.print(
-            """
-            Wrote module '\(name)' in '\(Escaped(folder))' (ModuleKit SDK \(ModuleKitABI.sdkVersion), kit '\(Escaped(kitFolder))').
-            Test and build it:
-              swift test --package-path \(Self.shellQuoted(given))
-              swift build --package-path \(Self.shellQuoted(given))
-            Then add to the "modules" of modules.json:
-              \(entry)
-            and run 'modhost \(name.lowercased()) hello'.
-            """)
+            HostText(
+                "new.wrote", "Wrote module '%@' in '%@' (ModuleKit SDK %@, kit '%@').",
+                [
+                    .plain(name), .plain(Escaped(folder).description), .plain(ModuleKitABI.sdkVersion),
+                    .plain(Escaped(kitFolder).description),
+                ]))
+        console.print(HostText("new.next.build", "Test and build it:"))
+        console.print("  swift test --package-path \(Self.shellQuoted(given))")
+        console.print("  swift build --package-path \(Self.shellQuoted(given))")
+        console.print(HostText("new.next.entry", "Then add to the \"modules\" of modules.json:"))
+        console.print("  " + entry)
+        console.print(HostText("new.next.run", "and run '%@'.", [.plain("modhost \(name.lowercased()) hello")]))
         if route {
             console.print(
-                "Its route \(name)Route is in '\(Escaped(folder))/\(name)Contracts': another module depends on that package and declares 'requires \(name)Route'."
-            )
+                HostText(
+                    "new.route",
+                    "Its route %@ is in '%@': another module depends on that package and declares '%@'.",
+                    [.plain(name + "Route"), .plain("\(Escaped(folder))/\(name)Contracts"), .plain("requires \(name)Route")]))
         }
         return ModhostCommandLine.exitSuccess
     }
+
+    /// `new: …`, the command the message is about first (its name is not translated).
+    private static func prefixed(_ problem: HostText) -> HostText { HostText("", "new: %@", [.text(problem)]) }
 
     private func absolute(_ path: String) -> String {
         let url =

@@ -22,17 +22,17 @@ enum ContractsCheck {
         /// A library and the build it records.
         case build(ContractsBuild, path: String)
         /// A file the host will not let the loader open, and why.
-        case refused(String)
+        case refused(HostText)
     }
 
     /// For each module that must not be loaded, the reason. `modules` are in load order: the
     /// first to need a contracts library decides which file the process holds.
-    static func conflicts(in modules: [Module], beside: (_ library: String, _ contracts: String) -> Beside) -> [String: String] {
+    static func conflicts(in modules: [Module], beside: (_ library: String, _ contracts: String) -> Beside) -> [String: HostText] {
         /// Per contracts library: the build the process will hold, and where that comes from.
-        var held: [String: (fingerprint: String, origin: String)] = [:]
-        var reasons: [String: String] = [:]
+        var held: [String: (fingerprint: String, origin: HostText)] = [:]
+        var reasons: [String: HostText] = [:]
         for module in modules {
-            var loads: [String: (fingerprint: String, origin: String)] = [:]
+            var loads: [String: (fingerprint: String, origin: HostText)] = [:]
             for recorded in module.contracts {
                 if let current = held[recorded.name] {
                     guard current.fingerprint != recorded.fingerprint else { continue }
@@ -41,13 +41,18 @@ enum ContractsCheck {
                 }
                 switch beside(module.library, recorded.name) {
                 case .refused(let why):
-                    reasons[module.name] = "needs lib\(recorded.name).so beside it, which the host will not load: \(why)"
+                    reasons[module.name] = HostText(
+                        "contracts.refused", "needs %@ beside it, which the host will not load: %@",
+                        [.plain("lib\(recorded.name).so"), .text(why)])
                 case .build(let build, let path) where build.fingerprint != recorded.fingerprint:
-                    reasons[module.name] = mismatch(module, recorded, found: build.fingerprint, in: "'\(path)', beside it")
+                    let origin = HostText("contracts.origin.beside", "'%@', beside it", [.plain(path)])
+                    reasons[module.name] = mismatch(module, recorded, found: build.fingerprint, in: origin)
                 case .build(_, let path), .unrecorded(let path):
-                    loads[recorded.name] = (recorded.fingerprint, "'\(path)', loaded with \(module.name)")
+                    let origin = HostText("contracts.origin.loaded", "'%@', loaded with %@", [.plain(path), .plain(module.name)])
+                    loads[recorded.name] = (recorded.fingerprint, origin)
                 case .nothing:
-                    loads[recorded.name] = (recorded.fingerprint, "the build \(module.name) was built against")
+                    let origin = HostText("contracts.origin.record", "the build %@ was built against", [.plain(module.name)])
+                    loads[recorded.name] = (recorded.fingerprint, origin)
                 }
                 if reasons[module.name] != nil { break }
             }
@@ -56,9 +61,14 @@ enum ContractsCheck {
         return reasons
     }
 
-    private static func mismatch(_ module: Module, _ recorded: ContractsBuild, found: String, in origin: String) -> String {
-        "was built against \(recorded.name) \(recorded.fingerprint), but this run holds \(recorded.name) \(found) "
-            + "(\(origin)); two builds of a contracts library do not share an ABI: rebuild \(module.name) against "
-            + "the \(recorded.name) it is loaded with ('swift build --product \(module.name)' in its package) and ship both together"
+    private static func mismatch(_ module: Module, _ recorded: ContractsBuild, found: String, in origin: HostText) -> HostText {
+        HostText(
+            "contracts.mismatch",
+            "was built against %@ %@, but this run holds %@ %@ (%@); two builds of a contracts library do not share an ABI: "
+                + "rebuild %@ against the %@ it is loaded with ('%@' in its package) and ship both together",
+            [
+                .plain(recorded.name), .plain(recorded.fingerprint), .plain(recorded.name), .plain(found), .text(origin),
+                .plain(module.name), .plain(recorded.name), .plain("swift build --product \(module.name)"),
+            ])
     }
 }

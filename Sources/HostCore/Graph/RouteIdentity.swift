@@ -25,7 +25,7 @@ enum RouteIdentity {
     /// For each module that declares a route under another identity than its provider's (or
     /// the host's), the reason it must not start. Providers are taken in `modules` order, the
     /// first one winning as in the plan.
-    static func conflicts(among modules: [Declarer], hostRoutes: [RouteKey], hostName: String) -> [String: String] {
+    static func conflicts(among modules: [Declarer], hostRoutes: [RouteKey], hostName: String) -> [String: HostText] {
         var providers: [String: (key: RouteKey, module: String, library: String?)] = [:]
         for key in hostRoutes { providers[key.name] = (key, hostName, nil) }
         for module in modules {
@@ -33,7 +33,7 @@ enum RouteIdentity {
                 providers[key.name] = (key, module.name, module.library)
             }
         }
-        var reasons: [String: String] = [:]
+        var reasons: [String: HostText] = [:]
         for module in modules {
             for key in module.declared {
                 guard let provider = providers[key.name], provider.key.id != key.id else { continue }
@@ -45,17 +45,21 @@ enum RouteIdentity {
         return reasons
     }
 
-    private static func reason(route: String, library: String, provider: String, providerLibrary: String?) -> String {
-        let mine = fileName(library)
+    private static func reason(route: String, library: String, provider: String, providerLibrary: String?) -> HostText {
+        let mine = HostText.Argument.plain(fileName(library))
         guard let providerLibrary else {
-            return "route '\(route)' is declared by the host, but \(mine) carries its own copy of the protocol; "
-                + "link Contracts from the ModuleKit package (a dynamic product) instead of copying it, and rebuild \(mine)"
+            return HostText(
+                "route.identity.host",
+                "route '%@' is declared by the host, but %@ carries its own copy of the protocol; "
+                    + "link Contracts from the ModuleKit package (a dynamic product) instead of copying it, and rebuild %@",
+                [.plain(route), mine, mine])
         }
-        let theirs = fileName(providerLibrary)
-        return "route '\(route)' has two identities in this process: \(mine) and \(theirs) (from '\(provider)') "
-            + "each carry their own copy of the protocol (its contracts target is linked statically into both); "
-            + "move '\(route)' into a package whose library product is 'type: .dynamic', depend on that product "
-            + "from both modules, and rebuild both"
+        return HostText(
+            "route.identity.two",
+            "route '%@' has two identities in this process: %@ and %@ (from '%@') "
+                + "each carry their own copy of the protocol (its contracts target is linked statically into both); "
+                + "move '%@' into a package whose library product is '%@', depend on that product from both modules, and rebuild both",
+            [.plain(route), mine, .plain(fileName(providerLibrary)), .plain(provider), .plain(route), .plain("type: .dynamic")])
     }
 
     private static func fileName(_ path: String) -> String {

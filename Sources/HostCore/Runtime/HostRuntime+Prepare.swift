@@ -32,8 +32,7 @@ extension HostRuntime {
             case .failure(let error):
                 report.state = .failed
                 report.library = error.path.hasPrefix("/") ? error.path : nil
-                report.reasonText = HostText(
-                    "reason.library", "library '%@' %@", [.plain("\(Escaped(error.path))"), .text(error.causeText)])
+                report.reasonText = Self.libraryProblem(error.path, error.causeText)
             case .success(let inspected):
                 report.library = inspected.path
                 report.version = inspected.descriptor.version
@@ -80,7 +79,7 @@ extension HostRuntime {
         state.plan = graph.plan()
         let contracts = contractsConflicts(state)
         if !contracts.isEmpty {
-            graph.alreadyFailed.merge(contracts.mapValues(HostText.plain)) { first, _ in first }
+            graph.alreadyFailed.merge(contracts) { first, _ in first }
             state.plan = graph.plan()
         }
         apply(state.plan, to: &reports)
@@ -90,14 +89,13 @@ extension HostRuntime {
 
     /// Planned modules built against another build of a contracts library than the one the
     /// process will hold (see ``ContractsCheck``), with the reason each must not be loaded.
-    private func contractsConflicts(_ state: Snapshot) -> [String: String] {
+    private func contractsConflicts(_ state: Snapshot) -> [String: HostText] {
         let modules = state.plan.order.compactMap { name in
             state.inspected[name].map { ContractsCheck.Module(name: name, library: $0.path, contracts: $0.descriptor.contracts) }
         }
         let reasons = ContractsCheck.conflicts(in: modules, beside: Self.contractsLibrary(beside:named:))
         return reasons.reduce(into: [:]) { result, item in
-            let library = state.inspected[item.key]?.path ?? item.key
-            result[item.key] = "library '\(Escaped(library))' \(item.value)"
+            result[item.key] = Self.libraryProblem(state.inspected[item.key]?.path ?? item.key, item.value)
         }
     }
 
@@ -109,21 +107,29 @@ extension HostRuntime {
         do {
             file = try TrustedFile(path: path, maximumSize: maximumLibrarySize)
         } catch {
-            return error == .missing ? .nothing : .refused("'\(Escaped(path))' \(error.cause(for: path))")
+            return error == .missing
+                ? .nothing : .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .text(error.text(for: path))]))
         }
         do {
             guard let build = try DescriptorReader.readContractsBuild(fileDescriptor: file.descriptor) else {
                 return .unrecorded(path: path)
             }
             guard build.name == name else {
-                return .refused("'\(Escaped(path))' records the build of contracts '\(build.name)', not '\(name)'")
+                return .refused(
+                    HostText(
+                        "contracts.other.name", "'%@' records the build of contracts '%@', not '%@'",
+                        [.plain(Escaped(path).description), .plain(build.name), .plain(name)]))
             }
             return .build(build, path: path)
         } catch {
             switch error {
-            case .notELF(let what): return .refused("'\(Escaped(path))' \(what)")
+            case .notELF(let what): return .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .plain(what)]))
             case .missing: return .unrecorded(path: path)
-            case .malformed(let what): return .refused("'\(Escaped(path))' has a malformed contracts section: it \(what)")
+            case .malformed(let what):
+                return .refused(
+                    HostText(
+                        "contracts.malformed", "'%@' has a malformed contracts section: it %@",
+                        [.plain(Escaped(path).description), .plain(what)]))
             }
         }
     }
@@ -160,18 +166,18 @@ extension HostRuntime {
                     state.strings[name] = try strings(of: module)
                 }
             } catch let error as LoadError {
-                failures[name] = HostText("reason.library", "library '%@' %@", [.plain("\(Escaped(error.path))"), .text(error.causeText)])
+                failures[name] = Self.libraryProblem(error.path, error.causeText)
             } catch {
                 failures[name] = .plain("\(error)")
             }
         }
-        failures.merge(routeIdentityConflicts(state).mapValues(HostText.plain)) { first, _ in first }
+        failures.merge(routeIdentityConflicts(state)) { first, _ in first }
         if !failures.isEmpty { replan(&state, failing: failures) }
         markUnavailableRoutes(state)
     }
 
     /// Loaded modules that declare a route under another type than its provider's.
-    private func routeIdentityConflicts(_ state: Snapshot) -> [String: String] {
+    private func routeIdentityConflicts(_ state: Snapshot) -> [String: HostText] {
         let declarers = state.plan.order.compactMap { name in state.loaded[name].map { RouteIdentity.Declarer($0, named: name) } }
         return RouteIdentity.conflicts(among: declarers, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
     }
@@ -282,8 +288,8 @@ extension HostRuntime {
                 HostText(
                     "load.fingerprint", "was built against ModuleKit %@, the host has ModuleKit %@; rebuild it against this host's kit%@",
                     [
-                        .plain(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)),
-                        .plain(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)),
+                        .text(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)),
+                        .text(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)),
                         .text(rebuildAdvice(name, path: path)),
                     ]))
         }
@@ -299,8 +305,9 @@ extension HostRuntime {
 
     /// "SDK 0.2.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
     /// descriptor.
-    static func kitLabel(sdk: String?, fingerprint: String) -> String {
-        sdk.map { "SDK \($0) (fingerprint \(fingerprint))" } ?? "fingerprint \(fingerprint) (no SDK version)"
+    static func kitLabel(sdk: String?, fingerprint: String) -> HostText {
+        sdk.map { HostText("load.kit.sdk", "SDK %@ (fingerprint %@)", [.plain($0), .plain(fingerprint)]) }
+            ?? HostText("load.kit.no.sdk", "fingerprint %@ (no SDK version)", [.plain(fingerprint)])
     }
 
     /// How to rebuild module `name`: in this checkout when its library lies in the build folder

@@ -12,7 +12,7 @@ extension HostRuntime {
             let conflicts = RouteIdentity.conflicts(among: loaded, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
             for declarer in loaded {
                 if let reason = conflicts[declarer.name] {
-                    write("conflict \(declarer.name) \(Escaped.escapingControlCharacters(reason))\n")
+                    write("conflict \(declarer.name) \(Escaped.escapingControlCharacters(reason.render(strings)))\n")
                 }
             }
         }
@@ -21,7 +21,7 @@ extension HostRuntime {
             write("begin \(entry.name)\n")
             switch inspect(entry, hashing: false) {
             case .failure(let error):
-                write("problem \(entry.name) library '\(Escaped(error.path))' \(error.cause)\n")
+                write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
             case .success(let inspected):
                 let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
                 do {
@@ -36,7 +36,7 @@ extension HostRuntime {
                     loaded.append(RouteIdentity.Declarer(module, named: entry.name))
                     write("ok \(entry.name)\n")
                 } catch let error as LoadError {
-                    write("problem \(entry.name) library '\(Escaped(error.path))' \(error.cause)\n")
+                    write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
                 } catch {
                     write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
                 }
@@ -46,6 +46,11 @@ extension HostRuntime {
 }
 
 extension HostRuntime {
+    /// `library 'PATH' CAUSE`, how a problem with a module's library is said.
+    static func libraryProblem(_ path: String, _ cause: HostText) -> HostText {
+        HostText("reason.library", "library '%@' %@", [.plain(Escaped(path).description), .text(cause)])
+    }
+
     /// Module `name`'s strings (none when it has none or did not load).
     func strings(of name: String) -> ModuleStrings {
         read { $0.strings[name] } ?? .none(locale: locale)

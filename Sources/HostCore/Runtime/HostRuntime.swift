@@ -71,12 +71,17 @@ public final class HostRuntime: Sendable {
             for name in names where configuration.entry(named: name) == nil {
                 let known = configuration.modules.map(\.name)
                 throw UsageError(
-                    "\(flag) '\(name)': no module named '\(name)' in '\(configuration.path)'\(didYouMean(name, among: known))")
+                    HostText(
+                        "usage.no.such.module", "%@ '%@': no module named '%@' in '%@'%@",
+                        [.plain(flag), .plain(name), .plain(name), .plain(configuration.path), .text(suggestion(for: name, among: known))]))
             }
         }
         let lowered = Set(options.enable.map { $0.lowercased() })
         if let both = options.disable.first(where: { lowered.contains($0.lowercased()) }) {
-            throw UsageError("'\(both)' is both enabled and disabled; pass only one of --enable and --disable")
+            throw UsageError(
+                HostText(
+                    "usage.enabled.and.disabled", "'%@' is both enabled and disabled; pass only one of --enable and --disable",
+                    [.plain(both)]))
         }
         for index in configuration.modules.indices {
             let name = configuration.modules[index].name.lowercased()

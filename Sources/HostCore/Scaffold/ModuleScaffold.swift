@@ -15,16 +15,21 @@ struct ModuleScaffold {
     var withRoute = false
 
     /// Why `name` cannot name a module, or nil.
-    static func problem(withName name: String) -> String? {
+    static func problem(withName name: String) -> HostText? {
         guard ModuleDescriptor.isIdentifier(name), name.count <= 64 else {
-            return "'\(Escaped(name))' is not a module name: use letters, digits and '_', starting with a letter (at most 64)"
+            return HostText(
+                "new.name.invalid", "'%@' is not a module name: use letters, digits and '_', starting with a letter (at most 64)",
+                [.plain(Escaped(name).description)])
         }
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else {
-            return
-                "'\(name)' is not a module name: start it with an upper-case letter (e.g. '\(name.prefix(1).uppercased() + name.dropFirst())')"
+            return HostText(
+                "new.name.lowercase", "'%@' is not a module name: start it with an upper-case letter (e.g. '%@')",
+                [.plain(name), .plain(name.prefix(1).uppercased() + name.dropFirst())])
         }
         let taken = ["ModuleKit", "Contracts", "ModuleKitNetworking", "ModuleKitTesting", "CModuleABI", "CSQLite", "Foundation"]
-        guard !taken.contains(name) else { return "'\(name)' is the name of a library every module links; choose another" }
+        guard !taken.contains(name) else {
+            return HostText("new.name.taken", "'%@' is the name of a library every module links; choose another", [.plain(name)])
+        }
         return nil
     }
 
@@ -36,19 +41,23 @@ struct ModuleScaffold {
     }
 
     /// Why `folder` is not a kit package this host can build modules against, or nil.
-    static func problem(withKit folder: String) -> String? {
+    static func problem(withKit folder: String) -> HostText? {
         let header = folder + "/Sources/CModuleABI/include/modhost_abi.h"
         guard FileManager.default.fileExists(atPath: folder + "/Package.swift"),
             let text = try? String(contentsOfFile: header, encoding: .utf8)
         else {
-            return
-                "no ModuleKit package at '\(Escaped(folder))' (the kit sources this modhost was built from); pass --kit PATH to the kit package of this host's checkout"
+            return HostText(
+                "new.kit.missing",
+                "no ModuleKit package at '%@' (the kit sources this modhost was built from); pass --kit PATH to the kit package of this host's checkout",
+                [.plain(Escaped(folder).description)])
         }
         let version = text.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") }
             .map { $0.dropFirst("#define MODHOST_SDK_VERSION ".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
         guard version == ModuleKitABI.sdkVersion else {
-            return
-                "the kit at '\(Escaped(folder))' is SDK \(version ?? "unknown"), this modhost was built with \(ModuleKitABI.sdkVersion); pass --kit PATH to the kit package of this host's checkout"
+            return HostText(
+                "new.kit.version",
+                "the kit at '%@' is SDK %@, this modhost was built with %@; pass --kit PATH to the kit package of this host's checkout",
+                [.plain(Escaped(folder).description), .plain(version ?? "?"), .plain(ModuleKitABI.sdkVersion)])
         }
         return nil
     }
@@ -59,8 +68,13 @@ struct ModuleScaffold {
     func write() throws(ScaffoldError) {
         let template = ModuleTemplate(name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute)
         guard mkdir(output, 0o755) == 0 else {
-            let cause = errno == EEXIST ? "already exists; choose a new folder with --output DIR" : String(cString: strerror(errno))
-            throw ScaffoldError(message: "cannot create '\(Escaped(output))': \(cause)")
+            guard errno != EEXIST else {
+                throw ScaffoldError(
+                    HostText(
+                        "new.exists", "cannot create '%@': it already exists; choose a new folder with --output DIR",
+                        [.plain(Escaped(output).description)]))
+            }
+            throw ScaffoldError.cannot(.create, output)
         }
         for file in template.files {
             let path = output + "/" + file.path
@@ -68,12 +82,12 @@ struct ModuleScaffold {
             for component in file.path.split(separator: "/").dropLast() {
                 folder += "/" + component
                 if mkdir(output + folder, 0o755) != 0 && errno != EEXIST {
-                    throw ScaffoldError(message: "cannot create '\(Escaped(output + folder))': \(String(cString: strerror(errno)))")
+                    throw ScaffoldError.cannot(.create, output + folder)
                 }
             }
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw ScaffoldError(message: "cannot create '\(Escaped(path))': \(String(cString: strerror(errno)))")
+                throw ScaffoldError.cannot(.create, path)
             }
             defer { close(descriptor) }
             let bytes = Array(file.text.utf8)
@@ -82,7 +96,7 @@ struct ModuleScaffold {
                 let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else {
-                    throw ScaffoldError(message: "cannot write '\(Escaped(path))': \(String(cString: strerror(errno)))")
+                    throw ScaffoldError.cannot(.write, path)
                 }
                 written += count
             }
@@ -91,5 +105,19 @@ struct ModuleScaffold {
 }
 
 struct ScaffoldError: Error {
-    let message: String
+    let text: HostText
+
+    init(_ text: HostText) { self.text = text }
+
+    enum Action { case create, write }
+
+    /// What could not be done to `path`, with the system's reason (`errno`, read here).
+    static func cannot(_ action: Action, _ path: String) -> ScaffoldError {
+        let reason = String(cString: strerror(errno))
+        let arguments: [HostText.Argument] = [.plain(Escaped(path).description), .plain(reason)]
+        switch action {
+        case .create: return ScaffoldError(HostText("new.cannot.create", "cannot create '%@': %@", arguments))
+        case .write: return ScaffoldError(HostText("new.cannot.write", "cannot write '%@': %@", arguments))
+        }
+    }
 }

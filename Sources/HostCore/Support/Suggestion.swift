@@ -10,7 +10,8 @@ func nearest(to word: String, among candidates: [String]) -> String? {
     return prefixMatch
 }
 
-/// " ; did you mean 'x'?" when a near candidate exists, else "".
-func didYouMean(_ word: String, among candidates: [String]) -> String {
-    nearest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+/// "; did you mean 'x'?" when a near candidate exists, else nothing.
+func suggestion(for word: String, among candidates: [String]) -> HostText {
+    nearest(to: word, among: candidates).map { HostText("suggest.did.you.mean", "; did you mean '%@'?", [.plain($0)]) }
+        ?? .plain("")
 }

@@ -37,6 +37,16 @@ public final class SettingsService: SettingsRoute {
         return definition.defaultValue
     }
 
+    /// The stored value of `key` when it no longer fits its setting (a choice removed, a
+    /// range narrowed, a free text now a choice): `value(of:)` gives the default instead, and
+    /// the screen and `settings list` say so, so the value is not silently lost from view.
+    public func unfitStoredValue(of key: String, module: String) -> SettingValue? {
+        guard let (_, definition) = registry.definition(fullKey: "\(module.lowercased()).\(key)"),
+            let stored = store.value(module: module, key: key), !SettingsRegistry.fits(stored, definition.kind)
+        else { return nil }
+        return stored
+    }
+
     /// Validates `text` for the setting `fullKey` (`photos.perPage`), stores it, and applies
     /// the language at once.
     public func set(_ fullKey: String, to text: String) throws(SettingsError) -> SettingValue {

@@ -23,7 +23,10 @@ struct SettingsCommands {
             if arguments.has("--json") {
                 context.ui.print(JSONOutput.document("settings", rows))
             } else {
-                for row in rows { context.ui.print("\(row.key) = \(row.value)    (\(row.title))") }
+                for row in rows {
+                    context.ui.print("\(row.key) = \(row.value)    (\(row.title))")
+                    if let unfit = row.unusableStoredValue { context.ui.print("    " + strings.format(.settingUnfit, row.value, unfit)) }
+                }
             }
         }
     }
@@ -66,10 +69,13 @@ struct SettingsCommands {
         let title: String
         let value: String
         let defaultValue: String
+        /// A stored value that no longer fits the setting (the default is used instead).
+        let unusableStoredValue: String?
 
         enum CodingKeys: String, CodingKey {
             case key, title, value
             case defaultValue = "default"
+            case unusableStoredValue = "unusableStored"
         }
     }
 
@@ -79,7 +85,8 @@ struct SettingsCommands {
                 Row(
                     key: "\(section.module.lowercased()).\(definition.key)", title: definition.title(),
                     value: SettingsRegistry.text(service.value(of: definition.key, module: section.module) ?? definition.defaultValue),
-                    defaultValue: SettingsRegistry.text(definition.defaultValue))
+                    defaultValue: SettingsRegistry.text(definition.defaultValue),
+                    unusableStoredValue: service.unfitStoredValue(of: definition.key, module: section.module).map(SettingsRegistry.text))
             }
         }
     }

@@ -37,7 +37,10 @@ final class SettingsScreen: Screen {
             var number = own ? 3 : (places[section.module] ?? modules.count + 1) * 10 + 1
             for definition in section.definitions {
                 let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
-                let shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
+                var shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
+                if let unfit = service.unfitStoredValue(of: definition.key, module: section.module) {
+                    shown = strings.format(.settingUnfit, shown, SettingsRegistry.text(unfit))
+                }
                 let module = titles[section.module] ?? section.module
                 let label = own ? definition.title() : strings.format(.settingLine, module, definition.title())
                 let line = strings.format(.settingLine, label, shown.isEmpty ? "-" : shown)
