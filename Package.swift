@@ -9,7 +9,8 @@ import PackageDescription
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
-let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
+/// The URLSession transport the kit opens on a first request (Sources/ModuleKit/ModuleKitNetworking).
+let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKitNetworking")
 /// The SDK's test harness (Sources/ModuleKit/ModuleKitTesting): a module's unit tests need no host.
 let moduleKitTesting: Target.Dependency = .product(name: "ModuleKitTesting", package: "ModuleKitTesting")
 /// Generates a module's name, version, routes and ELF descriptor from its module.manifest.
@@ -100,8 +101,9 @@ var targets: [Target] = [
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting]),
-    // Builds every feature module's library on 'swift build'; nothing links it.
-    .target(name: "ModuleLibraries", dependencies: featureModules.map { .product(name: $0, package: $0) }),
+    // Builds every feature module's library on 'swift build', and the networking library the
+    // kit opens on a module's first request; nothing links it.
+    .target(name: "ModuleLibraries", dependencies: featureModules.map { .product(name: $0, package: $0) } + [networking]),
 ]
 for name in featureModules {
     targets.append(
@@ -140,6 +142,7 @@ let package = Package(
     dependencies: [
         .package(path: "Sources/ModuleKit"),
         .package(path: "Sources/ModuleKit/ModuleKitTesting"),
+        .package(path: "Sources/ModuleKit/ModuleKitNetworking"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
     ] + featureModules.map { .package(path: "Plugins/\($0)") },
     targets: targets

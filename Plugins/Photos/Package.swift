@@ -6,7 +6,9 @@ import PackageDescription
 
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
-let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKit")
+// Not linked by Photos: the kit opens it on the first request. The tests depend on it so that
+// it is built beside the kit they run.
+let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKitNetworking")
 
 let package = Package(
     name: "Photos",
@@ -20,13 +22,14 @@ let package = Package(
     dependencies: [
         .package(name: "ModuleKit", path: "../../Sources/ModuleKit"),
         .package(path: "../../Sources/ModuleKit/ModuleKitTesting"),
+        .package(path: "../../Sources/ModuleKit/ModuleKitNetworking"),
     ],
     targets: [
         // Entities, ports and use cases as a target of their own, so that the compiler holds
         // them to importing nothing.
         .target(name: "PhotosDomain", path: "Domain"),
         .target(
-            name: "PhotosFeature", dependencies: [moduleKit, contracts, networking, "PhotosDomain"], path: "Sources",
+            name: "PhotosFeature", dependencies: [moduleKit, contracts, "PhotosDomain"], path: "Sources",
             exclude: ["module.manifest"], resources: [.copy("Resources/Strings"), .copy("Resources/Catalog")],
             plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]),
         .target(name: "Photos", dependencies: ["PhotosFeature", moduleKit], path: "Entry"),

@@ -9,7 +9,6 @@ let package = Package(
     products: [
         .library(name: "ModuleKit", type: .dynamic, targets: ["ModuleKit"]),
         .library(name: "Contracts", type: .dynamic, targets: ["Contracts"]),
-        .library(name: "ModuleKitNetworking", type: .dynamic, targets: ["ModuleKitNetworking"]),
         // Applied to a module's target: generates its descriptor from its module.manifest.
         .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
         // Applied to a contracts target of another package: records its build in its library.
@@ -31,10 +30,6 @@ let package = Package(
         ),
         // Route protocols and shared entities of this app: protocols and value types only.
         .target(name: "Contracts"),
-        // The HTTP client for modules that talk to the network. A library of its own, depending
-        // on nothing else of ours, so that only those modules load FoundationNetworking and
-        // libcurl (they roughly double a process's start-up).
-        .target(name: "ModuleKitNetworking"),
 
         // MARK: Build tooling
         // Hashes the kit's sources into the fingerprint a module is compiled against, writes

@@ -1,6 +1,5 @@
 import Foundation
 import ModuleKit
-import ModuleKitNetworking
 import ModuleKitTesting
 import Synchronization
 import TestSupport
@@ -107,3 +106,4 @@ struct Page: Decodable, Equatable {
         #expect(seen.withLock { $0.last } == 200_000)
     }
 }
+

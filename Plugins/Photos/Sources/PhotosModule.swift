@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import ModuleKit
-import ModuleKitNetworking
 import PhotosDomain
 
 /// Photos (seeds 001 and 002, Clean Architecture): search a Pixabay-compatible API or the

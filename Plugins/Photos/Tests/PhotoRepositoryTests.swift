@@ -1,6 +1,5 @@
 import Foundation
 import ModuleKit
-import ModuleKitNetworking
 import ModuleKitTesting
 import PhotosDomain
 import Testing

@@ -7,6 +7,9 @@ public enum PhotoError: Error, Sendable, Equatable {
     case notFound(id: Int)
     /// The service could not be reached, or the connection dropped; carries the URL.
     case unreachable(String)
+    /// This machine cannot send requests at all (the networking library is missing or was
+    /// refused); carries why.
+    case noNetworking(String)
     /// The service stopped answering; carries the URL.
     case timeout(String)
     /// Too many requests; retry after that many seconds when the service said.

@@ -1,5 +1,5 @@
 import Foundation
-import ModuleKitNetworking
+import ModuleKit
 import PhotosDomain
 
 /// Images through the image cache: a file URL (the catalog's) from disk, anything else over

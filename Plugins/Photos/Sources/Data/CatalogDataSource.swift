@@ -1,6 +1,5 @@
 import Foundation
 import ModuleKit
-import ModuleKitNetworking
 import PhotosDomain
 import Synchronization
 

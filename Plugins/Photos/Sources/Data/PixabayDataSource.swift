@@ -1,6 +1,5 @@
 import Foundation
 import ModuleKit
-import ModuleKitNetworking
 import PhotosDomain
 
 /// A Pixabay-compatible API: `GET base?key=&q=&lang=&safesearch=&page=&per_page=` (and
@@ -85,6 +84,7 @@ final class PixabayDataSource: PhotoDataSource {
         case .status(let status): .rejected(status: status, message: Redaction.excerpt(serverText(error.detail)))
         case .undecodable: .badResponse(Redaction.excerpt(error.detail))
         case .tooLarge(let limit): .tooLarge(limitKB: limit / 1024)
+        case .transportUnavailable: .noNetworking(Redaction.redact(error.detail))
         }
     }
 }

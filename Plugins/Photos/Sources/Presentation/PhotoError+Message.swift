@@ -10,6 +10,7 @@ extension PhotoError {
         case .pageOutOfRange(let page, let pages): strings.format(.errorPageRange, "\(page)", "\(pages)")
         case .notFound(let id): strings.format(.errorNotFound, "\(id)")
         case .unreachable(let url): strings.format(.errorUnreachable, url)
+        case .noNetworking(let detail): strings.format(.errorNoNetworking, detail)
         case .timeout(let url): strings.format(.errorTimeout, url)
         case .rateLimited(let seconds?): strings.plural(.errorRateLimitedAfter, count: seconds, "\(seconds)")
         case .rateLimited(nil): strings[.errorRateLimited]

@@ -33,6 +33,7 @@ extension StringKey {
     static let errorPageRange: StringKey = "error.page.range"
     static let errorNotFound: StringKey = "error.not.found"
     static let errorUnreachable: StringKey = "error.unreachable"
+    static let errorNoNetworking: StringKey = "error.no.networking"
     static let errorTimeout: StringKey = "error.timeout"
     static let errorRateLimited: StringKey = "error.rate.limited"
     static let errorRateLimitedAfter: StringKey = "error.rate.limited.after"

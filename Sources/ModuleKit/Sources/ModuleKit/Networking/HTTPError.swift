@@ -18,6 +18,8 @@ public struct HTTPError: Error, Sendable, Equatable {
         case tooLarge(limit: Int)
         /// The URL cannot be requested.
         case invalidURL
+        /// The networking library could not be opened (missing, or refused as untrusted).
+        case transportUnavailable
     }
 
     public let kind: Kind
