@@ -51,4 +51,28 @@ import Testing
             result.stderr.hasPrefix("modhost: error: the host's strings are missing, screens show keys: module 'modhost': strings folder"))
         #expect(result.stdout.contains("welcome.title"))
     }
+
+    /// A run reads English and the language it shows, nothing else: a broken German table
+    /// does not stop a French run, fails Auth in a German one (named, with the line), and
+    /// `check`, which reads every language, finds it whatever the language.
+    @Test func onlyTheLanguageShownIsReadAndCheckReadsThemAll() throws {
+        let folder = try install()
+        let german = folder + "/Auth_AuthFeature.resources/Strings/de.lproj/Localizable.strings"
+        try Data(#""welcome.title" = "Willkommen"#.utf8).write(to: URL(fileURLWithPath: german))
+        let config = ["--config", folder + "/modules.json"]
+        let french = try ChildProcess.run(folder + "/modhost", config + ["modules"], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(french.status == 0)
+        #expect(french.stdout.contains("Auth   actif"), "\(french.stdout)")
+        let reason = "module 'Auth': '\(german)': line 1: unterminated string"
+        let inGerman = try ChildProcess.run(folder + "/modhost", config + ["modules"], environment: ["LANG": "de_DE.UTF-8"])
+        #expect(inGerman.stdout.contains(reason), "\(inGerman.stdout)")
+        let check = try ChildProcess.run(folder + "/modhost", config + ["check"], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains(reason), "\(check.stderr)")
+        // Repaired, every language is read and the time it took is said.
+        try Data(#""welcome.title" = "Willkommen";"#.utf8).write(to: URL(fileURLWithPath: german))
+        let valid = try ChildProcess.run(folder + "/modhost", config + ["check"], environment: ["LC_ALL": "C"])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout.contains("Every shipped language is valid (12 strings files, read in "), "\(valid.stdout)")
+    }
 }

@@ -38,7 +38,8 @@ import Testing
         let photos = #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "KEY-1234"}"#
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", photos)]))
         let environment = ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"]
-        let search = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "photos", "search", "harbour"], environment: environment)
+        let search = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "photos", "search", "harbour"], environment: environment)
         #expect(search.status == 0, "\(search.stderr.suffix(2000))")
         #expect(search.stdout.hasPrefix("Page 1 of 1 (1 photo)\n"))
         let opened = Self.networkLibraries(in: search.stderr)
@@ -92,7 +93,8 @@ import Testing
         )
         #expect(server.received.isEmpty, "nothing was sent")
         // The app keeps running: a search fails with the same words, and Quit still quits.
-        let app = try ChildProcess.run(folder + "/modhost", ["--config", config], input: "1\n1\nharbour\n", environment: ["MODHOST_DATA_DIR": data])
+        let app = try ChildProcess.run(
+            folder + "/modhost", ["--config", config], input: "1\n1\nharbour\n", environment: ["MODHOST_DATA_DIR": data])
         #expect(app.status == 0)
         #expect(app.stdout.contains("Photos cannot send requests on this machine"), "\(app.stdout)")
     }

@@ -106,4 +106,3 @@ struct Page: Decodable, Equatable {
         #expect(seen.withLock { $0.last } == 200_000)
     }
 }
-

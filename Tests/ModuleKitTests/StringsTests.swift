@@ -73,6 +73,21 @@ import Testing
         #expect(locale.current == "de")
     }
 
+    @Test func onlyEnglishAndTheCurrentLanguageAreReadUntilAnotherIsAskedFor() throws {
+        let folder = try stringsFolder(["en": "\"a\" = \"A\";", "fr": "\"a\" = \"À\";", "de": "\"a\" = \"Ä\";", "it": "broken"])
+        let locale = LocaleSetting(environment: ["LANG": "fr_FR"])
+        let strings = try ModuleStrings.load(module: "Geo", from: folder, locale: locale)
+        #expect(Set(strings.tables.keys) == ["en", "fr"])
+        #expect(locale.set("de"))
+        #expect(strings["a"] == "Ä")
+        #expect(Set(strings.tables.keys) == ["en", "fr", "de"])
+        // A broken table met at a switch reads as English; `check` names it (loadEveryLocale).
+        #expect(locale.set("it"))
+        #expect(strings["a"] == "A")
+        let every = #expect(throws: StringsError.self) { try ModuleStrings.loadEveryLocale(module: "Geo", from: folder, locale: locale) }
+        #expect(every?.message == "module 'Geo': '\(folder)/it.lproj/Localizable.strings': line 1: expected '\"', found 'b'")
+    }
+
     @Test func missingOrBrokenStringsAreErrorsNotCrashes() throws {
         let locale = LocaleSetting(environment: [:])
         let missing = #expect(throws: StringsError.self) { try ModuleStrings.load(module: "Geo", from: "/nonexistent", locale: locale) }

@@ -59,8 +59,22 @@ struct HostSession {
         let probe = LibraryProbe(
             executable: ProcessLocation.executablePath, options: globalOptions(),
             timeout: { runtime.configuration.entry(named: $0)?.startTimeout ?? ModuleGuard.defaultTimeout })
-        runtime.recordProbeFailures(probe.run(toProbe))
-        let problems = runtime.problems
+        let report = probe.run(toProbe)
+        runtime.recordProbeFailures(report.problems)
+        // Every language of the host's own strings too (a run reads only the one it shows).
+        let started = ContinuousClock.now
+        var hostProblem: String?
+        var files = report.stringsFiles
+        do {
+            files += try ModuleStrings.loadEveryLocale(
+                module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: runtime.locale
+            )
+            .tables.count
+        } catch {
+            hostProblem = error.message
+        }
+        let stringsTime = report.stringsTime + (ContinuousClock.now - started)
+        let problems = runtime.problems + (hostProblem.map { [$0] } ?? [])
         guard problems.isEmpty else {
             for problem in problems { console.error(problem) }
             return ModhostCommandLine.exitFailure
@@ -69,6 +83,11 @@ struct HostSession {
         let active = modules.filter { $0.state == .active }.count
         let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
         console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
+        let milliseconds = String(format: "%.1f", ModuleGuard.seconds(stringsTime) * 1000)
+        console.print(
+            HostText(
+                "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",
+                [.plain("\(files)"), .plain(milliseconds)]))
         return ModhostCommandLine.exitSuccess
     }
 

@@ -15,23 +15,32 @@ struct LibraryProbe {
     /// The time limit of each module.
     let timeout: (String) -> Duration
 
-    /// The problem of each module that does not load, by name.
-    func run(_ names: [String]) -> [String: String] {
+    /// What the children found: the problem of each module that does not load, by name, and
+    /// the strings files of the modules that did (every shipped locale, parsed).
+    struct Report {
         var problems: [String: String] = [:]
+        var stringsFiles = 0
+        var stringsTime = Duration.zero
+    }
+
+    func run(_ names: [String]) -> Report {
+        var report = Report()
         var pending = names[...]
         while !pending.isEmpty {
             let outcome = runChild(Array(pending))
-            problems.merge(outcome.problems) { first, _ in first }
+            report.problems.merge(outcome.problems) { first, _ in first }
+            report.stringsFiles += outcome.stringsFiles
+            report.stringsTime += outcome.stringsTime
             pending = pending.dropFirst(outcome.finished)
             if let culprit = outcome.culprit {
-                problems[culprit] = outcome.culpritProblem
+                report.problems[culprit] = outcome.culpritProblem
                 pending = pending.drop { $0 != culprit }.dropFirst()
             } else if outcome.finished == 0 {
-                for name in pending { problems[name] = outcome.culpritProblem }
+                for name in pending { report.problems[name] = outcome.culpritProblem }
                 break
             }
         }
-        return problems
+        return report
     }
 
     private struct Outcome {
@@ -40,6 +49,8 @@ struct LibraryProbe {
         var finished = 0
         var culprit: String?
         var culpritProblem = "could not be checked"
+        var stringsFiles = 0
+        var stringsTime = Duration.zero
     }
 
     private func runChild(_ names: [String]) -> Outcome {
@@ -100,6 +111,11 @@ struct LibraryProbe {
                 case "ok":
                     outcome.finished += 1
                     current = nil
+                    let counts = parts.count > 2 ? parts[2].split(separator: " ").compactMap { Int($0) } : []
+                    if counts.count == 2 {
+                        outcome.stringsFiles += counts[0]
+                        outcome.stringsTime += .nanoseconds(counts[1])
+                    }
                 case "problem":
                     outcome.finished += 1
                     outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "could not be loaded"

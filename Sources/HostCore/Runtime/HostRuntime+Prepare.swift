@@ -339,9 +339,20 @@ extension HostRuntime {
     ///
     /// - Throws: ``StringsError`` when it declares strings that cannot be read.
     func strings(of module: LoadedModule) throws -> ModuleStrings {
-        guard let folder = module.manifest.stringsFolder else { return .none(locale: locale) }
-        let libraryFolder = URL(fileURLWithPath: module.path).deletingLastPathComponent().path
-        return try ModuleStrings.load(module: module.manifest.name, from: libraryFolder + "/" + folder, locale: locale)
+        guard let folder = stringsFolder(of: module) else { return .none(locale: locale) }
+        return try ModuleStrings.load(module: module.manifest.name, from: folder, locale: locale)
+    }
+
+    /// Every shipped locale of `module`'s strings, each file parsed: what `check` validates.
+    func stringsInEveryLocale(of module: LoadedModule) throws -> ModuleStrings {
+        guard let folder = stringsFolder(of: module) else { return .none(locale: locale) }
+        return try ModuleStrings.loadEveryLocale(module: module.manifest.name, from: folder, locale: locale)
+    }
+
+    /// Where `module`'s strings are: its strings folder beside its library.
+    private func stringsFolder(of module: LoadedModule) -> String? {
+        guard let folder = module.manifest.stringsFolder else { return nil }
+        return URL(fileURLWithPath: module.path).deletingLastPathComponent().path + "/" + folder
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> HostText {

@@ -29,12 +29,18 @@ extension HostRuntime {
                         () throws(LoadError) -> LoadedModule in
                         try loader.load(name: entry.name, path: inspected.path, descriptor: inspected.descriptor)
                     }
-                    try moduleGuard.run(name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                    let (files, spent) = try moduleGuard.run(
+                        name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout
+                    ) {
                         try module.instance.validateConfiguration(entry.config)
-                        _ = try strings(of: module)
+                        let started = ContinuousClock.now
+                        let files = try stringsInEveryLocale(of: module).tables.count
+                        return (files, ContinuousClock.now - started)
                     }
+                    let nanoseconds = spent / .nanoseconds(1)
                     loaded.append(RouteIdentity.Declarer(module, named: entry.name))
-                    write("ok \(entry.name)\n")
+                    // `ok NAME FILES NANOSECONDS`: the strings files read, and how long that took.
+                    write("ok \(entry.name) \(files) \(Int(nanoseconds))\n")
                 } catch let error as LoadError {
                     write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
                 } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A typed key into a module's `.strings` tables (seed 000's `Keys`).
 ///
@@ -19,8 +20,10 @@ public struct StringKey: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
 /// in the current locale with English as the fallback.
 ///
 /// Tables live in `<folder>/<locale>.lproj/Localizable.strings`, where `folder` is found next
-/// to the module's library (see ``ModuleStrings/load(module:from:)``), so a moved install keeps
-/// its strings.
+/// to the module's library (see ``ModuleStrings/load(module:from:locale:)``), so a moved install
+/// keeps its strings. Only English and the current language are read at load; another language
+/// is read the first time it is asked for (after a switch), once. `modhost check` reads them all
+/// (``loadEveryLocale(module:from:locale:)``).
 public final class ModuleStrings: Sendable {
     /// The locales every module ships.
     public static let shippedLocales = ["en", "es", "fr", "de", "it", "el"]
@@ -31,56 +34,97 @@ public final class ModuleStrings: Sendable {
     /// did not come from a strings table.
     public static let pseudoLocale = "qps"
 
-    /// Every table, by locale.
-    public let tables: [String: [String: String]]
+    typealias Table = [String: String]
+
+    /// The strings folder (nil: a module that ships none).
+    private let folder: String?
+    private let module: String
+    /// The tables read so far, by locale; `nil` for a locale whose file is missing or broken
+    /// (its lookups fall back to English).
+    private let read: Mutex<[String: Table?]>
     let locale: LocaleSetting
 
     /// Strings for a module that ships none: every lookup answers the key itself.
     public static func none(locale: LocaleSetting) -> ModuleStrings {
-        ModuleStrings(tables: [:], locale: locale)
+        ModuleStrings(module: "", folder: nil, tables: [:], locale: locale)
     }
 
-    init(tables: [String: [String: String]], locale: LocaleSetting) {
-        self.tables = tables
+    init(module: String, folder: String?, tables: [String: Table?], locale: LocaleSetting) {
+        self.module = module
+        self.folder = folder
+        read = Mutex(tables)
         self.locale = locale
     }
 
-    /// Loads every `<locale>.lproj/Localizable.strings` in `folder`.
+    /// Reads English (which must be there) and the current language from `folder`.
     ///
-    /// - Throws: ``StringsError`` when the folder, the English table, or a table's syntax is
-    ///   missing or wrong: never a crash.
+    /// - Throws: ``StringsError`` when the folder, the English table, or the syntax of a table
+    ///   read is missing or wrong: never a crash.
     public static func load(module: String, from folder: String, locale: LocaleSetting) throws(StringsError) -> ModuleStrings {
-        var tables: [String: [String: String]] = [:]
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
+        var tables: [String: Table?] = [fallbackLocale: try readEnglish(module: module, folder: folder)]
+        let current = locale.current
+        if current != fallbackLocale, shippedLocales.contains(current) {
+            tables[current] = .some(try readTable(module: module, folder: folder, locale: current))
+        }
+        return ModuleStrings(module: module, folder: folder, tables: tables, locale: locale)
+    }
+
+    /// Reads every `<locale>.lproj/Localizable.strings` in `folder`: what `modhost check` and
+    /// the shipped-strings tests hold to the same keys in every language.
+    public static func loadEveryLocale(module: String, from folder: String, locale: LocaleSetting) throws(StringsError)
+        -> ModuleStrings
+    {
+        var tables: [String: Table?] = [fallbackLocale: try readEnglish(module: module, folder: folder)]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for entry in entries.sorted() where entry.hasSuffix(".lproj") {
+            let code = String(entry.dropLast(".lproj".count))
+            guard code != fallbackLocale, let table = try readTable(module: module, folder: folder, locale: code) else { continue }
+            tables[code] = table
+        }
+        return ModuleStrings(module: module, folder: folder, tables: tables, locale: locale)
+    }
+
+    /// The locales whose tables have been read, and their tables.
+    public var tables: [String: [String: String]] {
+        read.withLock { read in read.compactMapValues { $0 } }
+    }
+
+    /// `locale`'s table, read from disk the first time it is asked for. A missing or broken
+    /// table reads as none (lookups fall back to English); `modhost check` reports it.
+    func table(_ code: String) -> Table? {
+        if let known = read.withLock({ $0[code] }) { return known }
+        guard let folder else { return nil }
+        let table = (try? Self.readTable(module: module, folder: folder, locale: code)) ?? nil
+        read.withLock { $0[code] = .some(table) }
+        return table
+    }
+
+    private static func readEnglish(module: String, folder: String) throws(StringsError) -> Table {
+        if let table = try readTable(module: module, folder: folder, locale: fallbackLocale) { return table }
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw StringsError(
                 "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?")
         }
-        for entry in entries.sorted() where entry.hasSuffix(".lproj") {
-            let path = "\(folder)/\(entry)/Localizable.strings"
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            guard let text = String(validating: data, as: UTF8.self) else {
-                throw StringsError("module '\(module)': '\(path)' is not valid UTF-8")
-            }
-            do {
-                tables[String(entry.dropLast(".lproj".count))] = try StringsFile.parse(text)
-            } catch {
-                throw StringsError("module '\(module)': '\(path)': \(error)")
-            }
+        throw StringsError("module '\(module)': no '\(fallbackLocale).lproj/Localizable.strings' in '\(folder)'")
+    }
+
+    /// One locale's table; nil when the file is not there.
+    private static func readTable(module: String, folder: String, locale code: String) throws(StringsError) -> Table? {
+        let path = "\(folder)/\(code).lproj/Localizable.strings"
+        guard let bytes = StringsFile.read(path) else { return nil }
+        do {
+            return try StringsFile.parse(bytes)
+        } catch {
+            throw StringsError("module '\(module)': '\(path)': \(error)")
         }
-        guard tables[fallbackLocale] != nil else {
-            throw StringsError("module '\(module)': no '\(fallbackLocale).lproj/Localizable.strings' in '\(folder)'")
-        }
-        return ModuleStrings(tables: tables, locale: locale)
     }
 
     /// The current locale's text for `key`, else English, else the key itself.
     public subscript(_ key: StringKey) -> String {
         let code = locale.current
-        if code == Self.pseudoLocale { return Self.pseudo(tables[Self.fallbackLocale]?[key.rawValue] ?? key.rawValue) }
-        return tables[code]?[key.rawValue] ?? tables[Self.fallbackLocale]?[key.rawValue] ?? key.rawValue
+        if code == Self.pseudoLocale { return Self.pseudo(table(Self.fallbackLocale)?[key.rawValue] ?? key.rawValue) }
+        return table(code)?[key.rawValue] ?? table(Self.fallbackLocale)?[key.rawValue] ?? key.rawValue
     }
 
     /// `text` in the pseudo-locale: ASCII letters accented, `%@` kept, wrapped in `[!! … !!]`.

@@ -33,7 +33,7 @@ extension ModuleStrings {
         let language = locale.current
         if language == Self.pseudoLocale {
             let english = PluralRules.category(of: count, language: Self.fallbackLocale)
-            let text = tables[Self.fallbackLocale]?["\(key.rawValue)#\(english.rawValue)"] ?? tables[Self.fallbackLocale]?[key.rawValue]
+            let text = table(Self.fallbackLocale)?["\(key.rawValue)#\(english.rawValue)"] ?? table(Self.fallbackLocale)?[key.rawValue]
             return Self.substitute(Self.pseudo(text ?? key.rawValue), arguments)
         }
         let category = PluralRules.category(of: count, language: language)
@@ -42,7 +42,7 @@ extension ModuleStrings {
             (language, category), (language, .other), (Self.fallbackLocale, english), (Self.fallbackLocale, .other),
         ]
         for (table, form) in candidates {
-            if let text = tables[table]?["\(key.rawValue)#\(form.rawValue)"] { return Self.substitute(text, arguments) }
+            if let text = self.table(table)?["\(key.rawValue)#\(form.rawValue)"] { return Self.substitute(text, arguments) }
         }
         return Self.substitute(self[key], arguments)
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Parses the `.strings` format (seed 000's `Localizable.strings`):
 ///
 /// ```
@@ -16,7 +18,34 @@ enum StringsFile {
     }
 
     static func parse(_ text: String) throws(SyntaxError) -> [String: String] {
-        var scanner = Scanner(Array(text.utf8))
+        try parse(Array(text.utf8))
+    }
+
+    /// The bytes of the file at `path`, read whole with one `read(2)` per 64 KiB (nil when it
+    /// cannot be opened, e.g. a locale the module does not ship). Only regular files: a FIFO
+    /// planted in a strings folder must not block the host.
+    static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= maximumSize else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var count = 0
+        while count < bytes.count {
+            let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            count += got
+        }
+        return Array(bytes[..<count])
+    }
+
+    /// The largest strings file read (a module's tables are a few KiB).
+    static let maximumSize = 4 << 20
+
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [String: String] {
+        var scanner = Scanner(bytes)
         var table: [String: String] = [:]
         while true {
             try scanner.skipTrivia()
@@ -108,7 +137,12 @@ enum StringsFile {
                 result.append(contentsOf: bytes[start..<index])
                 guard let byte = current else { break }
                 advance()
-                if byte == UInt8(ascii: "\"") { return String(decoding: result, as: UTF8.self) }
+                if byte == UInt8(ascii: "\"") {
+                    guard let text = String(validating: result, as: UTF8.self) else {
+                        throw SyntaxError(line: line, message: "not valid UTF-8")
+                    }
+                    return text
+                }
                 // A backslash: one escape.
                 guard let escaped = current else { break }
                 advance()
