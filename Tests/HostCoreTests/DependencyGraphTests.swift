@@ -87,4 +87,76 @@ private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:
         #expect(result.blocked["Broken"]?.reason.description == "config.x is missing")
         #expect(result.blocked["User"]?.reason.description == "requires 'RouteA' from 'Broken', which failed: config.x is missing")
     }
+
+    /// Found by the random graphs below: a module listed before a chain that ends in a cycle
+    /// was placed early by the cycle fallback and then kept, though its provider was skipped.
+    @Test func aModuleAboveAChainIntoACycleIsSkipped() {
+        let result = plan([
+            node("App", requires: [b]), node("Middle", provides: [b], requires: [c]), node("Loop1", provides: [c], requires: [d]),
+            node("Loop2", provides: [d], requires: [c]),
+        ])
+        #expect(result.order == [])
+        #expect(result.blocked["App"]?.state == .skipped)
+        #expect(
+            result.blocked["App"]?.reason.description.hasPrefix(
+                "requires 'RouteB' from 'Middle', which was skipped: requires 'RouteC' from 'Loop1', which failed: dependency cycle")
+                == true)
+    }
+
+    /// Random graphs of up to 60 modules: whatever the edges, every module is placed once,
+    /// each module that starts comes after the providers it requires, and every blocked one
+    /// has a reason (a cycle, or a chain down to one).
+    @Test func randomGraphsKeepTheRules() {
+        var generator = SplitMix(seed: 0x5EED)
+        for _ in 0..<200 {
+            let count = Int(generator.next() % 60) + 1
+            let nodes = (0..<count).map { index in
+                let requires = (0..<Int(generator.next() % 3)).map { _ in "R\(generator.next() % UInt64(count + 2))" }
+                let uses = (0..<Int(generator.next() % 3)).map { _ in "R\(generator.next() % UInt64(count + 2))" }
+                return node("M\(index)", provides: ["R\(index)"], requires: requires, uses: uses)
+            }
+            let result = plan(nodes)
+            #expect(Set(result.order).count == result.order.count)
+            #expect(Set(result.order).union(result.blocked.keys) == Set(nodes.map(\.name)))
+            var position: [String: Int] = [:]
+            for (index, name) in result.order.enumerated() { position[name] = index }
+            for node in nodes where position[node.name] != nil {
+                for route in node.descriptor.requires {
+                    let provider = result.providers[route]
+                    #expect(provider.flatMap { position[$0] }.map { $0 < position[node.name]! } == true, "\(node.name) before \(route)")
+                }
+            }
+        }
+    }
+
+    /// A chain of 5000 modules, each requiring the one before it, written last to first: the
+    /// sort walks it without deep recursion, and the order is the chain's.
+    @Test func aLongChainIsOrdered() {
+        let count = 5000
+        let nodes = (0..<count).reversed().map { index in
+            node("M\(index)", provides: ["R\(index)"], requires: index == 0 ? [] : ["R\(index - 1)"])
+        }
+        let result = plan(nodes)
+        #expect(result.blocked.isEmpty)
+        #expect(result.order == (0..<count).map { "M\($0)" })
+        // Closing a chain of 300 into one cycle blocks every module, each naming the cycle.
+        let ring = (0..<300).map { index in node("M\(index)", provides: ["R\(index)"], requires: ["R\((index + 299) % 300)"]) }
+        let cycle = plan(ring)
+        #expect(cycle.order.isEmpty)
+        #expect(cycle.blocked.count == 300)
+        #expect(cycle.blocked["M7"]?.reason.description.hasPrefix("dependency cycle: M7 → M6 → M5") == true)
+    }
+}
+
+/// A small deterministic random number generator, so a failing graph can be found again.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }

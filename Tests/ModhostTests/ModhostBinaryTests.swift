@@ -83,7 +83,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let path = try config([("FixtureProvider", ""), ("FixtureConsumer", ""), ("Geo", #""enabled": false"#)])
         let result = try modhost(["--config", path, "check"])
         #expect(result.status == 0)
-        #expect(result.stdout == "'\(path)' is valid: 2 modules ready, 1 disabled\n")
+        #expect(result.stdout.hasPrefix("'\(path)' is valid: 2 modules ready, 1 disabled\nEvery shipped language is valid ("))
         #expect(result.stderr == "")
     }
 
@@ -155,7 +155,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let path = try config([("FixtureProvider", "")])
         let result = try modhost(["check"], in: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         #expect(result.status == 0)
-        #expect(result.stdout == "'modules.json' is valid: 1 module ready, 0 disabled\n")
+        #expect(result.stdout.hasPrefix("'modules.json' is valid: 1 module ready, 0 disabled\n"))
     }
 
     @Test(arguments: [
