@@ -92,6 +92,8 @@ var targets: [Target] = [
             "TestSupport",
         ],
         path: "Benchmarks/ModhostBench"),
+    // The start-up floor modhost-bench compares with: a C program that only dlopens libraries.
+    .executableTarget(name: "modhost-floor", path: "Benchmarks/StartupFloor"),
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
@@ -138,6 +140,7 @@ let package = Package(
     products: [
         .executable(name: "modhost", targets: ["modhost"]),
         .executable(name: "modhost-bench", targets: ["ModhostBench"]),
+        .executable(name: "modhost-floor", targets: ["modhost-floor"]),
     ] + moduleLibraries,
     dependencies: [
         .package(path: "Sources/ModuleKit"),

@@ -53,30 +53,4 @@ struct GuardBenchmark {
             report.add("guard: baseline check (loaded in process)", ms("base-check") + "  (this build is \(ratio("check", "base-check")))")
         }
     }
-
-    /// How many modules `modhost modules --json` reports active.
-    private func activeModules(_ modhost: String, _ config: String) -> Int {
-        let process = Process()
-        let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: modhost)
-        process.arguments = ["--config", config, "modules", "--json"]
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return 0 }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return output.components(separatedBy: #""state":"active""#).count - 1
-    }
-
-    /// The repository's modules.json, copied with the modules searched in this build folder.
-    private func shippedConfig() -> String {
-        let entries = [
-            #"{"name": "Auth", "enabled": true}"#, #"{"name": "Photos", "enabled": true, "config": {"source": "catalog", "perPage": 20}}"#,
-            #"{"name": "Geo", "enabled": true}"#, #"{"name": "Settings", "enabled": true}"#,
-        ]
-        let path = NSTemporaryDirectory() + "modhost-bench-shipped.json"
-        let json = #"{"environment": "development", "modules": [\#(entries.joined(separator: ", "))]}"#
-        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
-        return path
-    }
 }

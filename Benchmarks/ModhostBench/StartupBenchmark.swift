@@ -1,29 +1,106 @@
 import Foundation
 
-/// `modhost modules` with the seven test modules against `modhost modules` with none,
-/// interleaved so that both see the same machine.
+/// `modhost-bench startup`: what a start costs beside its floors, all interleaved in one run.
+///
+/// - `modhost --version` (the host alone) and a C program that only `dlopen`s the libraries a
+///   run needs (`modhost-floor`, the floor for loading them);
+/// - `modhost modules` and the app to Welcome (input ends at once) on the shipped config —
+///   four modules, Photos on its catalog — and their peak memory beside `--version`'s;
+/// - `--only Geo modules` beside the floor of `libGeo.so` alone;
+/// - 10, 50 and 200 generated modules: the cost of each module at each size (over an empty
+///   modules.json), against the floor's cost per library, and the growth from 10 to 200.
 struct StartupBenchmark {
     let rounds: Int
-    static let testModules = [
-        "FixtureProvider", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody", "FixtureCycleA", "FixtureCycleB",
-        "FixtureOptional",
-    ]
+    static let sizes = [10, 50, 200]
 
     func run(into report: BenchReport) {
         let modhost = buildFolder + "/modhost"
-        let empty = writeConfig([], name: "empty")
-        let full = writeConfig(Self.testModules, name: "full")
-        var emptyTimes: [Double] = []
-        var fullTimes: [Double] = []
-        for _ in 0..<rounds {
-            emptyTimes.append(timeProcess(modhost, ["--config", empty, "modules"]))
-            fullTimes.append(timeProcess(modhost, ["--config", full, "modules"]))
+        let floor = buildFolder + "/modhost-floor"
+        let shipped = shippedConfig()
+        setenv("MODHOST_DATA_DIR", NSTemporaryDirectory() + "modhost-bench-startup-data", 1)
+        guard activeModules(modhost, shipped) == 4 else {
+            report.add("startup", "the four shipped modules do not all start; build them in this configuration first")
+            return
         }
-        let base = median(emptyTimes)
-        let loaded = median(fullTimes)
-        report.add("start-up: modhost modules, no modules", format(milliseconds: base))
+        let generated = GeneratedModules()
+        if let problem = generated.prepare(Self.sizes.max() ?? 0) {
+            report.add("startup", "generated modules: \(problem)")
+            return
+        }
+        let largest = Self.sizes.max() ?? 0
+        guard activeModules(modhost, generated.config(largest)) == largest else {
+            report.add("startup", "the generated modules do not all start (see 'modhost --config \(generated.config(largest)) modules')")
+            return
+        }
+        let shippedLibraries = ["Auth", "Photos", "Geo", "Settings"].map { buildFolder + "/lib\($0).so" }
+        let empty = writeConfig([], name: "startup-empty")
+        let configs = Dictionary(uniqueKeysWithValues: Self.sizes.map { ($0, generated.config($0)) })
+        // Every case once per round, in the same order, so all see the same machine.
+        var cases: [(key: String, executable: String, arguments: [String])] = [
+            ("version", modhost, ["--version"]), ("floor", floor, shippedLibraries),
+            ("modules", modhost, ["--config", shipped, "modules"]), ("app", modhost, ["--config", shipped]),
+            ("only-geo", modhost, ["--config", shipped, "--only", "Geo", "modules"]), ("floor-geo", floor, [buildFolder + "/libGeo.so"]),
+            ("empty", modhost, ["--config", empty, "modules"]), ("floor-none", floor, []),
+        ]
+        for size in Self.sizes {
+            cases.append(("modules-\(size)", modhost, ["--config", configs[size] ?? "", "modules"]))
+            cases.append(("floor-\(size)", floor, (1...size).map(generated.library)))
+        }
+        var times: [String: [Double]] = [:]
+        var memory: [String: [Double]] = [:]
+        for _ in 0..<rounds {
+            for run in cases {
+                let measured = measureProcess(run.executable, run.arguments)
+                times[run.key, default: []].append(measured.nanoseconds)
+                memory[run.key, default: []].append(measured.peakBytes)
+            }
+        }
+        let t = times.mapValues(median)
+        let mib = memory.mapValues { median($0) / 1_048_576 }
+        func ms(_ key: String) -> Double { (t[key] ?? .nan) / 1e6 }
+        func row(_ label: String, _ key: String, versus base: String, _ baseLabel: String) {
+            report.add(label, String(format: "%.2f ms  (x%.2f of %@)", ms(key), ms(key) / ms(base), baseLabel))
+        }
+        report.add("startup: modhost --version", String(format: "%.2f ms, %.1f MiB", ms("version"), mib["version"] ?? .nan))
+        row("startup: floor, dlopen of the 4 shipped modules", "floor", versus: "version", "--version")
+        row("startup: modhost modules (shipped config)", "modules", versus: "version", "--version")
+        report.add("", String(format: "x%.2f of the floor", ms("modules") / ms("floor")))
+        row("startup: the app to Welcome (shipped config)", "app", versus: "version", "--version")
         report.add(
-            "start-up: modhost modules, 7 test modules",
-            format(milliseconds: loaded) + String(format: "  (x%.2f; +%.2f ms per module)", loaded / base, (loaded - base) / 7 / 1e6))
+            "", String(format: "x%.2f of the floor; idle memory %.1f MiB, x%.2f of --version's", ms("app") / ms("floor"),
+                mib["app"] ?? .nan, (mib["app"] ?? .nan) / (mib["version"] ?? .nan)))
+        row("startup: --only Geo modules", "only-geo", versus: "version", "--version")
+        report.add("", String(format: "x%.2f of its floor (libGeo.so alone, %.2f ms)", ms("only-geo") / ms("floor-geo"), ms("floor-geo")))
+        var perModule: [Int: Double] = [:]
+        for size in Self.sizes {
+            let host = (ms("modules-\(size)") - ms("empty")) / Double(size)
+            let floorCost = (ms("floor-\(size)") - ms("floor-none")) / Double(size)
+            perModule[size] = host
+            report.add(
+                "startup: \(size) generated modules",
+                String(
+                    format: "%.2f ms; %.3f ms per module (x%.2f of the floor's %.3f ms per library)", ms("modules-\(size)"), host,
+                    host / floorCost, floorCost))
+        }
+        if let small = perModule[Self.sizes[0]], let large = perModule[Self.sizes[Self.sizes.count - 1]] {
+            report.add("startup: cost per module, 200 against 10", String(format: "x%.2f", large / small))
+        }
     }
+}
+
+/// The shipped modules.json's modules, searched in this build folder.
+func shippedConfig() -> String {
+    let entries = [
+        #"{"name": "Auth", "enabled": true}"#, #"{"name": "Photos", "enabled": true, "config": {"source": "catalog", "perPage": 20}}"#,
+        #"{"name": "Geo", "enabled": true}"#, #"{"name": "Settings", "enabled": true}"#,
+    ]
+    let path = NSTemporaryDirectory() + "modhost-bench-shipped.json"
+    let json = #"{"environment": "development", "modules": [\#(entries.joined(separator: ", "))]}"#
+    _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
+    return path
+}
+
+/// How many modules `modhost modules --json` reports active.
+func activeModules(_ modhost: String, _ config: String) -> Int {
+    output(of: modhost, ["--config", config, "modules", "--json"]).components(separatedBy: #""state":"active""#).count - 1
 }

@@ -7,15 +7,35 @@ import Synchronization
 /// names for a miss.
 public final class RegionCatalog: Sendable {
     /// Two-letter codes of real countries (groupings like `EU` and `QO` left out).
-    public let codes: [String]
+    public let codes = RegionCatalog.isoCodes
     private let names = Mutex<[String: [String: String]]>([:])
-    private static let groupings: Set<String> = ["EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"]
+    static let groupings: Set<String> = ["EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"]
 
-    public init() {
-        codes = Locale.Region.isoRegions.map(\.identifier)
-            .filter { $0.count == 2 && $0.allSatisfy(\.isLetter) && !Self.groupings.contains($0) }
-            .sorted()
-    }
+    public init() {}
+
+    /// The codes Foundation lists (`Locale.Region.isoRegions`, without groupings), written
+    /// out: asking ICU for them at every start cost more than the rest of Geo's start
+    /// (11 % of `modhost modules`, and its region data in memory). `RegionCatalogTests`
+    /// holds this list to Foundation's, so a toolchain that changes it is noticed.
+    static let isoCodes: [String] = [
+        "AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX",
+        "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR",
+        "BS", "BT", "BV", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM",
+        "CN", "CO", "CP", "CQ", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DG", "DJ", "DK", "DM",
+        "DO", "DZ", "EA", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR",
+        "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GS", "GT",
+        "GU", "GW", "GY", "HK", "HM", "HN", "HR", "HT", "HU", "IC", "ID", "IE", "IL", "IM", "IN", "IO",
+        "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR",
+        "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC",
+        "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU",
+        "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU",
+        "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PN", "PR", "PS", "PT", "PW", "PY",
+        "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK",
+        "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TF", "TG",
+        "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "UM", "US",
+        "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM",
+        "ZW",
+    ]
 
     /// The country's name in `locale` (the code itself if Foundation has none).
     public func name(of code: String, locale: String) -> String {

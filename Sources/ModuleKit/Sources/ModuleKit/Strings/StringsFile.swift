@@ -38,43 +38,52 @@ enum StringsFile {
             guard got > 0 else { break }
             count += got
         }
-        return Array(bytes[..<count])
+        return count == bytes.count ? bytes : Array(bytes[..<count])
     }
 
     /// The largest strings file read (a module's tables are a few KiB).
     static let maximumSize = 4 << 20
 
     static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [String: String] {
-        var scanner = Scanner(bytes)
-        var table: [String: String] = [:]
-        while true {
-            try scanner.skipTrivia()
-            guard !scanner.atEnd else { return table }
-            let keyLine = scanner.line
-            let key = try scanner.quoted()
-            try scanner.skipTrivia()
-            try scanner.expect("=")
-            try scanner.skipTrivia()
-            let value = try scanner.quoted()
-            try scanner.skipTrivia()
-            try scanner.expect(";")
-            guard table[key] == nil else { throw SyntaxError(line: keyLine, message: "duplicate key \"\(key)\"") }
-            table[key] = value
+        let parsed: Result<[String: String], SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = Scanner(buffer)
+            // About one entry per 40 bytes: one allocation for the table instead of a few growths.
+            var table = [String: String](minimumCapacity: buffer.count / 40)
+            do throws(SyntaxError) {
+                while true {
+                    try scanner.skipTrivia()
+                    guard !scanner.atEnd else { return .success(table) }
+                    let keyLine = scanner.line
+                    let key = try scanner.quoted()
+                    try scanner.skipTrivia()
+                    try scanner.expect("=")
+                    try scanner.skipTrivia()
+                    let value = try scanner.quoted()
+                    try scanner.skipTrivia()
+                    try scanner.expect(";")
+                    guard table.updateValue(value, forKey: key) == nil else {
+                        throw SyntaxError(line: keyLine, message: "duplicate key \"\(key)\"")
+                    }
+                }
+            } catch {
+                return .failure(error)
+            }
         }
+        return try parsed.get()
     }
 
     /// Works on UTF-8 bytes: every character of the syntax is ASCII, so a run of plain text
     /// between them is copied whole (every start reads these files; character by character
     /// was most of a start's cost).
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var line = 1
 
-        init(_ bytes: [UInt8]) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             // A byte-order mark is allowed at the start.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+            if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
         }
 
         var atEnd: Bool { index >= bytes.count }
@@ -129,27 +138,39 @@ enum StringsFile {
 
         mutating func quoted() throws(SyntaxError) -> String {
             try expect("\"")
+            // Most strings have no escape: made straight from the file's bytes.
             var result: [UInt8] = []
+            var escaped = false
             while !atEnd {
-                // A plain run: up to the next quote or backslash, copied whole.
+                // A plain run: up to the next quote or backslash.
                 let start = index
-                while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { advance() }
-                result.append(contentsOf: bytes[start..<index])
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    index += 1
+                }
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 guard let byte = current else { break }
                 advance()
                 if byte == UInt8(ascii: "\"") {
-                    guard let text = String(validating: result, as: UTF8.self) else {
-                        throw SyntaxError(line: line, message: "not valid UTF-8")
-                    }
+                    if escaped { result.append(contentsOf: run) }
+                    let text = escaped ? result.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } : String(validating: run, as: UTF8.self)
+                    guard let text else { throw SyntaxError(line: line, message: "not valid UTF-8") }
                     return text
                 }
+                if !escaped {
+                    escaped = true
+                    result.reserveCapacity(run.count + 16)
+                }
+                result.append(contentsOf: run)
                 // A backslash: one escape.
-                guard let escaped = current else { break }
+                guard let escape = current else { break }
                 advance()
-                switch escaped {
+                switch escape {
                 case UInt8(ascii: "n"): result.append(UInt8(ascii: "\n"))
                 case UInt8(ascii: "t"): result.append(UInt8(ascii: "\t"))
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): result.append(escaped)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): result.append(escape)
                 case UInt8(ascii: "u"), UInt8(ascii: "U"):
                     var value: UInt32 = 0
                     for _ in 0..<4 {
@@ -162,7 +183,7 @@ enum StringsFile {
                     guard let decoded = Unicode.Scalar(value) else { throw SyntaxError(line: line, message: "invalid \\u escape") }
                     result.append(contentsOf: Array(String(decoded).utf8))
                 default:
-                    let shown = String(decoding: [escaped], as: UTF8.self)
+                    let shown = String(decoding: [escape], as: UTF8.self)
                     throw SyntaxError(line: line, message: "unknown escape '\\\(shown)'")
                 }
             }
