@@ -67,7 +67,9 @@ struct StartupBenchmark {
         report.add("", String(format: "x%.2f of the floor", ms("modules") / ms("floor")))
         row("startup: the app to Welcome (shipped config)", "app", versus: "version", "--version")
         report.add(
-            "", String(format: "x%.2f of the floor; idle memory %.1f MiB, x%.2f of --version's", ms("app") / ms("floor"),
+            "",
+            String(
+                format: "x%.2f of the floor; idle memory %.1f MiB, x%.2f of --version's", ms("app") / ms("floor"),
                 mib["app"] ?? .nan, (mib["app"] ?? .nan) / (mib["version"] ?? .nan)))
         row("startup: --only Geo modules", "only-geo", versus: "version", "--version")
         report.add("", String(format: "x%.2f of its floor (libGeo.so alone, %.2f ms)", ms("only-geo") / ms("floor-geo"), ms("floor-geo")))

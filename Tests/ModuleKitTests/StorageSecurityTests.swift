@@ -45,7 +45,8 @@ import Testing
         #expect(FileManager.default.createFile(atPath: target, contents: Data()))
         #expect(symlink(target, folder.path + "/" + name) == 0)
         let error = #expect(throws: StorageError.self) {
-            try storage.database(named: "auth", migrations: [Migration(version: 1, "CREATE TABLE t (x)")])
+            // Made at once, checked and opened on first use.
+            try storage.database(named: "auth", migrations: [Migration(version: 1, "CREATE TABLE t (x)")]).schemaVersion()
         }
         #expect(error?.message.hasPrefix("'\(folder.path)/\(name)' is a symlink") == true)
         #expect(FileManager.default.contents(atPath: target) == Data(), "nothing was written through the link")
@@ -90,7 +91,7 @@ import Testing
         let folder = try other.files()
         #expect(FileManager.default.createFile(atPath: folder.path + "/auth.sqlite", contents: Data()))
         #expect(chown(folder.path + "/auth.sqlite", 65534, 65534) == 0)
-        let refused = #expect(throws: StorageError.self) { try other.database(named: "auth", migrations: []) }
+        let refused = #expect(throws: StorageError.self) { try other.database(named: "auth", migrations: []).schemaVersion() }
         #expect(refused?.message.hasPrefix("'\(otherData)/Auth/auth.sqlite' belongs to ") == true)
     }
 

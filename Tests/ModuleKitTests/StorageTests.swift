@@ -32,6 +32,15 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
         #expect(throws: StorageError.self) { try storage.files(in: name) }
     }
 
+    @Test func aDatabaseIsOpenedOnItsFirstUseNotWhenMade() throws {
+        let storage = temporaryStorage()
+        let database = try storage.database(migrations: [citySchema])
+        #expect(!FileManager.default.fileExists(atPath: storage.folder), "nothing on disk yet, not even the folder")
+        #expect(try database.schemaVersion() == 1)
+        #expect(FileManager.default.fileExists(atPath: database.path))
+        #expect(throws: StorageError.self) { try storage.database(named: "../escape", migrations: []) }
+    }
+
     @Test func oneDatabaseFromManyThreads() throws {
         let database = try temporaryStorage().database(migrations: [Migration(version: 1, "CREATE TABLE n (x INTEGER)")])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
@@ -61,17 +70,17 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
 
     @Test func aNewerDatabaseIsRefusedNotDamaged() throws {
         let storage = temporaryStorage()
-        _ = try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE extra (x)")])
-        let error = #expect(throws: StorageError.self) { try storage.database(migrations: [citySchema]) }
+        _ = try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE extra (x)")]).schemaVersion()
+        let error = #expect(throws: StorageError.self) { try storage.database(migrations: [citySchema]).schemaVersion() }
         #expect(error?.kind == .newerSchema)
         #expect(error?.message.hasSuffix("has schema version 2, newer than this module knows (1); use a newer module") == true)
     }
 
     @Test func aFailedMigrationLeavesTheOldVersion() throws {
         let storage = temporaryStorage()
-        _ = try storage.database(migrations: [citySchema])
+        _ = try storage.database(migrations: [citySchema]).schemaVersion()
         #expect(throws: StorageError.self) {
-            try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE ok (x)", "THIS IS NOT SQL")])
+            try storage.database(migrations: [citySchema, Migration(version: 2, "CREATE TABLE ok (x)", "THIS IS NOT SQL")]).schemaVersion()
         }
         let database = try storage.database(migrations: [citySchema])
         #expect(try database.schemaVersion() == 1)

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 
 /// A module's SQLite database: WAL, durable commits, a busy timeout, versioned migrations.
+/// Opened and migrated on its first read or write (not when it is made).
 ///
 /// Every change happens in a transaction; a transaction that returns has committed with
 /// `synchronous=FULL`, so the change survives the process being killed. One connection per
@@ -18,7 +19,11 @@ import Synchronization
 public final class Database: Sendable {
     /// The database file.
     public let path: String
-    private let connection: Mutex<Connection>
+    /// Nil until the first use opens it (and again after an opening failed, to retry).
+    private let connection: Mutex<Connection?>
+    private let migrations: [Migration]
+    /// Checks the file and the files beside it before SQLite opens it.
+    private let prepare: @Sendable () throws(StorageError) -> Void
 
     /// Wraps the raw handle; only touched under `connection`'s lock (exercised from many threads
     /// by `StorageTests.oneDatabaseFromManyThreads`).
@@ -29,8 +34,16 @@ public final class Database: Sendable {
     /// How long a write waits for another process's write to finish.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    init(path: String, migrations: [Migration]) throws(StorageError) {
+    init(path: String, migrations: [Migration], prepare: @escaping @Sendable () throws(StorageError) -> Void = {}) {
         self.path = path
+        self.migrations = migrations
+        self.prepare = prepare
+        connection = Mutex(nil)
+    }
+
+    /// Opens the file, sets WAL and durability, and migrates; called under the lock.
+    private func open() throws(StorageError) -> Connection {
+        try prepare()
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -39,19 +52,23 @@ public final class Database: Sendable {
             sqlite3_close(handle)
             throw StorageError(.open, "cannot open database '\(path)': \(message)")
         }
-        connection = Mutex(Connection(handle: handle))
+        let opened = Connection(handle: handle)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        // Switching to WAL takes an exclusive lock without waiting on the busy handler, so a
-        // second process opening the same new database retries for the busy timeout.
-        try Self.retryingWhileBusy { () throws(StorageError) in
-            try connection.withLock { (connection: inout Connection) throws(StorageError) in
-                var transaction = Transaction(handle: connection.handle, path: path)
+        do throws(StorageError) {
+            // Switching to WAL takes an exclusive lock without waiting on the busy handler, so a
+            // second process opening the same new database retries for the busy timeout.
+            try Self.retryingWhileBusy { () throws(StorageError) in
+                var transaction = Transaction(handle: handle, path: path)
                 _ = try transaction.query("PRAGMA journal_mode=WAL")
                 try transaction.execute("PRAGMA synchronous=FULL")
                 try transaction.execute("PRAGMA foreign_keys=ON")
             }
+            try Self.retryingWhileBusy { () throws(StorageError) in try migrate(opened) }
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
         }
-        try Self.retryingWhileBusy { () throws(StorageError) in try migrate(migrations) }
+        return opened
     }
 
     /// Runs `body` again while it fails with `.busy`, for up to the busy timeout.
@@ -67,7 +84,7 @@ public final class Database: Sendable {
     }
 
     deinit {
-        _ = connection.withLock { sqlite3_close_v2($0.handle) }
+        connection.withLock { if let handle = $0?.handle { sqlite3_close_v2(handle) } }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) and commits; rolls back if it
@@ -86,7 +103,9 @@ public final class Database: Sendable {
 
     private func run<T>(_ begin: String, _ body: (inout Transaction) throws -> T) throws -> T {
         try connection.withLock { connection in
-            var transaction = Transaction(handle: connection.handle, path: path)
+            let open = try connection ?? self.open()
+            connection = open
+            var transaction = Transaction(handle: open.handle, path: path)
             try transaction.execute(begin)
             do {
                 let result = try body(&transaction)
@@ -99,12 +118,25 @@ public final class Database: Sendable {
         }
     }
 
-    /// Brings the schema to the newest migration, each step in its own transaction.
-    private func migrate(_ migrations: [Migration]) throws(StorageError) {
+    /// One write transaction on `connection` (the migrations', before the first use sees it).
+    private static func write(on connection: Connection, path: String, _ body: (inout Transaction) throws -> Void) throws {
+        var transaction = Transaction(handle: connection.handle, path: path)
+        try transaction.execute("BEGIN IMMEDIATE")
+        do {
+            try body(&transaction)
+            try transaction.execute("COMMIT")
+        } catch {
+            try? transaction.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Brings the schema to the newest migration, in one transaction.
+    private func migrate(_ connection: Connection) throws(StorageError) {
         let sorted = migrations.sorted { $0.version < $1.version }
         let newest = sorted.last?.version ?? 0
         do {
-            try transaction { transaction in
+            try Self.write(on: connection, path: path) { transaction in
                 let current = try transaction.query("PRAGMA user_version").first?.integer("user_version") ?? 0
                 guard current <= newest else {
                     throw StorageError(

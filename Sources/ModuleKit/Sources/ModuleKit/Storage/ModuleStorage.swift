@@ -48,24 +48,29 @@ public final class ModuleStorage: Sendable {
         try files().folder(named: name)
     }
 
-    /// Opens (creating if needed) the database `name` in the module's folder and migrates it.
+    /// The database `name` in the module's folder, opened (created if needed) and migrated on
+    /// its first read or write: a module can make it in `register` and a run that never uses
+    /// it pays nothing. A problem opening it is thrown by that first use, in the module's call.
     ///
     /// - Parameters:
     ///   - name: A plain file name (letters, digits, `-`, `_`); `.sqlite` is appended.
     ///   - migrations: The schema steps, by version.
-    /// - Throws: ``StorageError``, also when the database or a file SQLite keeps beside it is
-    ///   a symlink, not a regular file, or someone else's.
+    /// - Throws: ``StorageError`` for a name that is not plain; opening errors — also when the
+    ///   database or a file SQLite keeps beside it is a symlink, not a regular file, or
+    ///   someone else's — come with the first use.
     public func database(named name: String = "data", migrations: [Migration]) throws(StorageError) -> Database {
-        let folder = try files()
         let file = name + ".sqlite"
-        // SQLite opens these by path; they are checked first (and the main file is opened
-        // with SQLITE_OPEN_NOFOLLOW). No one else can add one later: the folder is 0700.
-        for companion in [file + "-wal", file + "-shm", file + "-journal"] {
-            try folder.verify(companion)
+        guard Self.isPlainName(file) else { throw StorageError(.open, "'\(name)' is not a plain database name") }
+        return Database(path: folder + "/" + file, migrations: migrations) { () throws(StorageError) in
+            let folder = try self.files()
+            // SQLite opens these by path; they are checked first (and the main file is opened
+            // with SQLITE_OPEN_NOFOLLOW). No one else can add one later: the folder is 0700.
+            for companion in [file + "-wal", file + "-shm", file + "-journal"] {
+                try folder.verify(companion)
+            }
+            // Created (0600) and checked here; SQLite gives its -wal and -shm the same mode.
+            try folder.append(file, [])
         }
-        // Created (0600) and checked here; SQLite gives its -wal and -shm the same mode.
-        try folder.append(file, [])
-        return try Database(path: folder.path + "/" + file, migrations: migrations)
     }
 
     static func isPlainName(_ name: String) -> Bool {

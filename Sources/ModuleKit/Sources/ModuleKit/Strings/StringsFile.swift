@@ -144,18 +144,24 @@ enum StringsFile {
             while !atEnd {
                 // A plain run: up to the next quote or backslash.
                 let start = index
+                var highBits: UInt8 = 0
                 while index < bytes.count {
                     let byte = bytes[index]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
                     if byte == UInt8(ascii: "\n") { line += 1 }
+                    highBits |= byte
                     index += 1
                 }
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 guard let byte = current else { break }
                 advance()
                 if byte == UInt8(ascii: "\"") {
+                    // ASCII needs no validation (most strings); the rest is validated once.
+                    if !escaped && highBits < 0x80 { return String(decoding: run, as: UTF8.self) }
                     if escaped { result.append(contentsOf: run) }
-                    let text = escaped ? result.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } : String(validating: run, as: UTF8.self)
+                    let text =
+                        escaped
+                        ? result.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } : String(validating: run, as: UTF8.self)
                     guard let text else { throw SyntaxError(line: line, message: "not valid UTF-8") }
                     return text
                 }

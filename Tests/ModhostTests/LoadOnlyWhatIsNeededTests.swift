@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A run loads and opens only what it needs: `--only` maps only the selected modules and what
+/// they require; listing the modules opens no module's database but Settings' (which applies
+/// the stored language before anything is shown); the first use opens the rest.
+@Suite struct LoadOnlyWhatIsNeededTests {
+    /// The module libraries the loader initialized (`LD_DEBUG=files`), by file name.
+    static func modulesInitialized(_ stderr: String) -> Set<String> {
+        Set(
+            NetworkOnFirstUseTests.initialized(stderr).compactMap { path in
+                let file = String(path.split(separator: "/").last ?? "")
+                return ["libAuth.so", "libPhotos.so", "libGeo.so", "libSettings.so"].contains(file) ? file : nil
+            })
+    }
+
+    static let selections: [(String, Set<String>)] = [
+        ("Geo", ["libGeo.so"]), ("Photos", ["libPhotos.so"]), ("Settings", ["libSettings.so"]),
+        ("Auth,Geo", ["libAuth.so", "libGeo.so"]),
+    ]
+
+    @Test(arguments: selections)
+    func onlyOpensTheSelectedModulesAndWhatTheyRequire(only: String, expected: Set<String>) throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "--only", only, "modules"],
+            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        #expect(Self.modulesInitialized(result.stderr) == expected)
+    }
+
+    /// What a selected module requires is loaded with it; what it only uses is not.
+    @Test func aRequiredProviderIsLoadedWithTheSelection() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureOptional", "")]))
+        let result = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "--only", "FixtureConsumer", "modules"],
+            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        let loaded = NetworkOnFirstUseTests.initialized(result.stderr).filter { $0.contains("/libFixture") && !$0.contains("Contracts") }
+        #expect(Set(loaded.map { String($0.split(separator: "/").last ?? "") }) == ["libFixtureConsumer.so", "libFixtureProvider.so"])
+    }
+
+    @Test func listingTheModulesOpensOnlySettingsDatabaseAndUseOpensTheRest() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        func databases() -> [String] {
+            let files = FileManager.default.enumerator(atPath: data)?.compactMap { $0 as? String } ?? []
+            return files.filter { $0.hasSuffix(".sqlite") }.sorted()
+        }
+        let modules = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(modules.status == 0)
+        #expect(databases() == ["Settings/settings.sqlite"])
+        let add = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "geo", "add", "--country", "FR", "--city", "Lyon"],
+            environment: ["MODHOST_DATA_DIR": data])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(databases() == ["Geo/geo.sqlite", "Settings/settings.sqlite"])
+    }
+
+    /// A database that cannot be opened fails the command that first needs it, attributed to
+    /// its module, and the host and the other modules go on.
+    @Test func aDatabaseThatCannotBeOpenedFailsItsFirstUseNamed() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), ("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: data + "/Geo", withIntermediateDirectories: true)
+        _ = chmod(data + "/Geo", 0o700)
+        let elsewhere = try TestEnvironment.temporaryFolder() + "/planted"
+        #expect(FileManager.default.createFile(atPath: elsewhere, contents: Data("keep".utf8)))
+        #expect(symlink(elsewhere, data + "/Geo/geo.sqlite") == 0)
+        let modules = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(modules.status == 0)
+        #expect(modules.stdout.contains("Geo      active"), "\(modules.stdout)")
+        let list = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "geo", "list"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(list.status == 1)
+        #expect(list.stderr.hasPrefix("modhost: error: geo list: "), "\(list.stderr)")
+        #expect(list.stderr.contains("'\(data)/Geo/geo.sqlite' is a symlink"), "\(list.stderr)")
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == "keep", "nothing was written through the link")
+        let settings = try ChildProcess.run(
+            TestEnvironment.modhost, ["--config", config, "settings", "list"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(settings.status == 0)
+    }
+}
