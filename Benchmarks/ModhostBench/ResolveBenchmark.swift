@@ -65,7 +65,8 @@ struct ResolveBenchmark {
             for _ in 0..<iterations { sink &+= concrete.greet("x").utf8.count }
             consume(sink)
         }
-        let medians = measureInterleaved([resolveBody, dictionaryCastBody, typedBoxBody, throughRouteBody, directBody])
+        let medians = measureInterleaved(
+            [resolveBody, dictionaryCastBody, typedBoxBody, throughRouteBody, directBody], rounds: rounds, iterations: iterations)
         let (resolve, dictionaryCast, typedBox, throughRoute, direct) = (medians[0], medians[1], medians[2], medians[3], medians[4])
         report.add("resolve singleton route (sealed)", format(nanoseconds: resolve) + ratio(resolve, dictionaryCast, typedBox))
         report.add("baseline: [ObjectIdentifier: Any] + as?", format(nanoseconds: dictionaryCast))
@@ -78,21 +79,6 @@ struct ResolveBenchmark {
 
     private func ratio(_ value: Double, _ first: Double, _ second: Double) -> String {
         String(format: "  (x%.2f of dictionary+cast, x%.2f of typed box)", value / first, value / second)
-    }
-
-    /// Median ns per iteration of each body over `rounds` rounds. The bodies take turns
-    /// within each round, so that every one sees the same machine (this one is noisy).
-    private func measureInterleaved(_ bodies: [() -> Void]) -> [Double] {
-        for body in bodies { body() }  // warm up
-        var samples = Array(repeating: [Double](), count: bodies.count)
-        for _ in 0..<rounds {
-            for (index, body) in bodies.enumerated() {
-                let start = now()
-                body()
-                samples[index].append(Double(now() - start) / Double(iterations))
-            }
-        }
-        return samples.map(median)
     }
 
     private func loadProvider() -> (ModuleResolver, any GreetingRoute)? {

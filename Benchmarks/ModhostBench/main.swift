@@ -26,7 +26,10 @@ let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("guard") { GuardBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("load") { ModuleLoadBenchmark(rounds: rounds).run(into: report) }
-if groups.contains("resolve") { ResolveBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("resolve") {
+    ResolveBenchmark(rounds: rounds).run(into: report)
+    RouteShapesBenchmark(rounds: rounds).run(into: report)
+}
 if groups.contains("auth") { AuthBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("geo") { GeoBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("photos") { PhotosBenchmark(rounds: rounds).run(into: report) }
