@@ -42,6 +42,15 @@ struct StartupBenchmark {
             ("only-geo", modhost, ["--config", shipped, "--only", "Geo", "modules"]), ("floor-geo", floor, [buildFolder + "/libGeo.so"]),
             ("empty", modhost, ["--config", empty, "modules"]), ("floor-none", floor, []),
         ]
+        // Another build (MODHOST_BASELINE=<its build folder>), on the same shipped config.
+        let baseline = ProcessInfo.processInfo.environment["MODHOST_BASELINE"].map { $0 + "/modhost" }
+        if let baseline {
+            cases += [
+                ("base-version", baseline, ["--version"]), ("base-modules", baseline, ["--config", shipped, "modules"]),
+                ("base-app", baseline, ["--config", shipped]),
+                ("base-only-geo", baseline, ["--config", shipped, "--only", "Geo", "modules"]),
+            ]
+        }
         for size in Self.sizes {
             cases.append(("modules-\(size)", modhost, ["--config", configs[size] ?? "", "modules"]))
             cases.append(("floor-\(size)", floor, (1...size).map(generated.library)))
@@ -83,6 +92,15 @@ struct StartupBenchmark {
                 String(
                     format: "%.2f ms; %.3f ms per module (x%.2f of the floor's %.3f ms per library)", ms("modules-\(size)"), host,
                     host / floorCost, floorCost))
+        }
+        if baseline != nil {
+            for (key, label) in [("version", "--version"), ("modules", "modules"), ("app", "the app"), ("only-geo", "--only Geo")] {
+                report.add(
+                    "startup: baseline \(label)",
+                    String(
+                        format: "%.2f ms, %.1f MiB  (this build: x%.2f time, x%.2f memory)", ms("base-" + key), mib["base-" + key] ?? .nan,
+                        ms(key) / ms("base-" + key), (mib[key] ?? .nan) / (mib["base-" + key] ?? .nan)))
+            }
         }
         if let small = perModule[Self.sizes[0]], let large = perModule[Self.sizes[Self.sizes.count - 1]] {
             report.add("startup: cost per module, 200 against 10", String(format: "x%.2f", large / small))

@@ -39,7 +39,9 @@ struct CrashRecord: Sendable, Equatable {
     ) -> String {
         let identityText = identity.map { "\($0.size)\t\($0.modified)\t\($0.modifiedNanoseconds)\t\($0.inode)" } ?? "-\t-\t-\t-"
         // Plain Swift, no Foundation string methods: this runs before every module call.
-        let path = String((library ?? "-").map { $0 == "\t" || $0 == "\n" ? " " : $0 })
+        let raw = library ?? "-"
+        let path =
+            raw.utf8.contains(where: { $0 == 9 || $0 == 10 }) ? String(raw.map { $0 == "\t" || $0 == "\n" ? " " : $0 }) : raw
         let seconds = date.map { Int($0.timeIntervalSince1970) } ?? time(nil)
         return "\(module)\t\(phase.rawValue)\t\(seconds)\t\(path)\t\(identityText)\t\(timeout)\t"
     }

@@ -9,11 +9,31 @@ public struct HostConfiguration: Sendable {
     /// Folders searched for `lib<Name>.so`, absolute, in order.
     public let searchPaths: [String]
     /// Every module, in file order.
-    public var modules: [ModuleEntry]
+    public var modules: [ModuleEntry] {
+        didSet { if modules.count != positions.count || zip(modules, oldValue).contains(where: { $0.name != $1.name }) { index() } }
+    }
+    /// Each module's position by its name in lower case: a lookup per module stays O(1) with
+    /// hundreds of modules.
+    private var positions: [String: Int] = [:]
+
+    public init(path: String, environment: HostEnvironment, searchPaths: [String], modules: [ModuleEntry]) {
+        self.path = path
+        self.environment = environment
+        self.searchPaths = searchPaths
+        self.modules = modules
+        index()
+    }
+
+    private mutating func index() {
+        positions = [:]
+        for (position, entry) in modules.enumerated() where positions[entry.name.lowercased()] == nil {
+            positions[entry.name.lowercased()] = position
+        }
+    }
 
     /// The entry named `name`, compared without case (module names are unique that way).
     public func entry(named name: String) -> ModuleEntry? {
-        modules.first { $0.name.lowercased() == name.lowercased() }
+        positions[name.lowercased()].map { modules[$0] }
     }
 }
 

@@ -5,6 +5,13 @@ extension HostRuntime {
     /// The largest module library the host reads.
     static let maximumLibrarySize = 512 << 20
 
+    /// The folder of the file at `path` (absolute): string work, not URL's, since it runs for
+    /// every module.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// A library checked and described: what planning knows of an enabled module.
     struct Inspected: Sendable {
         let path: String
@@ -102,7 +109,7 @@ extension HostRuntime {
     /// The contracts library `lib<name>.so` beside a module's library, where the loader looks
     /// first (SwiftPM links modules with the run path `$ORIGIN`), checked like a module library.
     static func contractsLibrary(beside library: String, named name: String) -> ContractsCheck.Beside {
-        let path = URL(fileURLWithPath: library).deletingLastPathComponent().appendingPathComponent("lib\(name).so").path
+        let path = Self.folder(of: library) + "/lib\(name).so"
         let file: TrustedFile
         do {
             file = try TrustedFile(path: path, maximumSize: maximumLibrarySize)
@@ -205,11 +212,12 @@ extension HostRuntime {
     }
 
     private func apply(_ plan: DependencyGraph.Plan, to reports: inout [ModuleReport]) {
+        let planned = Set(plan.order)
         for index in reports.indices {
             if let blocked = plan.blocked[reports[index].name] {
                 reports[index].state = blocked.state
                 reports[index].reasonText = blocked.reason
-            } else if plan.order.contains(reports[index].name) {
+            } else if planned.contains(reports[index].name) {
                 reports[index].state = .active
                 reports[index].reason = nil
             }
@@ -352,7 +360,7 @@ extension HostRuntime {
     /// Where `module`'s strings are: its strings folder beside its library.
     private func stringsFolder(of module: LoadedModule) -> String? {
         guard let folder = module.manifest.stringsFolder else { return nil }
-        return URL(fileURLWithPath: module.path).deletingLastPathComponent().path + "/" + folder
+        return Self.folder(of: module.path) + "/" + folder
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> HostText {
@@ -446,11 +454,12 @@ extension HostRuntime {
         for module in state.loaded.values {
             declared.formUnion(module.manifest.declaredRoutes)
         }
+        let planned = Set(state.plan.order)
         for route in declared {
             if let provider = state.plan.providers[route.name] {
                 if let blocked = state.plan.blocked[provider] {
                     locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason.description)")
-                } else if !state.plan.order.contains(provider) && provider != Self.hostName {
+                } else if !planned.contains(provider) && provider != Self.hostName {
                     locator.markUnavailable(route, reason: "'\(provider)' is not selected by --only")
                 }
             } else {
