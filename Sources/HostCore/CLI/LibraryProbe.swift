@@ -18,7 +18,7 @@ struct LibraryProbe {
     /// What the children found: the problem of each module that does not load, by name, and
     /// the strings files of the modules that did (every shipped locale, parsed).
     struct Report {
-        var problems: [String: String] = [:]
+        var problems: [String: HostText] = [:]
         var stringsFiles = 0
         var stringsTime = Duration.zero
     }
@@ -44,11 +44,12 @@ struct LibraryProbe {
     }
 
     private struct Outcome {
-        var problems: [String: String] = [:]
+        /// As the child said them, in this run's language.
+        var problems: [String: HostText] = [:]
         /// How many modules got a result.
         var finished = 0
         var culprit: String?
-        var culpritProblem = "could not be checked"
+        var culpritProblem = HostText("probe.unchecked", "could not be checked")
         var stringsFiles = 0
         var stringsTime = Duration.zero
     }
@@ -59,7 +60,7 @@ struct LibraryProbe {
         defer { unlink(errorFile) }
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else {
-            outcome.culpritProblem = "could not be checked: no pipe for the child process"
+            outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
         var actions = posix_spawn_file_actions_t()
@@ -77,7 +78,9 @@ struct LibraryProbe {
         close(output[1])
         defer { close(output[0]) }
         guard spawned == 0 else {
-            outcome.culpritProblem = "could not be checked: cannot start '\(executable)': \(String(cString: strerror(spawned)))"
+            outcome.culpritProblem = HostText(
+                "probe.cannot.start", "could not be checked: cannot start '%@': %@",
+                [.plain(executable), .plain(String(cString: strerror(spawned)))])
             return outcome
         }
         var current: String?
@@ -118,11 +121,12 @@ struct LibraryProbe {
                     }
                 case "problem":
                     outcome.finished += 1
-                    outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "could not be loaded"
+                    outcome.problems[parts[1]] = parts.count > 2 ? .plain(parts[2]) : HostText("probe.not.loaded", "could not be loaded")
                     current = nil
                 case "conflict":
                     // After every module is done: a problem of one that loaded alone.
-                    outcome.problems[parts[1]] = parts.count > 2 ? parts[2] : "declares a route under two identities"
+                    outcome.problems[parts[1]] =
+                        parts.count > 2 ? .plain(parts[2]) : HostText("probe.two.identities", "declares a route under two identities")
                 default:
                     continue readLoop
                 }
@@ -136,15 +140,20 @@ struct LibraryProbe {
         let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
         // The child's own watchdog usually names a hang first (it exits 1 after saying so).
         if timedOut || stderr.contains("has not returned from") {
-            outcome.culpritProblem = "did not finish loading within \(seconds) s (checked in a child process); it would hang the host"
+            outcome.culpritProblem = HostText(
+                "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
         } else if status & 0x7f != 0 {
             let signal = status & 0x7f
-            outcome.culpritProblem = "crashes the host when it is loaded (\(Self.signalName(signal)), checked in a child process)"
+            outcome.culpritProblem = HostText(
+                "probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(Self.signalName(signal))])
         } else if let range = stderr.range(of: "called exit(") {
             let code = stderr[range.upperBound...].prefix { $0 != ")" }
-            outcome.culpritProblem = "calls exit(\(code)) when it is loaded (checked in a child process); it would end the host"
+            outcome.culpritProblem = HostText(
+                "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(String(code))]
+            )
         } else {
-            outcome.culpritProblem = "ended the check's child process with status \((status >> 8) & 0xff) when it was loaded"
+            outcome.culpritProblem = HostText(
+                "probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain("\((status >> 8) & 0xff)")])
         }
         return outcome
     }

@@ -158,11 +158,11 @@ extension HostRuntime {
 
     /// Marks modules whose probe failed as failed, and skips what requires them (no module
     /// code: the plan is revised).
-    func recordProbeFailures(_ problems: [String: String]) {
+    func recordProbeFailures(_ problems: [String: HostText]) {
         guard !problems.isEmpty else { return }
         state.withLock { state in
             guard case .planned(var planned) = state.stage else { return }
-            replan(&planned.snapshot, failing: problems.mapValues(HostText.plain))
+            replan(&planned.snapshot, failing: problems)
             state.stage = .planned(planned)
             state.published = planned.snapshot
         }

@@ -174,6 +174,8 @@ extension HostRuntime {
                 }
             } catch let error as LoadError {
                 failures[name] = Self.libraryProblem(error.path, error.causeText)
+            } catch let error as StringsError {
+                failures[name] = error.text
             } catch {
                 failures[name] = .plain("\(error)")
             }

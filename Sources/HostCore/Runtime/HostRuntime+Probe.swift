@@ -43,6 +43,8 @@ extension HostRuntime {
                     write("ok \(entry.name) \(files) \(Int(nanoseconds))\n")
                 } catch let error as LoadError {
                     write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
+                } catch let error as StringsError {
+                    write("problem \(entry.name) \(Escaped.escapingControlCharacters(error.text.render(strings)))\n")
                 } catch {
                     write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
                 }

@@ -39,3 +39,23 @@ struct HostText: Sendable, Equatable, CustomStringConvertible {
         return ModuleStrings.substitute(template, values)
     }
 }
+
+extension StringsError {
+    /// The error as a host message, for the person's language (the parser's own detail,
+    /// which quotes the file, stays as it is).
+    var text: HostText {
+        let module = HostText.Argument.plain(module)
+        switch kind {
+        case .folderUnreadable(let folder):
+            return HostText(
+                "strings.folder.unreadable",
+                "module '%@': strings folder '%@' cannot be read; is the module's resources folder next to its library?",
+                [module, .plain(folder)])
+        case .noEnglish(let folder):
+            return HostText(
+                "strings.no.english", "module '%@': no 'en.lproj/Localizable.strings' in '%@'", [module, .plain(folder)])
+        case .syntax(let path, let detail):
+            return HostText("", "module '%@': '%@': %@", [module, .plain(path), .plain(detail)])
+        }
+    }
+}

@@ -103,10 +103,9 @@ public final class ModuleStrings: Sendable {
         if let table = try readTable(module: module, folder: folder, locale: fallbackLocale) { return table }
         var status = stat()
         guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            throw StringsError(
-                "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?")
+            throw StringsError(module: module, .folderUnreadable(folder: folder))
         }
-        throw StringsError("module '\(module)': no '\(fallbackLocale).lproj/Localizable.strings' in '\(folder)'")
+        throw StringsError(module: module, .noEnglish(folder: folder))
     }
 
     /// One locale's table; nil when the file is not there.
@@ -116,7 +115,7 @@ public final class ModuleStrings: Sendable {
         do {
             return try StringsFile.parse(bytes)
         } catch {
-            throw StringsError("module '\(module)': '\(path)': \(error)")
+            throw StringsError(module: module, .syntax(path: path, detail: "\(error)"))
         }
     }
 
@@ -186,7 +185,32 @@ public final class ModuleStrings: Sendable {
 
 /// Strings could not be loaded; the message names the module and the file.
 public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+    public enum Kind: Sendable, Equatable {
+        /// The strings folder is missing or cannot be read.
+        case folderUnreadable(folder: String)
+        /// The folder has no English table, the one every lookup falls back to.
+        case noEnglish(folder: String)
+        /// A table is not valid `.strings` syntax; `detail` is the parser's, with the line.
+        case syntax(path: String, detail: String)
+    }
+
+    public let module: String
+    public let kind: Kind
+
+    public init(module: String, _ kind: Kind) {
+        self.module = module
+        self.kind = kind
+    }
+
+    /// In English (the host says it in the person's language from `kind`).
+    public var message: String {
+        switch kind {
+        case .folderUnreadable(let folder):
+            "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?"
+        case .noEnglish(let folder): "module '\(module)': no '\(ModuleStrings.fallbackLocale).lproj/Localizable.strings' in '\(folder)'"
+        case .syntax(let path, let detail): "module '\(module)': '\(path)': \(detail)"
+        }
+    }
+
     public var description: String { message }
 }
