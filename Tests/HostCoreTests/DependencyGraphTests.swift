@@ -107,7 +107,7 @@ private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:
     /// each module that starts comes after the providers it requires, and every blocked one
     /// has a reason (a cycle, or a chain down to one).
     @Test func randomGraphsKeepTheRules() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(state: 0x5EED)
         for _ in 0..<200 {
             let count = Int(generator.next() % 60) + 1
             let nodes = (0..<count).map { index in
@@ -145,18 +145,5 @@ private func plan(_ nodes: [DependencyGraph.Node], failed: [String: String] = [:
         #expect(cycle.order.isEmpty)
         #expect(cycle.blocked.count == 300)
         #expect(cycle.blocked["M7"]?.reason.description.hasPrefix("dependency cycle: M7 → M6 → M5") == true)
-    }
-}
-
-/// A small deterministic random number generator, so a failing graph can be found again.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
