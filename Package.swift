@@ -94,6 +94,8 @@ var targets: [Target] = [
         path: "Benchmarks/ModhostBench"),
     // The start-up floor modhost-bench compares with: a C program that only dlopens libraries.
     .executableTarget(name: "modhost-floor", path: "Benchmarks/StartupFloor"),
+    // A program's peak memory, measured exactly (fork and wait4), for the same benchmark.
+    .executableTarget(name: "modhost-peak", path: "Benchmarks/PeakMemory"),
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
@@ -141,6 +143,7 @@ let package = Package(
         .executable(name: "modhost", targets: ["modhost"]),
         .executable(name: "modhost-bench", targets: ["ModhostBench"]),
         .executable(name: "modhost-floor", targets: ["modhost-floor"]),
+        .executable(name: "modhost-peak", targets: ["modhost-peak"]),
     ] + moduleLibraries,
     dependencies: [
         .package(path: "Sources/ModuleKit"),

@@ -81,6 +81,13 @@ func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds
     return (Double(now() - start), peak)
 }
 
+/// Peak resident memory of one run of `executable` (bytes), measured exactly by
+/// `modhost-peak` (fork and wait4); NaN when it could not be run.
+func peakMemory(_ executable: String, _ arguments: [String]) -> Double {
+    let kilobytes = output(of: buildFolder + "/modhost-peak", [executable] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    return Double(kilobytes).map { $0 * 1024 } ?? .nan
+}
+
 /// `VmHWM` of a running process, in bytes.
 private func highWaterMark(of pid: pid_t) -> Double? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

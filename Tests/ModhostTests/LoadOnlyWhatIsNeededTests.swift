@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// A run loads and opens only what it needs: `--only` maps only the selected modules and what
-/// they require; listing the modules opens no module's database but Settings' (which applies
-/// the stored language before anything is shown); the first use opens the rest.
+/// they require; listing the modules opens no module's database (Settings reads the stored
+/// language from a small file); the first use opens the rest.
 @Suite struct LoadOnlyWhatIsNeededTests {
     /// The module libraries the loader initialized (`LD_DEBUG=files`), by file name.
     static func modulesInitialized(_ stderr: String) -> Set<String> {
@@ -43,7 +43,7 @@ import Testing
         #expect(Set(loaded.map { String($0.split(separator: "/").last ?? "") }) == ["libFixtureConsumer.so", "libFixtureProvider.so"])
     }
 
-    @Test func listingTheModulesOpensOnlySettingsDatabaseAndUseOpensTheRest() throws {
+    @Test func listingTheModulesOpensNoDatabaseAndUseOpensWhatItNeeds() throws {
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
         let data = try TestEnvironment.temporaryFolder()
@@ -54,12 +54,32 @@ import Testing
         let modules = try ChildProcess.run(
             TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
         #expect(modules.status == 0)
-        #expect(databases() == ["Settings/settings.sqlite"])
+        #expect(databases() == [], "Settings' stored language comes from its small language file")
         let add = try ChildProcess.run(
             TestEnvironment.modhost, ["--config", config, "geo", "add", "--country", "FR", "--city", "Lyon"],
             environment: ["MODHOST_DATA_DIR": data])
         #expect(add.status == 0, "\(add.stderr)")
+        // Geo's database, and Settings' for Geo's default country.
         #expect(databases() == ["Geo/geo.sqlite", "Settings/settings.sqlite"])
+    }
+
+    /// The stored language comes from Settings' language file at start; a data folder from
+    /// before the file (or one whose file was lost) has it made again from the database.
+    @Test func theStoredLanguageIsReadWithoutTheDatabaseAndTheFileIsRemade() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), ("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config] + arguments, environment: ["MODHOST_DATA_DIR": data],
+                unsetting: ["LANG", "LC_ALL", "LC_MESSAGES"])
+        }
+        #expect(try run(["settings", "set", "settings.language", "de"]).status == 0)
+        let file = data + "/Settings/language"
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "de\nen\n")
+        #expect(try run(["geo", "list"]).stdout == "Noch keine Städte – fügen Sie eine hinzu.\n")
+        try FileManager.default.removeItem(atPath: file)
+        #expect(try run(["geo", "list"]).stdout == "Noch keine Städte – fügen Sie eine hinzu.\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "de\nen\n")
     }
 
     /// A database that cannot be opened fails the command that first needs it, attributed to

@@ -19,9 +19,45 @@ public final class SettingsStore: Sendable {
     ]
 
     let database: Database
+    private let storage: ModuleStorage
 
     public init(storage: ModuleStorage) throws(StorageError) {
+        self.storage = storage
         database = try storage.database(named: "settings", migrations: Self.migrations)
+    }
+
+    /// The app's language and the environment's language when it was chosen, as stored: what
+    /// every start reads before anything is shown. Kept also in a small file beside the
+    /// database (rewritten with every change of either), so that a start reads it without
+    /// opening SQLite; a missing or unreadable file is made again from the database.
+    public func storedLanguage(module: String, key: String, baseKey: String) -> (code: String?, base: String?) {
+        if let bytes = try? storage.files().read(Self.languageFile, limit: 256) {
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.count >= 2 {
+                return (lines[0].isEmpty ? nil : String(lines[0]), lines[1].isEmpty ? nil : String(lines[1]))
+            }
+        }
+        // No database yet: nothing was ever stored, and nothing needs opening to know it.
+        let databaseExists = ((try? storage.files().info(Self.databaseFile)) ?? nil) != nil
+        let stored =
+            databaseExists ? (Self.text(value(module: module, key: key)), Self.text(value(module: module, key: baseKey))) : (nil, nil)
+        rememberLanguage(stored)
+        return stored
+    }
+
+    /// The file beside the database that mirrors the language choice.
+    static let languageFile = "language"
+    static let databaseFile = "settings.sqlite"
+
+    /// Writes the language file; called with every change of the language choice.
+    func rememberLanguage(_ language: (code: String?, base: String?)) {
+        let text = "\(language.code ?? "")\n\(language.base ?? "")\n"
+        try? storage.files().write(Self.languageFile, Array(text.utf8))
+    }
+
+    private static func text(_ value: SettingValue?) -> String? {
+        if case .text(let text)? = value { return text }
+        return nil
     }
 
     public func value(module: String, key: String) -> SettingValue? {

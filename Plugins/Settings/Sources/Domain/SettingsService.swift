@@ -63,7 +63,9 @@ public final class SettingsService: SettingsRoute {
             locale.set(code)
             // The environment's language when this choice was made: a later run whose
             // environment names another one was asked for it explicitly (see applyStoredLanguage).
-            try? store.set(.text(LocaleSetting.language(in: environment)), module: module, key: Self.languageBaseKey)
+            let base = LocaleSetting.language(in: environment)
+            try? store.set(.text(base), module: module, key: Self.languageBaseKey)
+            store.rememberLanguage((code, base))
         }
         return value
     }
@@ -82,13 +84,11 @@ public final class SettingsService: SettingsRoute {
     /// this run asked for another: `LC_ALL=C` (stable English for scripts), or an environment
     /// whose language differs from the one the choice was made under (`LANG=de modhost`).
     func applyStoredLanguage() {
-        guard case .text(let code)? = value(of: Self.languageKey, module: Self.module) else { return }
+        // From the language file beside the database: no SQLite at start (see storedLanguage).
+        let stored = store.storedLanguage(module: Self.module, key: Self.languageKey, baseKey: Self.languageBaseKey)
+        guard let code = stored.code, ModuleStrings.shippedLocales.contains(code) else { return }
         if let all = environment["LC_ALL"], ["C", "POSIX"].contains(String(all.prefix { $0 != "." })) { return }
-        if case .text(let base)? = store.value(module: Self.module, key: Self.languageBaseKey),
-            base != LocaleSetting.language(in: environment)
-        {
-            return
-        }
+        if let base = stored.base, base != LocaleSetting.language(in: environment) { return }
         locale.set(code)
     }
 
