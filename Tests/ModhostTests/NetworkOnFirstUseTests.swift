@@ -68,12 +68,14 @@ import Testing
         ("others can write it", "can be written by others than its owner"),
         ("missing", "does not exist; build it with the kit ('swift build' builds the ModuleKitNetworking product)"),
         ("a symlink", "is not a regular file"),
+        ("in a folder others can write", "is in '%@', which others than its owner can write"),
     ])
     func anUntrustedOrMissingNetworkingLibraryIsRefusedAndSaid(state: String, reason: String) throws {
         let folder = try install { library in
             switch state {
             case "others can write it": _ = chmod(library, 0o666)
             case "missing": try FileManager.default.removeItem(atPath: library)
+            case "in a folder others can write": _ = chmod((library as NSString).deletingLastPathComponent, 0o777)
             default:
                 try FileManager.default.moveItem(atPath: library, toPath: library + ".real")
                 try FileManager.default.createSymbolicLink(atPath: library, withDestinationPath: library + ".real")
@@ -81,15 +83,25 @@ import Testing
         }
         let server = try LoopbackHTTPServer { _ in .json(PixabayAPITests.page(PixabayAPITests.hit())) }
         defer { server.stop() }
-        let photos = #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "KEY-1234"}"#
+        var photos = #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "KEY-1234"}"#
+        if state == "in a folder others can write" {
+            // Photos itself from a folder only its owner can write: the host would refuse it in
+            // the open one, before any request.
+            let modules = try TestEnvironment.temporaryFolder()
+            for name in ["libPhotos.so", "Photos_PhotosFeature.resources"] {
+                try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: modules + "/" + name)
+            }
+            photos = #""library": "\#(modules)/libPhotos.so", "# + photos
+        }
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", photos)]))
         let data = try TestEnvironment.temporaryFolder()
         let search = try ChildProcess.run(
             folder + "/modhost", ["--config", config, "photos", "search", "harbour"], environment: ["MODHOST_DATA_DIR": data])
         #expect(search.status == 1)
+        let said = reason.replacingOccurrences(of: "%@", with: folder)
         #expect(
             search.stderr
-                == "modhost: error: photos search: Photos cannot send requests on this machine: '\(folder)/libModuleKitNetworking.so' \(reason). The catalog still works (config.source \"catalog\").\n"
+                == "modhost: error: photos search: Photos cannot send requests on this machine: '\(folder)/libModuleKitNetworking.so' \(said). The catalog still works (config.source \"catalog\").\n"
         )
         #expect(server.received.isEmpty, "nothing was sent")
         // The app keeps running: a search fails with the same words, and Quit still quits.

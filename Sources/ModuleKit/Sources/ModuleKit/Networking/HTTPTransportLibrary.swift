@@ -5,7 +5,7 @@ import Glibc
 /// FoundationNetworking, libcurl and the TLS libraries — on the first request of the process,
 /// from the folder of the `libModuleKit.so` this process runs (the host's build), after
 /// checking it as the host checks a module library: a regular file that only its owner (this
-/// user or root) can write.
+/// user or root) can write, in folders that only their owners can write.
 enum HTTPTransportLibrary {
     static let fileName = "libModuleKitNetworking.so"
     /// `@_cdecl` in ModuleKitNetworking: `(timeout seconds, response cap) -> +1 transport object`.
@@ -75,6 +75,23 @@ enum HTTPTransportLibrary {
         guard status.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
         guard status.st_uid == geteuid() || status.st_uid == 0 else { return "belongs to another user (uid \(status.st_uid))" }
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return "can be written by others than its owner" }
+        // Every folder above it too: one that others can write lets them swap the file.
+        guard let resolved = realpath(path, nil) else { return "cannot be resolved: \(String(cString: strerror(errno)))" }
+        var folder = String(cString: resolved)
+        free(resolved)
+        while let slash = folder.lastIndex(of: "/"), folder != "/" {
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            var folderStatus = stat()
+            guard stat(folder, &folderStatus) == 0 else { return "is in '\(folder)', which cannot be read" }
+            guard folderStatus.st_uid == geteuid() || folderStatus.st_uid == 0 else {
+                return "is in '\(folder)', which belongs to another user (uid \(folderStatus.st_uid))"
+            }
+            // A sticky folder (/tmp) may be writable by all: no one can replace another's file in it.
+            let sticky = folderStatus.st_mode & S_ISVTX != 0
+            guard sticky || folderStatus.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+                return "is in '\(folder)', which others than its owner can write"
+            }
+        }
         return nil
     }
 }
