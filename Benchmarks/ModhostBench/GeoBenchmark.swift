@@ -19,9 +19,9 @@ struct GeoBenchmark {
                 var times: [Double] = []
                 var memory: [Double] = []
                 for _ in 0..<max(3, rounds / 4) {
-                    let run = measureProcess(buildFolder + "/modhost", ["--config", config, "geo", "list", "--json"])
-                    times.append(run.nanoseconds)
-                    memory.append(run.peakBytes)
+                    let arguments = ["--config", config, "geo", "list", "--json"]
+                    times.append(timeProcess(buildFolder + "/modhost", arguments))
+                    memory.append(peakMemory(buildFolder + "/modhost", arguments))
                 }
                 report.add(
                     "geo: list --json, \(size) cities",

@@ -49,14 +49,10 @@ func writeConfig(_ modules: [String], name: String) -> String {
 }
 
 /// Runs a program to completion with output discarded; returns wall nanoseconds. Uses
-/// posix_spawn and waitpid directly: Foundation's Process adds tens of milliseconds of its
-/// own, which would drown what is measured.
+/// posix_spawn and a blocking waitpid: Foundation's Process adds tens of milliseconds of its
+/// own, and polling for the end would add up to a poll interval to every figure. Memory is
+/// measured in runs of its own (`peakMemory`).
 func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
-    measureProcess(executable, arguments).nanoseconds
-}
-
-/// Wall nanoseconds and peak resident memory (bytes) of one run.
-func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds: Double, peakBytes: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -67,18 +63,10 @@ func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let start = now()
-    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return (.nan, .nan) }
-    // Peak memory: the child's own VmHWM, sampled until it exits. (wait4's ru_maxrss would
-    // include this process's memory: posix_spawn's vfork carries it into the child.)
-    var peak = 0.0
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return .nan }
     var status: Int32 = 0
-    while true {
-        if let hwm = highWaterMark(of: pid) { peak = max(peak, hwm) }
-        let done = waitpid(pid, &status, WNOHANG)
-        if done == pid || done < 0 { break }
-        usleep(2_000)
-    }
-    return (Double(now() - start), peak)
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return Double(now() - start)
 }
 
 /// Peak resident memory of one run of `executable` (bytes), measured exactly by
@@ -86,15 +74,6 @@ func measureProcess(_ executable: String, _ arguments: [String]) -> (nanoseconds
 func peakMemory(_ executable: String, _ arguments: [String]) -> Double {
     let kilobytes = output(of: buildFolder + "/modhost-peak", [executable] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
     return Double(kilobytes).map { $0 * 1024 } ?? .nan
-}
-
-/// `VmHWM` of a running process, in bytes.
-private func highWaterMark(of pid: pid_t) -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-    else { return nil }
-    return kilobytes * 1024
 }
 
 /// Runs a program and returns its standard output.
