@@ -76,9 +76,9 @@ var targets: [Target] = [
     .target(
         name: "HostCore", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
     // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal);
-    // ELF sections through the system's libelf (Debian: libelf-dev for the header) and SHA-256
-    // through its libcrypto, each opened privately on first use so that neither joins the
-    // symbol scope module libraries are linked against.
+    // a bounded reader of ELF sections; SHA-256 through the system's libcrypto, opened
+    // privately on first use so that it never joins the symbol scope module libraries are
+    // linked against.
     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     // The command line: parses arguments and calls HostCore.
     .executableTarget(name: "modhost", dependencies: ["HostCore"]),

@@ -7,7 +7,6 @@ packages=(
     binutils          # nm, used by the tests that prove one copy of the kit
     libsqlite3-dev    # module storage (ModuleKit's CSQLite)
     libcrypt-dev      # Auth's password hashing (CCrypt)
-    libelf-dev        # reading a module's descriptor from its file (CElf)
     libssl3           # libcrypto, opened on demand for library SHA-256 pins
     bsdutils          # script(1): the tests run the app on a pseudo-terminal
 )

@@ -1,117 +1,132 @@
 #define _GNU_SOURCE
 #include "elf_section.h"
 
-#include <dlfcn.h>
-#include <gelf.h>
-#include <pthread.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/* libelf's functions, taken from a private dlopen handle (prototypes from Debian's libelf-dev). */
-static struct {
-    __typeof__(&elf_version) version;
-    __typeof__(&elf_begin) begin;
-    __typeof__(&elf_end) end;
-    __typeof__(&elf_kind) kind;
-    __typeof__(&gelf_getehdr) getehdr;
-    __typeof__(&elf_getshdrstrndx) getshdrstrndx;
-    __typeof__(&elf_nextscn) nextscn;
-    __typeof__(&gelf_getshdr) getshdr;
-    __typeof__(&elf_strptr) strptr;
-    __typeof__(&elf_getdata) getdata;
-    __typeof__(&elf_errmsg) errmsg;
-    char problem[256];
-} libelf;
-static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
+/* The machine this host runs on: a library built for another one cannot be loaded. */
+#if defined(__x86_64__)
+#define HOST_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+#else
+#error "modhost reads ELF sections on x86_64 and aarch64 only"
+#endif
 
-static void open_libelf(void) {
-    void *library = dlopen("libelf.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(libelf.problem, sizeof libelf.problem, "libelf cannot be opened (install Debian's libelf1): %s", dlerror());
-        return;
+/* A section-name table larger than this is not one a compiler writes. */
+#define MAXIMUM_NAMES_SIZE (1u << 20)
+
+/* Reads exactly `count` bytes at `offset`; 0 on success. */
+static int read_at(int fd, void *buffer, size_t count, uint64_t offset) {
+    unsigned char *bytes = buffer;
+    while (count > 0) {
+        ssize_t got = pread(fd, bytes, count, (off_t)offset);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return -1;
+        bytes += got;
+        count -= (size_t)got;
+        offset += (uint64_t)got;
     }
-#define LOAD(field, symbol) libelf.field = (__typeof__(libelf.field))dlsym(library, symbol)
-    LOAD(version, "elf_version");
-    LOAD(begin, "elf_begin");
-    LOAD(end, "elf_end");
-    LOAD(kind, "elf_kind");
-    LOAD(getehdr, "gelf_getehdr");
-    LOAD(getshdrstrndx, "elf_getshdrstrndx");
-    LOAD(nextscn, "elf_nextscn");
-    LOAD(getshdr, "gelf_getshdr");
-    LOAD(strptr, "elf_strptr");
-    LOAD(getdata, "elf_getdata");
-    LOAD(errmsg, "elf_errmsg");
-#undef LOAD
-    if (!libelf.version || !libelf.begin || !libelf.end || !libelf.kind || !libelf.getehdr || !libelf.getshdrstrndx ||
-        !libelf.nextscn || !libelf.getshdr || !libelf.strptr || !libelf.getdata || !libelf.errmsg) {
-        snprintf(libelf.problem, sizeof libelf.problem, "libelf lacks the functions the host reads sections with");
-        libelf.begin = NULL;
-        return;
-    }
-    if (libelf.version(EV_CURRENT) == EV_NONE) {
-        snprintf(libelf.problem, sizeof libelf.problem, "libelf does not speak the current ELF version");
-        libelf.begin = NULL;
-    }
+    return 0;
 }
 
-static int fail(int outcome, char *error, size_t error_size, const char *what) {
-    const char *message = libelf.errmsg ? libelf.errmsg(-1) : NULL;
-    snprintf(error, error_size, "%s%s%s", what, message ? ": " : "", message ? message : "");
+/* Whether [offset, offset + size) lies inside a file of `file_size` bytes (no overflow). */
+static int inside(uint64_t offset, uint64_t size, uint64_t file_size) {
+    return offset <= file_size && size <= file_size - offset;
+}
+
+static int say(int outcome, char *error, size_t error_size, const char *text) {
+    snprintf(error, error_size, "%s", text);
     return outcome;
 }
 
 int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, size_t capacity, size_t *size, char *error,
                              size_t error_size) {
-    pthread_once(&libelf_once, open_libelf);
     *size = 0;
-    if (libelf.begin == NULL) {
-        snprintf(error, error_size, "%s", libelf.problem);
-        return MODHOST_SECTION_NO_LIBELF;
-    }
+    if (error_size > 0) error[0] = 0;
     struct stat status;
-    if (fstat(fd, &status) != 0) return fail(MODHOST_SECTION_NOT_ELF, error, error_size, "cannot be examined");
-    Elf *elf = libelf.begin(fd, ELF_C_READ, NULL);
-    if (elf == NULL) return fail(MODHOST_SECTION_NOT_ELF, error, error_size, "cannot be read as ELF");
+    if (fstat(fd, &status) != 0) return say(MODHOST_SECTION_NOT_ELF, error, error_size, "cannot be examined");
+    uint64_t file_size = (uint64_t)status.st_size;
+
+    Elf64_Ehdr header;
+    memset(&header, 0, sizeof header);
+    if (file_size < EI_NIDENT || read_at(fd, header.e_ident, EI_NIDENT, 0) != 0 ||
+        memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "is not an ELF file");
+    if (header.e_ident[EI_CLASS] != ELFCLASS64)
+        return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size,
+                   "is a 32-bit ELF file; this host loads 64-bit libraries");
+    if (header.e_ident[EI_DATA] != ELFDATA2LSB)
+        return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size,
+                   "is a big-endian ELF file; this host loads little-endian libraries");
+    if (file_size < sizeof header || read_at(fd, &header, sizeof header, 0) != 0)
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has a damaged ELF header (the file ends inside it)");
+    if (header.e_type != ET_DYN)
+        return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size, "is an ELF file but not a shared library");
+    if (header.e_machine != HOST_MACHINE)
+        return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size,
+                   "is a shared library for another processor than this machine's");
+    if (header.e_shoff == 0) return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section headers");
+    if (header.e_shentsize != sizeof(Elf64_Shdr))
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers of an unexpected size");
+
+    /* Section 0 holds the count and the names' index when they do not fit the header. */
+    Elf64_Shdr first;
+    if (!inside(header.e_shoff, sizeof first, file_size) || read_at(fd, &first, sizeof first, header.e_shoff) != 0)
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
+    uint64_t count = header.e_shnum != 0 ? header.e_shnum : first.sh_size;
+    uint64_t names_index = header.e_shstrndx != SHN_XINDEX ? header.e_shstrndx : first.sh_link;
+    if (count == 0 || count > file_size / sizeof(Elf64_Shdr) ||
+        !inside(header.e_shoff, count * sizeof(Elf64_Shdr), file_size))
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
+    if (names_index == SHN_UNDEF || names_index >= count)
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
+
+    Elf64_Shdr *sections = malloc(count * sizeof(Elf64_Shdr));
+    if (sections == NULL) return say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read (out of memory)");
     int outcome = MODHOST_SECTION_MISSING;
-    GElf_Ehdr header;
-    size_t names = 0;
-    if (libelf.kind(elf) != ELF_K_ELF) {
-        outcome = MODHOST_SECTION_NOT_ELF;
-        snprintf(error, error_size, "is not an ELF file");
-    } else if (libelf.getehdr(elf, &header) == NULL) {
-        outcome = fail(MODHOST_SECTION_NOT_ELF, error, error_size, "has a damaged ELF header");
-    } else if (header.e_type != ET_DYN) {
-        outcome = MODHOST_SECTION_NOT_SHARED_OBJECT;
-        snprintf(error, error_size, "is an ELF file but not a shared library");
-    } else if (libelf.getshdrstrndx(elf, &names) != 0) {
-        outcome = fail(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
-    } else {
-        for (Elf_Scn *section = libelf.nextscn(elf, NULL); section != NULL; section = libelf.nextscn(elf, section)) {
-            GElf_Shdr section_header;
-            if (libelf.getshdr(section, &section_header) == NULL) continue;
-            const char *section_name = libelf.strptr(elf, names, section_header.sh_name);
-            if (section_name == NULL || strcmp(section_name, name) != 0) continue;
-            *size = (size_t)section_header.sh_size;
-            if (section_header.sh_size > capacity) {
-                outcome = MODHOST_SECTION_TOO_LARGE;
-            } else if (section_header.sh_type != SHT_PROGBITS || section_header.sh_offset > (GElf_Off)status.st_size ||
-                       section_header.sh_size > (GElf_Xword)status.st_size - section_header.sh_offset) {
-                outcome = MODHOST_SECTION_MALFORMED;
-                snprintf(error, error_size, "lies outside the file (truncated?)");
-            } else {
-                Elf_Data *data = libelf.getdata(section, NULL);
-                if (data == NULL || data->d_buf == NULL || data->d_size != section_header.sh_size) {
-                    outcome = fail(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read");
-                } else {
-                    memcpy(buffer, data->d_buf, data->d_size);
-                    outcome = MODHOST_SECTION_FOUND;
-                }
-            }
-            break;
-        }
+    char *names = NULL;
+    if (read_at(fd, sections, count * sizeof(Elf64_Shdr), header.e_shoff) != 0) {
+        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
+        goto done;
     }
-    libelf.end(elf);
+    Elf64_Shdr table = sections[names_index];
+    if (table.sh_type != SHT_STRTAB || table.sh_size == 0 || table.sh_size > MAXIMUM_NAMES_SIZE ||
+        !inside(table.sh_offset, table.sh_size, file_size)) {
+        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
+        goto done;
+    }
+    names = malloc(table.sh_size + 1);
+    if (names == NULL || read_at(fd, names, table.sh_size, table.sh_offset) != 0) {
+        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
+        goto done;
+    }
+    names[table.sh_size] = 0; /* a name running off the table's end stops here */
+    for (uint64_t index = 1; index < count; index++) {
+        Elf64_Shdr section = sections[index];
+        if (section.sh_name >= table.sh_size || strcmp(names + section.sh_name, name) != 0) continue;
+        *size = (size_t)section.sh_size;
+        if (section.sh_size > capacity) {
+            outcome = MODHOST_SECTION_TOO_LARGE;
+        } else if (section.sh_type != SHT_PROGBITS) {
+            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "is not a section of data stored in the file");
+        } else if (!inside(section.sh_offset, section.sh_size, file_size)) {
+            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "lies outside the file (truncated?)");
+        } else if (read_at(fd, buffer, section.sh_size, section.sh_offset) != 0) {
+            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read");
+        } else {
+            outcome = MODHOST_SECTION_FOUND;
+        }
+        break;
+    }
+done:
+    free(names);
+    free(sections);
     return outcome;
 }

@@ -63,6 +63,25 @@ import Testing
         #expect(databases() == ["Geo/geo.sqlite", "Settings/settings.sqlite"])
     }
 
+    /// The app asks Auth who is signed in at Welcome: before anyone signs up, that makes no
+    /// database; after, it reads Auth's and shows who it is.
+    @Test func theAppMakesNoDatabaseBeforeAnyoneSignsUp() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        let environment = ["MODHOST_DATA_DIR": data]
+        let app = try ChildProcess.run(TestEnvironment.modhost, ["--config", config], input: "q\n", environment: environment)
+        #expect(app.status == 0, "\(app.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/Auth/auth.sqlite"))
+        let register = try ChildProcess.run(
+            TestEnvironment.modhost,
+            ["--config", config, "auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
+            input: "secret12!\nsecret12!\n", environment: environment)
+        #expect(register.status == 0, "\(register.stderr)")
+        let again = try ChildProcess.run(TestEnvironment.modhost, ["--config", config], input: "q\n", environment: environment)
+        #expect(again.stdout.contains("Ann"), "\(again.stdout)")
+    }
+
     /// The stored language comes from Settings' language file at start; a data folder from
     /// before the file (or one whose file was lost) has it made again from the database.
     @Test func theStoredLanguageIsReadWithoutTheDatabaseAndTheFileIsRemade() throws {

@@ -41,6 +41,29 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
         #expect(throws: StorageError.self) { try storage.database(named: "../escape", migrations: []) }
     }
 
+    /// A question asked before the first write ("who is signed in?") is answered without
+    /// making the database; once it is made, it is read; a link planted in its place is refused.
+    @Test func aReadIfMadeMakesNoDatabase() throws {
+        let storage = temporaryStorage()
+        let database = try storage.database(migrations: [citySchema])
+        let before = try database.readIfMade { try $0.query("SELECT name FROM city").count }
+        #expect(before == nil)
+        #expect(!FileManager.default.fileExists(atPath: database.path))
+        try database.transaction { try $0.execute("INSERT INTO city VALUES ('Lyon', 'FR')") }
+        #expect(try database.readIfMade { try $0.query("SELECT name FROM city").count } == 1)
+        // A new process (a new Database) finds the file on disk.
+        let reopened = try storage.database(migrations: [citySchema])
+        #expect(try reopened.readIfMade { try $0.query("SELECT name FROM city").count } == 1)
+
+        let planted = temporaryStorage()
+        let target = try storage.database(migrations: [citySchema]).path
+        try FileManager.default.createDirectory(atPath: planted.folder, withIntermediateDirectories: true)
+        chmod(planted.folder, 0o700)
+        try FileManager.default.createSymbolicLink(atPath: planted.folder + "/data.sqlite", withDestinationPath: target)
+        let refused = try planted.database(migrations: [citySchema])
+        #expect(throws: StorageError.self) { try refused.readIfMade { try $0.query("SELECT name FROM city").count } }
+    }
+
     @Test func oneDatabaseFromManyThreads() throws {
         let database = try temporaryStorage().database(migrations: [Migration(version: 1, "CREATE TABLE n (x INTEGER)")])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

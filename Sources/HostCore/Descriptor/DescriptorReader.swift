@@ -2,7 +2,8 @@ import CHostGuard
 import Glibc
 
 /// Reads the kit's ELF sections — a module's descriptor, a contracts library's build — from an
-/// open library file with the system's libelf, without loading the library.
+/// open library file (by the host's own bounded ELF reader, CHostGuard's `elf_section.c`),
+/// without loading the library.
 ///
 /// The reader trusts nothing in the file: the section's size is checked against the file's and
 /// the section's limit before a byte is copied, and every field is then validated.

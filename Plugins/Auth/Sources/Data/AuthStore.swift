@@ -79,10 +79,13 @@ public final class AuthStore: Sendable {
         }
     }
 
+    /// The signed-in account; `nil` when nobody is, also before the first account is made
+    /// (then the database is not made just to answer).
     public func currentAccount() throws -> Account? {
-        try database.read { transaction in
+        let account = try database.readIfMade { transaction in
             try Self.account(in: &transaction, where: "id = (SELECT user_id FROM session WHERE slot = 1)")
         }
+        return account ?? nil
     }
 
     public func setSession(userID: Int64, now: Int64) throws {

@@ -24,6 +24,8 @@ public final class Database: Sendable {
     private let migrations: [Migration]
     /// Checks the file and the files beside it before SQLite opens it.
     private let prepare: @Sendable () throws(StorageError) -> Void
+    /// Whether the file is there (checked as `prepare` checks it), for ``readIfMade(_:)``.
+    private let isMade: @Sendable () throws(StorageError) -> Bool
 
     /// Wraps the raw handle; only touched under `connection`'s lock (exercised from many threads
     /// by `StorageTests.oneDatabaseFromManyThreads`).
@@ -34,10 +36,14 @@ public final class Database: Sendable {
     /// How long a write waits for another process's write to finish.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    init(path: String, migrations: [Migration], prepare: @escaping @Sendable () throws(StorageError) -> Void = {}) {
+    init(
+        path: String, migrations: [Migration], prepare: @escaping @Sendable () throws(StorageError) -> Void = {},
+        isMade: @escaping @Sendable () throws(StorageError) -> Bool = { true }
+    ) {
         self.path = path
         self.migrations = migrations
         self.prepare = prepare
+        self.isMade = isMade
         connection = Mutex(nil)
     }
 
@@ -99,6 +105,18 @@ public final class Database: Sendable {
     /// Runs `body` in a read transaction: a consistent snapshot, no writes.
     public func read<T>(_ body: (inout Transaction) throws -> T) throws -> T {
         try run("BEGIN DEFERRED", body)
+    }
+
+    /// Runs `body` in a read transaction, or answers `nil` without making the database when
+    /// it has never been made: a question like "who is signed in?" needs no database (nor
+    /// SQLite's memory) before the first write.
+    ///
+    /// - Throws: ``StorageError`` when the file is there but refused or unreadable, or what
+    ///   `body` throws.
+    public func readIfMade<T>(_ body: (inout Transaction) throws -> T) throws -> T? {
+        let isOpen = connection.withLock { $0 != nil }
+        guard try isOpen || isMade() else { return nil }
+        return try read(body)
     }
 
     private func run<T>(_ begin: String, _ body: (inout Transaction) throws -> T) throws -> T {

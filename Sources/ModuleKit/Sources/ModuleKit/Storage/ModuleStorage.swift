@@ -61,16 +61,20 @@ public final class ModuleStorage: Sendable {
     public func database(named name: String = "data", migrations: [Migration]) throws(StorageError) -> Database {
         let file = name + ".sqlite"
         guard Self.isPlainName(file) else { throw StorageError(.open, "'\(name)' is not a plain database name") }
-        return Database(path: folder + "/" + file, migrations: migrations) { () throws(StorageError) in
-            let folder = try self.files()
-            // SQLite opens these by path; they are checked first (and the main file is opened
-            // with SQLITE_OPEN_NOFOLLOW). No one else can add one later: the folder is 0700.
-            for companion in [file + "-wal", file + "-shm", file + "-journal"] {
-                try folder.verify(companion)
-            }
-            // Created (0600) and checked here; SQLite gives its -wal and -shm the same mode.
-            try folder.append(file, [])
-        }
+        return Database(
+            path: folder + "/" + file, migrations: migrations,
+            prepare: { () throws(StorageError) in
+                let folder = try self.files()
+                // SQLite opens these by path; they are checked first (and the main file is opened
+                // with SQLITE_OPEN_NOFOLLOW). No one else can add one later: the folder is 0700.
+                for companion in [file + "-wal", file + "-shm", file + "-journal"] {
+                    try folder.verify(companion)
+                }
+                // Created (0600) and checked here; SQLite gives its -wal and -shm the same mode.
+                try folder.append(file, [])
+            },
+            // A symlink or a FIFO in its place is refused here, as the opening would refuse it.
+            isMade: { () throws(StorageError) in try self.files().info(file) != nil })
     }
 
     static func isPlainName(_ name: String) -> Bool {
