@@ -34,6 +34,25 @@ import Testing
         #expect(configuration.entry(named: "geo")?.name == "Geo")
     }
 
+    /// A module's `config` reaches it as JSON text the host writes itself: whatever the file
+    /// held reads back the same, escapes, non-ASCII text and every kind of number included.
+    @Test func aModulesConfigIsHandedOnAsTheSameJSON() throws {
+        let config = #"""
+            {"text": "quote \" slash \\ tab \t nul \u0000 bell \u0007 é 東京 🌍", "n": 3, "big": 9007199254740993,
+             "small": 1e-5, "negative": -2.5, "huge": 1.5e300, "zero": -0, "yes": true, "no": false, "none": null,
+             "list": [1, [2, {}], [], "x"], "nested": {"b": {"c": [null]}, "a": ""}}
+            """#
+        let configuration = try decoder.decode(
+            Data(#"{"modules": [{"name": "Geo", "enabled": true, "config": \#(config)}]}"#.utf8), path: "/etc/modhost/modules.json")
+        let handed = try #require(configuration.modules.first?.config)
+        #expect(try JSONParser.parse(Array(handed)) == JSONParser.parse(Array(config.utf8)))
+        // Foundation reads it as well as the host's parser does.
+        let foundation = try JSONSerialization.jsonObject(with: handed) as? [String: Any]
+        #expect(foundation?["text"] as? String == "quote \" slash \\ tab \t nul \u{0} bell \u{7} é 東京 🌍")
+        #expect(foundation?["small"] as? Double == 1e-5)
+        #expect(String(decoding: handed, as: UTF8.self).hasPrefix(#"{"big":9007199254740992,"huge":1.5e+300,"#))
+    }
+
     @Test func defaultsToDevelopmentAndTheExecutableFolder() throws {
         let configuration = try decoder.decode(Data(#"{"modules": []}"#.utf8), path: "/etc/modhost/modules.json")
         #expect(configuration.environment == .development)

@@ -25,21 +25,62 @@ enum JSONValue: Equatable {
     }
 }
 
-extension JSONValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
+extension JSONValue {
+    /// This value as JSON text (object keys sorted): how a module's `config` object is handed
+    /// to the module. Written here rather than through `JSONEncoder`, which a start would
+    /// otherwise load for one small object.
+    var serialized: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    private func write(to text: inout String) {
         switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
         case .number(let value):
+            // The parser accepts only finite numbers; whole ones keep their integer spelling.
             if value.rounded() == value, let integer = Int64(exactly: value) {
-                try container.encode(integer)
+                text += String(integer)
             } else {
-                try container.encode(value)
+                text += value.description
             }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
+        case .string(let value): Self.write(string: value, to: &text)
+        case .array(let values):
+            text += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                value.write(to: &text)
+            }
+            text += "]"
+        case .object(let fields):
+            text += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { text += "," }
+                Self.write(string: key, to: &text)
+                text += ":"
+                fields[key]?.write(to: &text)
+            }
+            text += "}"
         }
+    }
+
+    private static func write(string: String, to text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
     }
 }

@@ -79,7 +79,7 @@ public struct ModulesFileDecoder {
                     "config.unknown.top", "unknown top-level key '%@'%@",
                     [.plain("\(Escaped(key))"), .text(Self.suggest(key, Self.topLevelKeys))]))
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = FilePaths.folder(of: FilePaths.absolute(path, relativeTo: FilePaths.currentFolder))
         let environment = Self.environment(top["environment"], problems: &problems)
         let searchPaths = searchPaths(top["searchPaths"], folder: folder, problems: &problems)
         var modules: [ModuleEntry] = []
@@ -211,7 +211,7 @@ public struct ModulesFileDecoder {
             var config: Data?
             switch fields["config"] {
             case nil: break
-            case .object(let value)?: config = try? JSONEncoder().encode(JSONValue.object(value))
+            case .object(let value)?: config = Data(JSONValue.object(value).serialized.utf8)
             case let other?:
                 entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
             }
@@ -275,7 +275,6 @@ public struct ModulesFileDecoder {
     }
 
     static func absolute(_ path: String, relativeTo folder: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: folder).appendingPathComponent(path)
-        return url.standardizedFileURL.path
+        FilePaths.absolute(path, relativeTo: folder)
     }
 }

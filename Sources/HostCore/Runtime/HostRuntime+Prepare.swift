@@ -8,8 +8,7 @@ extension HostRuntime {
     /// The folder of the file at `path` (absolute): string work, not URL's, since it runs for
     /// every module.
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        FilePaths.folder(of: path)
     }
 
     /// A library checked and described: what planning knows of an enabled module.
@@ -341,8 +340,7 @@ extension HostRuntime {
 
     private static func isInHostBuildFolder(_ path: String) -> Bool {
         // Through symlinks: .build/debug is one to .build/<triple>/debug.
-        URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path
-            == URL(fileURLWithPath: ProcessLocation.executableFolder).resolvingSymlinksInPath().path
+        FilePaths.resolved(FilePaths.folder(of: path)) == FilePaths.resolved(ProcessLocation.executableFolder)
     }
 
     /// The module's strings, read from beside its library (none when it declares none).
@@ -374,12 +372,12 @@ extension HostRuntime {
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.
     private func locate(_ entry: ModuleEntry) -> Result<String, LoadError> {
-        let folder = URL(fileURLWithPath: configuration.path).deletingLastPathComponent().path
+        let folder = FilePaths.folder(of: configuration.path)
         if let library = entry.library {
             return .success(ModulesFileDecoder.absolute(library, relativeTo: folder))
         }
         let file = "lib\(entry.name).so"
-        let candidates = configuration.searchPaths.map { URL(fileURLWithPath: $0).appendingPathComponent(file).path }
+        let candidates = configuration.searchPaths.map { FilePaths.absolute(file, relativeTo: $0) }
         var status = stat()
         if let found = candidates.first(where: { lstat($0, &status) == 0 }) {
             return .success(found)

@@ -76,20 +76,22 @@ final class TrustedFile {
 
     /// The whole file (its size was bounded when it was opened).
     func contents() throws(TrustError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(resolvedPath, Self.systemError())
+        // Sized to the file as opened (already within its limit): a file that grew since is
+        // refused, and a small file touches no more memory than it needs.
+        let expected = Int(identity.size)
+        var failure: TrustError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
+            while count < buffer.count {
+                let read = pread(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count, off_t(count))
+                if read < 0 && errno == EINTR { continue }
+                if read < 0 { failure = .unreadable(resolvedPath, Self.systemError()) }
+                if read <= 0 { return }
+                count += read
             }
-            if count == 0 { return bytes }
-            bytes += buffer[0..<count]
-            offset += off_t(count)
-            guard offset <= identity.size else { throw .changed(resolvedPath) }
         }
+        if let failure { throw failure }
+        guard bytes.count <= expected else { throw .changed(resolvedPath) }
+        return bytes
     }
 
     private static func nonRegularKind(_ mode: mode_t) -> String? {

@@ -1,0 +1,55 @@
+import Glibc
+
+/// Path arithmetic on plain strings, for the start-up path: `URL` would load and run
+/// Foundation's URL parser (percent-encoding included) for what is a few string operations.
+/// Lexical only, like `URL.standardized`: symlinks are left as they are.
+public enum FilePaths {
+    /// The folder holding `path`: "/a/b" → "/a", "/a" → "/", "b" → ".".
+    public static func folder(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// The last component of `path`: "/a/b.so" → "b.so".
+    public static func lastComponent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        return String(trimmed[(trimmed.lastIndex(of: "/").map { trimmed.index(after: $0) } ?? trimmed.startIndex)...])
+    }
+
+    /// `path` made absolute against `folder` (when relative), with `.`, `..` and repeated
+    /// slashes resolved: "lib/../x.so" in "/opt/app" → "/opt/app/x.so". `..` at the root stays
+    /// at the root, as the kernel has it.
+    public static func absolute(_ path: String, relativeTo folder: String) -> String {
+        let joined = path.hasPrefix("/") ? path : folder + "/" + path
+        var components: [Substring] = []
+        for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
+    /// `path` with every symlink resolved (`realpath`), or `nil` when it does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The current working folder, or "/" when it cannot be known (it was removed).
+    public static var currentFolder: String {
+        guard let folder = getcwd(nil, 0) else { return "/" }
+        defer { free(folder) }
+        return String(cString: folder)
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed
+    }
+}
