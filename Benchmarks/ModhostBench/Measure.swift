@@ -51,8 +51,8 @@ func writeConfig(_ modules: [String], name: String) -> String {
 /// Runs a program to completion with output discarded; returns wall nanoseconds. Uses
 /// posix_spawn and a blocking waitpid: Foundation's Process adds tens of milliseconds of its
 /// own, and polling for the end would add up to a poll interval to every figure. Memory is
-/// measured in runs of its own (`peakMemory`).
-func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
+/// measured in runs of its own (`peakMemory`). `environment` is added to this process's.
+func timeProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> Double {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -61,9 +61,12 @@ func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
     var pid: pid_t = 0
     let start = now()
-    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return .nan }
+    guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else { return .nan }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return Double(now() - start)
@@ -71,17 +74,19 @@ func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
 
 /// Peak resident memory of one run of `executable` (bytes), measured exactly by
 /// `modhost-peak` (fork and wait4); NaN when it could not be run.
-func peakMemory(_ executable: String, _ arguments: [String]) -> Double {
-    let kilobytes = output(of: buildFolder + "/modhost-peak", [executable] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+func peakMemory(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> Double {
+    let kilobytes = output(of: buildFolder + "/modhost-peak", [executable] + arguments, environment: environment)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
     return Double(kilobytes).map { $0 * 1024 } ?? .nan
 }
 
 /// Runs a program and returns its standard output.
-func output(of executable: String, _ arguments: [String]) -> String {
+func output(of executable: String, _ arguments: [String], environment: [String: String] = [:]) -> String {
     let process = Process()
     let pipe = Pipe()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     do {

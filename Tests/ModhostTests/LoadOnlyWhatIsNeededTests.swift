@@ -73,6 +73,7 @@ import Testing
         let app = try ChildProcess.run(TestEnvironment.modhost, ["--config", config], input: "q\n", environment: environment)
         #expect(app.status == 0, "\(app.stderr)")
         #expect(!FileManager.default.fileExists(atPath: data + "/Auth/auth.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/Auth/outbox.txt"), "a start writes nothing in Auth's folder")
         let register = try ChildProcess.run(
             TestEnvironment.modhost,
             ["--config", config, "auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],

@@ -124,13 +124,24 @@ struct DependencyGraph {
         init(nodes: [Node], providers: [String: String]) {
             var positions: [String: Int] = [:]
             for (position, node) in nodes.enumerated() where positions[node.name] == nil { positions[node.name] = position }
-            func targets(_ routes: [String], excluding excluded: Set<Int>) -> [Int] {
-                var seen = excluded
-                return routes.compactMap { route in providers[route].flatMap { positions[$0] } }.filter { seen.insert($0).inserted }
+            // Each call stamps what it has taken (and what it excludes) with a stamp of its own:
+            // duplicates are dropped in one pass, without a Set per node.
+            var stamps = [Int](repeating: -1, count: nodes.count)
+            var stamp = -1
+            func targets(_ routes: [String], excluding excluded: [Int]) -> [Int] {
+                stamp += 1
+                for position in excluded { stamps[position] = stamp }
+                var found: [Int] = []
+                for route in routes {
+                    guard let provider = providers[route], let position = positions[provider], stamps[position] != stamp else { continue }
+                    stamps[position] = stamp
+                    found.append(position)
+                }
+                return found
             }
             let hard = nodes.map { targets($0.descriptor.requires, excluding: []) }
-            let soft = nodes.enumerated().map { position, node in
-                targets(node.descriptor.uses, excluding: Set(hard[position]).union([position]))
+            let soft = nodes.indices.map { position in
+                targets(nodes[position].descriptor.uses, excluding: hard[position] + [position])
             }
             var hardConsumers = [[Int]](repeating: [], count: nodes.count)
             var softConsumers = [[Int]](repeating: [], count: nodes.count)

@@ -89,7 +89,8 @@ struct CrashRecords {
     static func createFolder(_ folder: String) throws {
         var path = ""
         for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
-            path += "/" + component
+            path.append("/")
+            path.append(contentsOf: component)
             if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CocoaError(.fileWriteNoPermission) }
         }
         var status = stat()

@@ -81,13 +81,14 @@ public final class ModuleLibraryLoader: Sendable {
         let declared = instance.manifest
         let code = [declared.version] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name).joined(separator: ",") }
         let file = [descriptor.version] + [descriptor.provides, descriptor.requires, descriptor.uses].map { $0.joined(separator: ",") }
-        if let field = zip(["version", "provides", "requires", "uses"], zip(code, file)).first(where: { $0.1.0 != $0.1.1 }) {
+        let fields = ["version", "provides", "requires", "uses"]
+        if let index = fields.indices.first(where: { code[$0] != file[$0] }) {
             throw refuse(
                 .descriptorMismatch,
                 HostText(
                     "loader.declares",
                     "declares %@ '%@' in its code but '%@' in its descriptor; declare them only in module.manifest and rebuild it",
-                    [.plain(field.0), .plain(field.1.0), .plain(field.1.1)])
+                    [.plain(fields[index]), .plain(code[index]), .plain(file[index])])
             )
         }
         return LoadedModule(path: path, version: library.version, instance: instance)

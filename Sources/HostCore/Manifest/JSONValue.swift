@@ -35,6 +35,13 @@ extension JSONValue {
         return text
     }
 
+    /// ``serialized`` as UTF-8 bytes, copied as a buffer (`Data(text.utf8)` would ask at run
+    /// time whether the view is `ContiguousBytes`: a scan of every loaded conformance).
+    var serializedData: Data {
+        var text = serialized
+        return text.withUTF8 { Data(buffer: $0) }
+    }
+
     private func write(to text: inout String) {
         switch self {
         case .null: text += "null"

@@ -37,13 +37,19 @@ public struct ModulesFileDecoder {
             }
             throw ModulesFileError(path: path, texts: [error.text(for: path)])
         }
-        return try decode(Data(bytes), path: path)
+        return try decode(bytes: bytes, path: path)
     }
 
     /// Checks `data`, read from `path` (relative paths inside it are relative to its folder).
     ///
     /// - Throws: ``ModulesFileError`` with every problem found.
     public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
+        try decode(bytes: [UInt8](data), path: path)
+    }
+
+    /// Checks `data`, as bytes: iterating a `Data` costs a start a scan of every loaded
+    /// conformance, to learn that it is a Sequence.
+    func decode(bytes data: [UInt8], path: String) throws(ModulesFileError) -> HostConfiguration {
         guard data.count <= Self.maximumSize else {
             throw ModulesFileError(
                 path: path,
@@ -64,7 +70,7 @@ public struct ModulesFileDecoder {
         }
         let root: JSONValue
         do {
-            root = try JSONParser.parse(Array(data))
+            root = try JSONParser.parse(data)
         } catch {
             throw ModulesFileError(path: path, texts: [HostText("config.not.json", "is not valid JSON: %@", [.plain("\(error)")])])
         }
@@ -211,7 +217,7 @@ public struct ModulesFileDecoder {
             var config: Data?
             switch fields["config"] {
             case nil: break
-            case .object(let value)?: config = Data(JSONValue.object(value).serialized.utf8)
+            case .object(let value)?: config = JSONValue.object(value).serializedData
             case let other?:
                 entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
             }
@@ -248,7 +254,7 @@ public struct ModulesFileDecoder {
     }
 
     /// The start of the first string longer than the limit, found before parsing.
-    private static func longString(in data: Data) -> String? {
+    private static func longString(in data: [UInt8]) -> String? {
         var start: Int?
         var escaped = false
         for (index, byte) in data.enumerated() {

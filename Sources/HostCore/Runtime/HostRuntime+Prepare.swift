@@ -450,12 +450,14 @@ extension HostRuntime {
     /// Tells the locator why routes declared by loaded modules have no working provider, so
     /// that a module resolving them gets the reason.
     func markUnavailableRoutes(_ state: Snapshot) {
-        var declared: Set<RouteKey> = []
+        // Keyed by the route's type, as the locator keys it (a Set<RouteKey> would cost a
+        // scan of every loaded conformance).
+        var declared: [ObjectIdentifier: RouteKey] = [:]
         for module in state.loaded.values {
-            declared.formUnion(module.manifest.declaredRoutes)
+            for route in module.manifest.declaredRoutes { declared[route.id] = route }
         }
         let planned = Set(state.plan.order)
-        for route in declared {
+        for route in declared.values {
             if let provider = state.plan.providers[route.name] {
                 if let blocked = state.plan.blocked[provider] {
                     locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason.description)")

@@ -12,9 +12,14 @@ struct Escaped: CustomStringConvertible {
     }
 
     var description: String {
-        let characters = Array(value.unicodeScalars)
-        var text = Self.escapingControlCharacters(String(String.UnicodeScalarView(characters.prefix(Self.maximumLength))))
-        if characters.count > Self.maximumLength { text += "… (\(characters.count) characters)" }
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in value.unicodeScalars {
+            if count < Self.maximumLength { kept.append(scalar) }
+            count += 1
+        }
+        var text = Self.escapingControlCharacters(String(kept))
+        if count > Self.maximumLength { text += "… (\(count) characters)" }
         return text
     }
 

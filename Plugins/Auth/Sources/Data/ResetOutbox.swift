@@ -10,12 +10,23 @@ public struct ResetOutbox: Sendable {
 
     public init(storage: ModuleStorage) throws(StorageError) {
         folder = try storage.files()
-        // Made (0600) and checked now, so a link planted in its place fails Auth at start.
-        try folder.append(Self.fileName, [])
+        // Checked now, so a link planted in its place fails Auth at start; made (0600) by the
+        // first message, so a start writes nothing.
+        try folder.verify(Self.fileName)
     }
 
     /// The outbox's path, for messages.
     public var path: String { folder.path + "/" + Self.fileName }
+
+    /// Makes the outbox (empty, 0600) if there is none: a reset request for an unknown email
+    /// leaves the same outbox as one for a known email, so its presence tells nothing.
+    public func make() throws {
+        do {
+            try folder.append(Self.fileName, [])
+        } catch {
+            throw AuthError.storage(error.message)
+        }
+    }
 
     /// Appends `message` addressed to `email`.
     public func deliver(to email: String, subject: String, body: String, at date: Date) throws {

@@ -109,6 +109,7 @@ public final class AuthService {
         if email.count > CredentialsPolicy.maximumEmailLength || !CredentialsPolicy.isValidEmail(email) {
             throw AuthError.invalidEmail
         }
+        try storage { try outbox.make() }
         guard let account = try storage({ try store.account(email: email) }) else { return }
         let token = Self.newToken()
         let date = clock()

@@ -20,9 +20,13 @@ public struct ModuleManifest: Sendable, Hashable {
         self.stringsFolder = stringsFolder
     }
 
-    /// Every route the module may resolve: what it requires, uses or provides itself.
-    public var declaredRoutes: Set<RouteKey> {
-        Set(provides).union(requires).union(uses)
+    /// Every route the module may resolve: what it provides itself, requires or uses (each
+    /// once, in that order). An array: a `Set<RouteKey>` would be the only one a start makes,
+    /// and its type costs a scan of every loaded conformance.
+    public var declaredRoutes: [RouteKey] {
+        var routes: [RouteKey] = []
+        for route in provides + requires + uses where !routes.contains(route) { routes.append(route) }
+        return routes
     }
 }
 

@@ -78,10 +78,11 @@ public final class StorageFolder: Sendable {
     }
 
     /// Appends `bytes` to the file `name` (created 0600 if needed) and waits until they are on
-    /// disk.
+    /// disk (no bytes: the file is made and checked, and there is nothing to wait for).
     public func append(_ name: String, _ bytes: [UInt8]) throws(StorageError) {
         let fd = try open(name, O_WRONLY | O_APPEND, create: true)
         defer { close(fd) }
+        guard !bytes.isEmpty else { return }
         try Self.writeAll(bytes, to: fd, path: "\(path)/\(name)")
         guard fsync(fd) == 0 else { throw failure("cannot write", name) }
     }
@@ -101,8 +102,10 @@ public final class StorageFolder: Sendable {
     }
 
     /// Checks the file `name`, when there is one, as a read would: not a symlink, a regular
-    /// file, the running user's (its mode tightened).
-    func verify(_ name: String) throws(StorageError) {
+    /// file, the running user's (its mode tightened). Makes nothing.
+    ///
+    /// - Throws: ``StorageError`` naming what is wrong with it.
+    public func verify(_ name: String) throws(StorageError) {
         try open(name, O_RDONLY, create: false).closing()
     }
 
@@ -244,7 +247,8 @@ public final class StorageFolder: Sendable {
     static func openRoot(_ path: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) -> StorageFolder {
         var partial = ""
         for component in path.split(separator: "/") {
-            partial += "/" + component
+            partial.append("/")
+            partial.append(contentsOf: component)
             if mkdir(partial, 0o700) != 0 && errno != EEXIST {
                 throw StorageError(.open, "cannot create folder '\(partial)': \(String(cString: strerror(errno)))")
             }

@@ -30,7 +30,15 @@ public enum FilePaths {
             default: components.append(component)
             }
         }
-        return "/" + components.joined(separator: "/")
+        // Appended one by one: `joined` is not inlined, and its generic path costs a start a
+        // scan of every loaded conformance (see docs/ARCHITECTURE.md, "A start pays only…").
+        guard !components.isEmpty else { return "/" }
+        var absolute = ""
+        for component in components {
+            absolute.append("/")
+            absolute.append(contentsOf: component)
+        }
+        return absolute
     }
 
     /// `path` with every symlink resolved (`realpath`), or `nil` when it does not exist.
