@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `modhost-bench startup`: what a start costs beside its floors, all interleaved in one run.
 ///
@@ -75,7 +76,7 @@ struct StartupBenchmark {
         // A new order each round (seeded, so runs compare): a case run right after one of the
         // 200-library processes starts about a millisecond slower (measured: `--version` read
         // 8.0 ms there against 6.9 ms elsewhere), so no case may always follow the same one.
-        var order = ShuffleGenerator(state: 14)
+        var order = SeededGenerator(state: 14)
         for _ in 0..<rounds {
             for run in cases.shuffled(using: &order) {
                 times[run.key, default: []].append(timeProcess(run.executable, run.arguments, environment: run.environment))
@@ -147,19 +148,6 @@ func shippedConfig() -> String {
     let json = #"{"environment": "development", "modules": [\#(entries.joined(separator: ", "))]}"#
     _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
     return path
-}
-
-/// SplitMix64: a seeded order for the benchmark's cases.
-struct ShuffleGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
 }
 
 /// A data folder for the benchmark named `name`, empty.

@@ -4,19 +4,6 @@ import Testing
 
 @testable import HostCore
 
-/// A small deterministic generator (SplitMix64), so a failing input can be reproduced.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Mutated inputs for the two readers of hostile data: no crash, and every answer is either a
 /// value or a clear error. Bounded: a fixed number of inputs from fixed seeds.
 @Suite struct FuzzTests {
