@@ -11,7 +11,7 @@ import Testing
 
     /// Checks the file and reads its descriptor, as the host does, then loads it.
     func load(_ name: String, _ path: String) throws(LoadError) -> LoadedModule {
-        let inspected = try HostRuntime.inspectLibrary(name: name, path: path).get()
+        let inspected = try HostRuntime.inspectLibrary(name: name, path: path)
         return try loader.load(name: name, path: path, descriptor: inspected.descriptor)
     }
 
@@ -26,7 +26,7 @@ import Testing
 
     @Test func oneLibraryLoadedFromManyThreads() throws {
         let path = TestEnvironment.library("FixtureConsumer")
-        let inspected = try HostRuntime.inspectLibrary(name: "FixtureConsumer", path: path).get()
+        let inspected = try HostRuntime.inspectLibrary(name: "FixtureConsumer", path: path)
         let loaded = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             if (try? loader.load(name: "FixtureConsumer", path: path, descriptor: inspected.descriptor)) != nil {

@@ -32,7 +32,10 @@ public final class ModuleLibraryLoader: Sendable {
         let version: String
     }
 
-    private let libraries = Mutex<[String: OpenLibrary]>([:])
+    /// Made with room for a run's modules: a table that grew between two `dlopen`s would make
+    /// its storage type there, and each `dlopen` empties the runtime's conformance cache (see
+    /// `HostRuntime.load`).
+    private let libraries = Mutex([String: OpenLibrary](minimumCapacity: 64))
 
     init() {}
 
@@ -79,16 +82,18 @@ public final class ModuleLibraryLoader: Sendable {
                     [.plain(name), .plain(instance.manifest.name)]))
         }
         let declared = instance.manifest
-        let code = [declared.version] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name).joined(separator: ",") }
-        let file = [descriptor.version] + [descriptor.provides, descriptor.requires, descriptor.uses].map { $0.joined(separator: ",") }
+        let code = [[declared.version]] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name) }
+        let file = [[descriptor.version]] + [descriptor.provides, descriptor.requires, descriptor.uses]
         let fields = ["version", "provides", "requires", "uses"]
+        // Compared as arrays and joined only to say what differs: this runs between two
+        // `dlopen`s, where each new generic type costs a scan of every loaded conformance.
         if let index = fields.indices.first(where: { code[$0] != file[$0] }) {
             throw refuse(
                 .descriptorMismatch,
                 HostText(
                     "loader.declares",
                     "declares %@ '%@' in its code but '%@' in its descriptor; declare them only in module.manifest and rebuild it",
-                    [.plain(fields[index]), .plain(code[index]), .plain(file[index])])
+                    [.plain(fields[index]), .plain(code[index].joined(separator: ",")), .plain(file[index].joined(separator: ","))])
             )
         }
         return LoadedModule(path: path, version: library.version, instance: instance)

@@ -34,12 +34,8 @@ extension HostRuntime {
                 reports.append(report)
                 continue
             }
-            switch inspect(entry, hashing: options.hashLibraries) {
-            case .failure(let error):
-                report.state = .failed
-                report.library = error.path.hasPrefix("/") ? error.path : nil
-                report.reasonText = Self.libraryProblem(error.path, error.causeText)
-            case .success(let inspected):
+            do throws(LoadError) {
+                let inspected = try inspect(entry, hashing: options.hashLibraries)
                 report.library = inspected.path
                 report.version = inspected.descriptor.version
                 report.sdk = inspected.descriptor.sdkVersion
@@ -60,6 +56,10 @@ extension HostRuntime {
                         logger.info("module '\(entry.name)': its library changed since it crashed the host; trying it again")
                     }
                 }
+            } catch {
+                report.state = .failed
+                report.library = error.path.hasPrefix("/") ? error.path : nil
+                report.reasonText = Self.libraryProblem(error.path, error.causeText)
             }
             reports.append(report)
         }
@@ -148,35 +148,53 @@ extension HostRuntime {
         let provided = Set(descriptors.flatMap(\.provides) + Self.hostRoutes.map(\.name))
         guard descriptors.contains(where: { !Set($0.requires + $0.uses).isSubset(of: provided) }) else { return }
         for entry in configuration.modules where !entry.enabled {
-            if case .success(let inspected) = inspect(entry, hashing: false) {
+            if let inspected = try? inspect(entry, hashing: false) {
                 state.disabledDescriptors[entry.name] = inspected.descriptor
             }
         }
     }
 
-    /// Loads the libraries the plan starts, in order, each under the guard; then re-plans so a
-    /// module that failed to load takes its dependents with it.
+    /// Loads the libraries the plan starts, in order, each under the guard, then checks their
+    /// configurations and reads their strings; then re-plans so a module that failed takes its
+    /// dependents with it.
+    ///
+    /// Every library is opened before any configuration is read: each `dlopen` empties the
+    /// Swift runtime's conformance cache, and each type then looked up costs a scan of every
+    /// loaded conformance again (about 250 K instructions), once per library otherwise.
     func load(_ state: inout Snapshot) {
         var failures: [String: HostText] = [:]
+        func fail(_ name: String, _ error: any Error) {
+            switch error {
+            case let error as LoadError: failures[name] = Self.libraryProblem(error.path, error.causeText)
+            case let error as StringsError: failures[name] = error.text
+            default: failures[name] = .plain("\(error)")
+            }
+        }
+        state.loaded.reserveCapacity(state.plan.order.count)
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
             do {
-                let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
-                    () throws(LoadError) -> LoadedModule in
+                state.loaded[name] = try moduleGuard.run(
+                    name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout
+                ) { () throws(LoadError) -> LoadedModule in
                     try loader.load(name: name, path: inspected.path, descriptor: inspected.descriptor)
                 }
-                state.loaded[name] = module
+            } catch {
+                fail(name, error)
+            }
+        }
+        for name in state.plan.order {
+            guard let module = state.loaded[name], let inspected = state.inspected[name], let entry = configuration.entry(named: name)
+            else { continue }
+            let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+            do {
                 try moduleGuard.run(name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout) {
                     try module.instance.validateConfiguration(entry.config)
                     state.strings[name] = try strings(of: module)
                 }
-            } catch let error as LoadError {
-                failures[name] = Self.libraryProblem(error.path, error.causeText)
-            } catch let error as StringsError {
-                failures[name] = error.text
             } catch {
-                failures[name] = .plain("\(error)")
+                fail(name, error)
             }
         }
         failures.merge(routeIdentityConflicts(state)) { first, _ in first }
@@ -228,35 +246,35 @@ extension HostRuntime {
     /// Finds, checks and describes an enabled module's library without running any of it:
     /// trust (owner, modes, file type), the optional sha256 pin, then the descriptor (ABI,
     /// kit fingerprint, name).
-    func inspect(_ entry: ModuleEntry, hashing: Bool) -> Result<Inspected, LoadError> {
-        switch locate(entry) {
-        case .failure(let error): return .failure(error)
-        case .success(let path): return Self.inspectLibrary(name: entry.name, path: path, pinned: entry.sha256, hashing: hashing)
-        }
+    ///
+    /// Typed throws rather than a `Result`: a `Result<_, LoadError>` made at start costs a
+    /// scan of every loaded conformance, to learn that `LoadError` is an `Error`.
+    func inspect(_ entry: ModuleEntry, hashing: Bool) throws(LoadError) -> Inspected {
+        try Self.inspectLibrary(name: entry.name, path: try locate(entry), pinned: entry.sha256, hashing: hashing)
     }
 
     /// Checks and describes the library at `path` for module `name` (see ``inspect(_:hashing:)``).
-    static func inspectLibrary(name: String, path: String, pinned: String? = nil, hashing: Bool = false) -> Result<Inspected, LoadError> {
-        func refuse(_ kind: LoadError.Kind, _ cause: String) -> Result<Inspected, LoadError> {
-            .failure(LoadError(kind: kind, module: name, path: path, cause: cause))
+    static func inspectLibrary(name: String, path: String, pinned: String? = nil, hashing: Bool = false) throws(LoadError) -> Inspected {
+        func refuse(_ kind: LoadError.Kind, _ cause: String) -> LoadError {
+            LoadError(kind: kind, module: name, path: path, cause: cause)
         }
-        func refuse(_ kind: LoadError.Kind, _ text: HostText) -> Result<Inspected, LoadError> {
-            .failure(LoadError(kind: kind, module: name, path: path, text: text))
+        func refuse(_ kind: LoadError.Kind, _ text: HostText) -> LoadError {
+            LoadError(kind: kind, module: name, path: path, text: text)
         }
         let file: TrustedFile
         do {
             file = try TrustedFile(path: path, maximumSize: Self.maximumLibrarySize)
         } catch {
-            return error == .missing ? refuse(.missingFile, missingAdvice(name, path: path)) : refuse(.untrusted, error.text(for: path))
+            throw error == .missing ? refuse(.missingFile, missingAdvice(name, path: path)) : refuse(.untrusted, error.text(for: path))
         }
         var digest: String?
         if hashing || pinned != nil {
             switch SHA256File.hex(of: file) {
-            case .failure(let problem): return refuse(.untrusted, problem.message)
+            case .failure(let problem): throw refuse(.untrusted, problem.message)
             case .success(let hex): digest = hex
             }
             if let pinned, pinned.lowercased() != digest {
-                return refuse(
+                throw refuse(
                     .checksumMismatch,
                     HostText(
                         "load.checksum",
@@ -270,29 +288,29 @@ extension HostRuntime {
         } catch {
             switch error {
             case .notELF(let what):
-                return refuse(
+                throw refuse(
                     .notLoadable,
                     HostText("load.not.elf", "%@; a module library is a shared object built with 'swift build'", [.plain(what)]))
             case .missing:
-                return refuse(
+                throw refuse(
                     .noDescriptor,
                     HostText(
                         "load.no.descriptor",
                         "has no module descriptor (section '%@'); add a module.manifest to its target, apply the kit's ModuleDescriptorPlugin, and rebuild it%@",
                         [.plain(DescriptorReader.sectionName), .text(rebuildAdvice(name, path: path))]))
             case .malformed(let what):
-                return refuse(.malformedDescriptor, HostText("load.malformed", "has a malformed module descriptor: it %@", [.plain(what)]))
+                throw refuse(.malformedDescriptor, HostText("load.malformed", "has a malformed module descriptor: it %@", [.plain(what)]))
             }
         }
         guard descriptor.abiVersion == ModuleKitABI.version else {
-            return refuse(
+            throw refuse(
                 .abiMismatch,
                 HostText(
                     "load.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit%@",
                     [.plain("\(descriptor.abiVersion)"), .plain("\(ModuleKitABI.version)"), .text(rebuildAdvice(name, path: path))]))
         }
         guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
-            return refuse(
+            throw refuse(
                 .fingerprintMismatch,
                 HostText(
                     "load.fingerprint", "was built against ModuleKit %@, the host has ModuleKit %@; rebuild it against this host's kit%@",
@@ -303,13 +321,13 @@ extension HostRuntime {
                     ]))
         }
         guard descriptor.name == name else {
-            return refuse(
+            throw refuse(
                 .nameMismatch,
                 HostText(
                     "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
                     [.plain(descriptor.name), .plain(name)]))
         }
-        return .success(Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest))
+        return Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest)
     }
 
     /// "SDK 0.2.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
@@ -371,24 +389,24 @@ extension HostRuntime {
     }
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.
-    private func locate(_ entry: ModuleEntry) -> Result<String, LoadError> {
+    private func locate(_ entry: ModuleEntry) throws(LoadError) -> String {
         let folder = FilePaths.folder(of: configuration.path)
         if let library = entry.library {
-            return .success(ModulesFileDecoder.absolute(library, relativeTo: folder))
+            return ModulesFileDecoder.absolute(library, relativeTo: folder)
         }
         let file = "lib\(entry.name).so"
         let candidates = configuration.searchPaths.map { FilePaths.absolute(file, relativeTo: $0) }
         var status = stat()
         if let found = candidates.first(where: { lstat($0, &status) == 0 }) {
-            return .success(found)
+            return found
         }
         let searched = configuration.searchPaths.map { "'\(Escaped($0))'" }.joined(separator: ", ")
-        return .failure(
+        throw
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
                 text: HostText(
                     "load.not.found", "was not found in the search paths (%@)%@",
-                    [.plain(searched), .text(Self.notFoundAdvice(entry.name, in: configuration.searchPaths))])))
+                    [.plain(searched), .text(Self.notFoundAdvice(entry.name, in: configuration.searchPaths))]))
     }
 
     /// What to do about a module library no search path holds, and only what is true: the

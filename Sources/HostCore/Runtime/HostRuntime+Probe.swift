@@ -19,35 +19,31 @@ extension HostRuntime {
         for name in names {
             guard let entry = configuration.entry(named: name) else { continue }
             write("begin \(entry.name)\n")
-            switch inspect(entry, hashing: false) {
-            case .failure(let error):
-                write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
-            case .success(let inspected):
+            do {
+                let inspected = try inspect(entry, hashing: false)
                 let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
-                do {
-                    let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
-                        () throws(LoadError) -> LoadedModule in
-                        try loader.load(name: entry.name, path: inspected.path, descriptor: inspected.descriptor)
-                    }
-                    let (files, spent) = try moduleGuard.run(
-                        name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout
-                    ) {
-                        try module.instance.validateConfiguration(entry.config)
-                        let started = ContinuousClock.now
-                        let files = try stringsInEveryLocale(of: module).tables.count
-                        return (files, ContinuousClock.now - started)
-                    }
-                    let nanoseconds = spent / .nanoseconds(1)
-                    loaded.append(RouteIdentity.Declarer(module, named: entry.name))
-                    // `ok NAME FILES NANOSECONDS`: the strings files read, and how long that took.
-                    write("ok \(entry.name) \(files) \(Int(nanoseconds))\n")
-                } catch let error as LoadError {
-                    write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
-                } catch let error as StringsError {
-                    write("problem \(entry.name) \(Escaped.escapingControlCharacters(error.text.render(strings)))\n")
-                } catch {
-                    write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
+                let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
+                    () throws(LoadError) -> LoadedModule in
+                    try loader.load(name: entry.name, path: inspected.path, descriptor: inspected.descriptor)
                 }
+                let (files, spent) = try moduleGuard.run(
+                    name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout
+                ) {
+                    try module.instance.validateConfiguration(entry.config)
+                    let started = ContinuousClock.now
+                    let files = try stringsInEveryLocale(of: module).tables.count
+                    return (files, ContinuousClock.now - started)
+                }
+                let nanoseconds = spent / .nanoseconds(1)
+                loaded.append(RouteIdentity.Declarer(module, named: entry.name))
+                // `ok NAME FILES NANOSECONDS`: the strings files read, and how long that took.
+                write("ok \(entry.name) \(files) \(Int(nanoseconds))\n")
+            } catch let error as LoadError {
+                write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
+            } catch let error as StringsError {
+                write("problem \(entry.name) \(Escaped.escapingControlCharacters(error.text.render(strings)))\n")
+            } catch {
+                write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
             }
         }
     }
