@@ -27,7 +27,7 @@ public final class PhotosModule: Module {
         var sources: [String: any PhotoDataSource] = [
             "catalog": CatalogDataSource(path: configuration.catalog ?? Self.shippedCatalog(context))
         ]
-        let key = configuration.apiKey ?? ProcessInfo.processInfo.environment["PIXABAY_API_KEY"] ?? ""
+        let key = configuration.apiKey ?? ProcessEnvironment.value("PIXABAY_API_KEY") ?? ""
         if configuration.source == "pixabay", key.isEmpty {
             throw ConfigurationError(message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
         }

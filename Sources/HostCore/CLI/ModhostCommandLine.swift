@@ -22,7 +22,7 @@ public enum ModhostCommandLine {
     @MainActor
     public static func main(
         arguments: [String],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.variables,
         console: Console = .standard
     ) -> Int32 {
         let parsed: CommandLineArguments

@@ -63,7 +63,7 @@ public final class HostRuntime: Sendable {
         locator: ServiceLocator = .shared,
         loader: ModuleLibraryLoader = .shared,
         terminal: any Terminal = StandardTerminal(),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.variables,
         logSink: (@Sendable (String) -> Void)? = nil
     ) throws(UsageError) {
         var configuration = configuration

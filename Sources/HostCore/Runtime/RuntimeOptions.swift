@@ -35,7 +35,7 @@ public struct RuntimeOptions: Sendable {
     }
 
     /// `MODHOST_DATA_DIR`, else `$XDG_DATA_HOME/modhost`, else `~/.local/share/modhost`.
-    public static func defaultDataFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultDataFolder(environment: [String: String] = ProcessEnvironment.variables) -> String {
         if let folder = environment["MODHOST_DATA_DIR"], !folder.isEmpty { return folder }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/modhost" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

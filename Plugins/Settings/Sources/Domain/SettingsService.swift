@@ -17,7 +17,7 @@ public final class SettingsService: SettingsRoute {
     /// The process's environment, for the language it names.
     let environment: [String: String]
 
-    public init(store: SettingsStore, locale: LocaleSetting, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(store: SettingsStore, locale: LocaleSetting, environment: [String: String] = ProcessEnvironment.variables) {
         self.store = store
         self.locale = locale
         self.environment = environment

@@ -9,7 +9,7 @@ public final class LocaleSetting: Sendable {
 
     /// Starts from the environment: the language part of `LC_ALL`, `LC_MESSAGES` or `LANG`
     /// (`fr_FR.UTF-8` → `fr`) when it is a shipped locale, else English.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.variables) {
         code = Mutex(Self.language(in: environment))
     }
 

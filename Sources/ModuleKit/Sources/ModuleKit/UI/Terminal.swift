@@ -24,7 +24,7 @@ public final class StandardTerminal: Terminal {
     /// Longest line kept; the rest of a longer line is read and dropped.
     public static let maximumLineLength = 4_096
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.variables) {
         isTTY = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         usesColor = isTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
