@@ -18,7 +18,8 @@ let package = Package(
         .package(path: "../../Sources/ModuleKit/ModuleKitTesting"),
     ],
     targets: [
-        // libcrypt (Debian: libcrypt-dev): yescrypt password hashing.
+        // libcrypt's header (Debian: libcrypt-dev): yescrypt password hashing. The library itself
+        // is opened on the first hash (PasswordHasher), not linked.
         .systemLibrary(name: "CCrypt", path: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(
             name: "AuthFeature", dependencies: [moduleKit, contracts, "CCrypt"], path: "Sources", exclude: ["module.manifest"],

@@ -83,6 +83,22 @@ import Testing
         #expect(again.stdout.contains("Ann"), "\(again.stdout)")
     }
 
+    /// Auth opens libcrypt on its first hash: a start (the app at Welcome included) maps none.
+    @Test func libcryptIsOpenedOnTheFirstHashNotAtStart() throws {
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", "")]))
+        let environment = ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"]
+        func libcrypt(_ stderr: String) -> [String] { NetworkOnFirstUseTests.initialized(stderr).filter { $0.contains("libcrypt") } }
+        let app = try ChildProcess.run(TestEnvironment.modhost, ["--config", config], input: "q\n", environment: environment)
+        #expect(app.status == 0)
+        #expect(libcrypt(app.stderr) == [])
+        let register = try ChildProcess.run(
+            TestEnvironment.modhost,
+            ["--config", config, "auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
+            input: "secret12!\nsecret12!\n", environment: environment)
+        #expect(register.status == 0)
+        #expect(libcrypt(register.stderr).count == 1)
+    }
+
     /// The stored language comes from Settings' language file at start; a data folder from
     /// before the file (or one whose file was lost) has it made again from the database.
     @Test func theStoredLanguageIsReadWithoutTheDatabaseAndTheFileIsRemade() throws {

@@ -24,10 +24,12 @@ public struct PasswordHasher: Sendable {
         self.work = work
     }
 
-    /// A new hash of `password` with a fresh salt, or `nil` if libcrypt refuses.
+    /// A new hash of `password` with a fresh salt, or `nil` if libcrypt refuses (or cannot be
+    /// opened).
     public func hash(_ password: String) -> String? {
+        guard let libcrypt = LibCrypt.functions else { return nil }
         var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        guard crypt_gensalt_rn("$y$", cost, nil, 0, &setting, Int32(setting.count)) != nil else { return nil }
+        guard libcrypt.gensalt("$y$", cost, nil, 0, &setting, Int32(setting.count)) != nil else { return nil }
         work?.add()
         return Self.crypt(password, setting: setting)
     }
@@ -52,6 +54,7 @@ public struct PasswordHasher: Sendable {
     }
 
     private static func crypt(_ password: String, setting: [CChar]) -> String? {
+        guard let libcrypt = LibCrypt.functions else { return nil }
         let data = UnsafeMutablePointer<crypt_data>.allocate(capacity: 1)
         defer {
             // The scratch area held the password: wipe it before freeing.
@@ -59,7 +62,7 @@ public struct PasswordHasher: Sendable {
             data.deallocate()
         }
         memset(data, 0, MemoryLayout<crypt_data>.size)
-        guard let result = crypt_rn(password, setting, data, Int32(MemoryLayout<crypt_data>.size)) else { return nil }
+        guard let result = libcrypt.crypt(password, setting, data, Int32(MemoryLayout<crypt_data>.size)) else { return nil }
         let hashed = String(cString: result)
         return hashed.hasPrefix("*") ? nil : hashed
     }
@@ -78,4 +81,24 @@ final class WorkCounter: Sendable {
     private let count = Mutex(0)
     var value: Int { count.withLock { $0 } }
     func add() { count.withLock { $0 += 1 } }
+}
+
+/// libcrypt, opened on the first hash rather than linked: most starts hash nothing, and a
+/// linked library is mapped and relocated at every start. Private (`RTLD_LOCAL`), so its
+/// symbols join no other library's scope.
+private enum LibCrypt {
+    typealias Crypt =
+        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias GenerateSalt =
+        @convention(c) (
+            UnsafePointer<CChar>?, UInt, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32
+        ) -> UnsafeMutablePointer<CChar>?
+
+    /// `crypt_rn` and `crypt_gensalt_rn`, or `nil` when libcrypt cannot be opened.
+    static let functions: (crypt: Crypt, gensalt: GenerateSalt)? = {
+        guard let library = dlopen("libcrypt.so.1", RTLD_NOW | RTLD_LOCAL),
+            let crypt = dlsym(library, "crypt_rn"), let gensalt = dlsym(library, "crypt_gensalt_rn")
+        else { return nil }
+        return (unsafeBitCast(crypt, to: Crypt.self), unsafeBitCast(gensalt, to: GenerateSalt.self))
+    }()
 }

@@ -15,7 +15,9 @@ public final class AuthService {
     /// Presentation, in the person's language).
     let resetMessage: @Sendable (_ name: String, _ token: String) -> (subject: String, body: String)
     let clock: @Sendable () -> Date
-    private let observers = Mutex<[UUID: @MainActor (AuthUser?) -> Void]>([:])
+    /// Observers by a number of their own (a counter: a `UUID` would load Foundation's UUID
+    /// code into every start, where the shell observes Auth at Welcome).
+    private let observers = Mutex<(next: Int, all: [Int: @MainActor (AuthUser?) -> Void])>((0, [:]))
     /// A hash to check unknown emails against, made on first need (it costs one slow hash).
     private let decoy = Mutex<String?>(nil)
 
@@ -144,18 +146,20 @@ public final class AuthService {
 
     // MARK: - Observation
 
-    public func observe(_ observer: @escaping @MainActor (AuthUser?) -> Void) -> UUID {
-        let id = UUID()
-        observers.withLock { $0[id] = observer }
-        return id
+    public func observe(_ observer: @escaping @MainActor (AuthUser?) -> Void) -> Int {
+        observers.withLock { observers in
+            observers.next += 1
+            observers.all[observers.next] = observer
+            return observers.next
+        }
     }
 
-    nonisolated public func stopObserving(_ id: UUID) {
-        _ = observers.withLock { $0.removeValue(forKey: id) }
+    nonisolated public func stopObserving(_ id: Int) {
+        _ = observers.withLock { $0.all.removeValue(forKey: id) }
     }
 
     private func notify(_ user: AuthUser?) {
-        for observer in observers.withLock({ Array($0.values) }) { observer(user) }
+        for observer in observers.withLock({ Array($0.all.values) }) { observer(user) }
     }
 
     // MARK: - Helpers

@@ -42,9 +42,9 @@ final class AuthRouter: AuthRoute {
 
     final class Observation: AuthObservation {
         let service: AuthService
-        let id: UUID
+        let id: Int
 
-        init(service: AuthService, id: UUID) {
+        init(service: AuthService, id: Int) {
             self.service = service
             self.id = id
         }
