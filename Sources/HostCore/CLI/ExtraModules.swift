@@ -1,4 +1,5 @@
 import Foundation
+import ModuleKit
 
 /// `--module PATH`: a library loaded for one run beside the modules of modules.json (what
 /// `modhost dev` and a module author use), without editing the file.

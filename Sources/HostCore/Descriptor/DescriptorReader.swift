@@ -1,5 +1,6 @@
 import CHostGuard
 import Glibc
+import ModuleKit
 
 /// Reads the kit's ELF sections — a module's descriptor, a contracts library's build — from an
 /// open library file (by the host's own bounded ELF reader, CHostGuard's `elf_section.c`),

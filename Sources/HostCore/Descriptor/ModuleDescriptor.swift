@@ -1,3 +1,5 @@
+import ModuleKit
+
 /// What a module library says about itself in its ELF section `.modhost_descriptor`: read
 /// from the file, before any of its code runs (layout in `modhost_abi.h`).
 public struct ModuleDescriptor: Sendable, Equatable {

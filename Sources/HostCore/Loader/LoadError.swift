@@ -1,3 +1,5 @@
+import ModuleKit
+
 /// A module library the loader refused, and why.
 public struct LoadError: Error, Sendable, Equatable {
     /// The kind of refusal, for code that reacts to it.

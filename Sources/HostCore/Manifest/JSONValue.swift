@@ -1,14 +1,7 @@
 import Foundation
+@_spi(Host) import ModuleKit
 
-/// A JSON value as written, so `modules.json` can be checked key by key and type by type.
-enum JSONValue: Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
+extension JSONValue {
     /// How a person calls this kind of value in an error message.
     var kindName: String { kind.description }
 

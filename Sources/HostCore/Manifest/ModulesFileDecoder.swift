@@ -1,5 +1,5 @@
 import Foundation
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// Reads `modules.json` strictly: an unknown key, a wrong type, a duplicate or malformed name,
 /// or an unknown environment is a problem naming the entry, with the nearest valid key for a

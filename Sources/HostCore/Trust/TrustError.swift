@@ -1,4 +1,5 @@
 import Glibc
+import ModuleKit
 
 /// A file the host will not read or load, and why; the text names the file and the fix.
 enum TrustError: Error, Equatable {

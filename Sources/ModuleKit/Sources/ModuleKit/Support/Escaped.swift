@@ -1,17 +1,17 @@
 /// A value from outside (a file, a module, the command line) made safe to print in one line
 /// of a message: control characters are escaped, so a value cannot forge another
 /// `modhost: error:` line or send terminal escapes, and a long value is cut.
-struct Escaped: CustomStringConvertible {
+public struct Escaped: CustomStringConvertible, Sendable {
     /// Longest value printed whole; a longer one is cut and its length said.
-    static let maximumLength = 120
+    public static let maximumLength = 120
 
-    let value: String
+    public let value: String
 
-    init(_ value: String) {
+    public init(_ value: String) {
         self.value = value
     }
 
-    var description: String {
+    public var description: String {
         var kept = String.UnicodeScalarView()
         var count = 0
         for scalar in value.unicodeScalars {
@@ -24,7 +24,7 @@ struct Escaped: CustomStringConvertible {
     }
 
     /// `text` with every control character written as an escape (`\n`, `\t`, `\u{1B}`).
-    static func escapingControlCharacters(_ text: String) -> String {
+    public static func escapingControlCharacters(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

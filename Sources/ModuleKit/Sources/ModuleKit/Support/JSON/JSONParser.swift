@@ -1,12 +1,14 @@
-/// A strict JSON parser for `modules.json` that says where a syntax error is (line and
-/// column) and refuses duplicate keys, which Foundation's decoders silently merge.
-struct JSONParser {
+/// A strict JSON parser that says where a syntax error is (line and column) and refuses
+/// duplicate keys, which Foundation's decoders silently merge: for `modules.json` (the host)
+/// and for a module's `config` (``ModuleInstance``), without loading JSONDecoder at start.
+@_spi(Host)
+public struct JSONParser {
     /// A syntax error at a line and column (both from 1).
-    struct SyntaxError: Error, Equatable, CustomStringConvertible {
-        let line: Int
-        let column: Int
-        let message: String
-        var description: String { "line \(line), column \(column): \(message)" }
+    public struct SyntaxError: Error, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+        public let message: String
+        public var description: String { "line \(line), column \(column): \(message)" }
     }
 
     private let bytes: [UInt8]
@@ -15,7 +17,7 @@ struct JSONParser {
     private static let maximumDepth = 256
 
     /// Parses `bytes` as one JSON value with nothing but whitespace after it.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()

@@ -1,0 +1,250 @@
+import Foundation
+
+/// Decodes a `Decodable` value from a parsed ``JSONValue``, recording the keys each object
+/// holds and the keys the type read (see ``StrictDecoding``).
+///
+/// The kit's own decoder rather than `JSONDecoder`: a module's `config` is decoded at every
+/// start, and JSONDecoder's code is about 1.5 MiB of a start's memory (measured in a small
+/// program). It follows JSONDecoder's defaults: numbers must fit the type exactly, a `URL` is a
+/// string, `Data` is Base64 text, and the errors are the same `DecodingError`s.
+struct ConfigDecoder: Decoder {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+    let recorder: KeyRecorder
+    /// Where this value's object keys are recorded; `nil` inside an array (not checked there).
+    let recordingPath: String?
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let fields) = value else {
+            throw DecodingError.typeMismatch([String: Any].self, context("Expected an object but found \(value.kindWord)."))
+        }
+        if let recordingPath { recorder.saw(Array(fields.keys), at: recordingPath) }
+        return KeyedDecodingContainer(Keyed(fields: fields, decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let items) = value else {
+            throw DecodingError.typeMismatch([Any].self, context("Expected an array but found \(value.kindWord)."))
+        }
+        return Unkeyed(items: items, decoder: self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
+
+    func context(_ text: String) -> DecodingError.Context {
+        DecodingError.Context(codingPath: codingPath, debugDescription: text)
+    }
+
+    /// The decoder of `child`, found under `key`.
+    func child(_ child: JSONValue, key: any CodingKey, recordingPath: String?) -> ConfigDecoder {
+        ConfigDecoder(value: child, codingPath: codingPath + [key], recorder: recorder, recordingPath: recordingPath)
+    }
+
+    /// `T` from this value: the types JSONDecoder decodes specially, then the rest through
+    /// their own `init(from:)`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == URL.self {
+            let text = try Single(decoder: self).decode(String.self)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(context("Invalid URL string."))
+            }
+            return unsafeBitCast(url, to: T.self)
+        }
+        if T.self == Data.self {
+            let text = try Single(decoder: self).decode(String.self)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(context("Encountered Data is not valid Base64."))
+            }
+            return unsafeBitCast(data, to: T.self)
+        }
+        return try T(from: self)
+    }
+}
+
+extension JSONValue {
+    /// How a decoding error names this value ("a string").
+    var kindWord: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// An array's index as a coding key, for error paths (`config.sizes.[2]`).
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
+}
+
+private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let fields: [String: JSONValue]
+    let decoder: ConfigDecoder
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] { fields.keys.compactMap { Key(stringValue: $0) } }
+
+    private func mark(_ key: Key) {
+        if let path = decoder.recordingPath { decoder.recorder.read(key.stringValue, at: path) }
+    }
+
+    private func childPath(_ key: Key) -> String? {
+        decoder.recordingPath.map { $0.isEmpty ? key.stringValue : $0 + "." + key.stringValue }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        mark(key)
+        return fields[key.stringValue] != nil
+    }
+
+    private func field(_ key: Key) throws -> ConfigDecoder {
+        mark(key)
+        guard let value = fields[key.stringValue] else {
+            throw DecodingError.keyNotFound(
+                key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
+        }
+        return decoder.child(value, key: key, recordingPath: childPath(key))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .null = try field(key).value { return true }
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try field(key).decode(type) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try field(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try field(key).unkeyedContainer() }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.child(.object(fields), key: IndexKey(intValue: 0), recordingPath: nil)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        mark(key)
+        return decoder.child(fields[key.stringValue] ?? .null, key: key, recordingPath: childPath(key))
+    }
+}
+
+private struct Unkeyed: UnkeyedDecodingContainer {
+    let items: [JSONValue]
+    let decoder: ConfigDecoder
+    private(set) var currentIndex = 0
+
+    init(items: [JSONValue], decoder: ConfigDecoder) {
+        self.items = items
+        self.decoder = decoder
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { items.count }
+    var isAtEnd: Bool { currentIndex >= items.count }
+
+    /// The next item's decoder, moving past it.
+    private mutating func next<T>(_ type: T.Type) throws -> ConfigDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: codingPath + [IndexKey(intValue: currentIndex)], debugDescription: "Unkeyed container is at end."))
+        }
+        defer { currentIndex += 1 }
+        return decoder.child(items[currentIndex], key: IndexKey(intValue: currentIndex), recordingPath: nil)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, case .null = items[currentIndex] else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decode(type) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next([String: Any].self).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next([Any].self).unkeyedContainer() }
+
+    mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
+}
+
+private struct Single: SingleValueDecodingContainer {
+    let decoder: ConfigDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool {
+        if case .null = decoder.value { return true }
+        return false
+    }
+
+    private func mismatch<T>(_ type: T.Type, _ expected: String) -> DecodingError {
+        if case .null = decoder.value {
+            return .valueNotFound(type, decoder.context("Expected \(expected) but found null instead."))
+        }
+        return .typeMismatch(type, decoder.context("Expected to decode \(type) but found \(decoder.value.kindWord) instead."))
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let value) = decoder.value else { throw mismatch(type, "a boolean") }
+        return value
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let value) = decoder.value else { throw mismatch(type, "a string") }
+        return value
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        guard case .number(let value) = decoder.value else { throw mismatch(type, "a number") }
+        return value
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        let value = try decode(Double.self)
+        guard value.magnitude <= Double(Float.greatestFiniteMagnitude) else {
+            throw DecodingError.dataCorrupted(decoder.context("Parsed JSON number <\(Self.text(value))> does not fit in \(type)."))
+        }
+        return Float(value)
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    /// A whole number that fits `T` exactly, as JSONDecoder requires.
+    private func integer<T: BinaryInteger>(_ type: T.Type) throws -> T {
+        guard case .number(let value) = decoder.value else { throw mismatch(type, "a number") }
+        guard let exact = T(exactly: value) else {
+            throw DecodingError.dataCorrupted(decoder.context("Parsed JSON number <\(Self.text(value))> does not fit in \(type)."))
+        }
+        return exact
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
+
+    /// A number as JSON would write it: `300`, not `300.0`.
+    private static func text(_ value: Double) -> String {
+        if value.rounded() == value, let whole = Int64(exactly: value) { return String(whole) }
+        return value.description
+    }
+}
