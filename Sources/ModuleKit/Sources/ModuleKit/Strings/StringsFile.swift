@@ -180,7 +180,7 @@ enum StringsFile {
                 case UInt8(ascii: "u"), UInt8(ascii: "U"):
                     var value: UInt32 = 0
                     for _ in 0..<4 {
-                        guard let digit = current, let number = Self.hexValue(digit) else {
+                        guard let digit = current, let number = hexDigitValue(digit) else {
                             throw SyntaxError(line: line, message: "expected four hex digits after \\u")
                         }
                         value = value * 16 + number
@@ -196,13 +196,5 @@ enum StringsFile {
             throw SyntaxError(line: line, message: "unterminated string")
         }
 
-        private static func hexValue(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: nil
-            }
-        }
     }
 }
