@@ -21,6 +21,7 @@ private final class RichModule: Module {
         let tags: [String]?
         let note: String?
         let blob: Data?
+        let price: Decimal?
     }
 
     static let name = "Rich"
@@ -36,7 +37,7 @@ private final class RichModule: Module {
     static let valid = #"""
         {"name": "Lyon", "enabled": true, "limits": {"count": 200, "ratio": 0.5, "scale": 2},
          "mirrors": [{"url": "https://example.com/a?b=c", "weight": -3}], "tags": ["a", "b"], "note": null,
-         "blob": "aGVsbG8="}
+         "blob": "aGVsbG8=", "price": 2.5}
         """#
 
     func problem(_ json: String) -> String? {
@@ -69,6 +70,7 @@ private final class RichModule: Module {
             "config.mirrors has the wrong type: expected Array<Any>"
         ),
         (#""blob": "aGVsbG8=""#, #""blob": "***""#, "config.blob: Encountered Data is not valid Base64."),
+        (#""price": 2.5"#, #""price": "2.5""#, "config.price has the wrong type: expected Decimal"),
         (#""scale": 2"#, #""scale": 1e300"#, "config.limits.scale: Parsed JSON number <1e+300> does not fit in Float."),
     ])
     func eachProblemIsNamedByItsKey(old: String, new: String, expected: String) {

@@ -40,6 +40,6 @@ enum ExtraModules {
 
     /// `path`, relative to the working folder unless absolute.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        FilePaths.absolute(path, relativeTo: FilePaths.currentFolder)
     }
 }

@@ -136,7 +136,7 @@ public struct ModulesFileDecoder {
                         HostText("config.search.empty", "searchPaths[%@] is empty; remove it or name a folder", [.plain("\(index)")]))
                     continue
                 }
-                paths.append(Self.absolute(path, relativeTo: folder))
+                paths.append(FilePaths.absolute(path, relativeTo: folder))
             }
             return paths
         case let other?:
@@ -278,9 +278,5 @@ public struct ModulesFileDecoder {
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-    }
-
-    static func absolute(_ path: String, relativeTo folder: String) -> String {
-        FilePaths.absolute(path, relativeTo: folder)
     }
 }

@@ -5,12 +5,6 @@ extension HostRuntime {
     /// The largest module library the host reads.
     static let maximumLibrarySize = 512 << 20
 
-    /// The folder of the file at `path` (absolute): string work, not URL's, since it runs for
-    /// every module.
-    static func folder(of path: String) -> String {
-        FilePaths.folder(of: path)
-    }
-
     /// A library checked and described: what planning knows of an enabled module.
     struct Inspected: Sendable {
         let path: String
@@ -108,7 +102,7 @@ extension HostRuntime {
     /// The contracts library `lib<name>.so` beside a module's library, where the loader looks
     /// first (SwiftPM links modules with the run path `$ORIGIN`), checked like a module library.
     static func contractsLibrary(beside library: String, named name: String) -> ContractsCheck.Beside {
-        let path = Self.folder(of: library) + "/lib\(name).so"
+        let path = FilePaths.folder(of: library) + "/lib\(name).so"
         let file: TrustedFile
         do {
             file = try TrustedFile(path: path, maximumSize: maximumLibrarySize)
@@ -378,7 +372,7 @@ extension HostRuntime {
     /// Where `module`'s strings are: its strings folder beside its library.
     private func stringsFolder(of module: LoadedModule) -> String? {
         guard let folder = module.manifest.stringsFolder else { return nil }
-        return Self.folder(of: module.path) + "/" + folder
+        return FilePaths.folder(of: module.path) + "/" + folder
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> HostText {
@@ -392,7 +386,7 @@ extension HostRuntime {
     private func locate(_ entry: ModuleEntry) throws(LoadError) -> String {
         let folder = FilePaths.folder(of: configuration.path)
         if let library = entry.library {
-            return ModulesFileDecoder.absolute(library, relativeTo: folder)
+            return FilePaths.absolute(library, relativeTo: folder)
         }
         let file = "lib\(entry.name).so"
         let candidates = configuration.searchPaths.map { FilePaths.absolute(file, relativeTo: $0) }

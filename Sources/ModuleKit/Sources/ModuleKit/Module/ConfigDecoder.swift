@@ -44,20 +44,28 @@ struct ConfigDecoder: Decoder {
     /// `T` from this value: the types JSONDecoder decodes specially, then the rest through
     /// their own `init(from:)`.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == URL.self {
-            let text = try Single(decoder: self).decode(String.self)
-            guard let url = URL(string: text) else {
+        let single = Single(decoder: self)
+        let special: Any?
+        switch type {
+        case is URL.Type:
+            guard let url = URL(string: try single.decode(String.self)) else {
                 throw DecodingError.dataCorrupted(context("Invalid URL string."))
             }
-            return unsafeBitCast(url, to: T.self)
-        }
-        if T.self == Data.self {
-            let text = try Single(decoder: self).decode(String.self)
-            guard let data = Data(base64Encoded: text) else {
+            special = url
+        case is Data.Type:
+            guard let data = Data(base64Encoded: try single.decode(String.self)) else {
                 throw DecodingError.dataCorrupted(context("Encountered Data is not valid Base64."))
             }
-            return unsafeBitCast(data, to: T.self)
+            special = data
+        case is Decimal.Type:
+            guard case .number(let number) = value else {
+                throw DecodingError.typeMismatch(Decimal.self, context("Expected a number but found \(value.kindWord) instead."))
+            }
+            special = Decimal(number)
+        default:
+            special = nil
         }
+        if let special, let value = special as? T { return value }
         return try T(from: self)
     }
 }
@@ -74,6 +82,15 @@ extension JSONValue {
         case .object: "an object"
         }
     }
+}
+
+/// The key JSONDecoder gives a keyed container's `superDecoder()`.
+private struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }
 
 /// An array's index as a coding key, for error paths (`config.sizes.[2]`).
@@ -129,7 +146,7 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try field(key).unkeyedContainer() }
 
     func superDecoder() throws -> any Decoder {
-        decoder.child(.object(fields), key: IndexKey(intValue: 0), recordingPath: nil)
+        decoder.child(.object(fields), key: SuperKey(), recordingPath: nil)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {

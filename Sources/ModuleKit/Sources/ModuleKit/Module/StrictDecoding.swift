@@ -7,7 +7,9 @@ enum StrictDecoding {
     static func decode<C: Decodable>(_ type: C.Type, from json: Data) throws -> C {
         let value: JSONValue
         do {
-            value = try JSONParser.parse([UInt8](json))
+            // Copied as a buffer: iterating a `Data` makes a start ask at run time whether it
+            // is a Sequence (a scan of every loaded conformance).
+            value = try JSONParser.parse(json.withUnsafeBytes { [UInt8]($0) })
         } catch {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(

@@ -11,12 +11,6 @@ public enum FilePaths {
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
-    /// The last component of `path`: "/a/b.so" → "b.so".
-    public static func lastComponent(of path: String) -> String {
-        let trimmed = withoutTrailingSlashes(path)
-        return String(trimmed[(trimmed.lastIndex(of: "/").map { trimmed.index(after: $0) } ?? trimmed.startIndex)...])
-    }
-
     /// `path` made absolute against `folder` (when relative), with `.`, `..` and repeated
     /// slashes resolved: "lib/../x.so" in "/opt/app" → "/opt/app/x.so". `..` at the root stays
     /// at the root, as the kernel has it.

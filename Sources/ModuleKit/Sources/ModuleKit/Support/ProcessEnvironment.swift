@@ -9,7 +9,7 @@ public enum ProcessEnvironment {
     /// Every variable, by name (the first one when a name appears twice, as `getenv` has it).
     public static var variables: [String: String] {
         var variables: [String: String] = [:]
-        var entry = environ
+        guard var entry = Self.entries() else { return variables }
         while let pointer = entry.pointee {
             let text = String(cString: pointer)
             if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
@@ -20,6 +20,16 @@ public enum ProcessEnvironment {
         }
         return variables
     }
+
+    /// `environ`, or `nil` when it is null (`clearenv` leaves it so). The Glibc overlay types
+    /// it as non-optional, so it is read from its address as an optional pointer.
+    private static func entries() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        UnsafeRawPointer(bitPattern: environAddress)?.load(as: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?.self)
+    }
+
+    /// Where libc keeps `environ` (`RTLD_DEFAULT` is the null handle on glibc), as a number so
+    /// that it can be a constant shared by every thread.
+    private static let environAddress = UInt(bitPattern: dlsym(nil, "environ"))
 
     /// The variable `name`, or `nil` when it is not set.
     public static func value(_ name: String) -> String? {
