@@ -1,6 +1,7 @@
 import Contracts
 import ModuleKit
 import ModuleKitTesting
+import Synchronization
 import Testing
 
 protocol BannerRoute: Sendable { func banner() -> String }
@@ -47,8 +48,43 @@ struct StaticBanner: BannerRoute {
     func banner() -> String { "static" }
 }
 
+protocol TicketRoute: AnyObject, Sendable { var number: Int { get } }
+
+/// A module whose route is a factory: each consumer gets a ticket of its own.
+final class TicketModule: Module {
+    static let name = "Tickets"
+    static let version = "1.0.0"
+    static let provides: [RouteKey] = [.route((any TicketRoute).self)]
+
+    final class Ticket: TicketRoute {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    init() {}
+
+    func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {
+        let issued = Atomic(0)
+        try registry.route((any TicketRoute).self, .factory { Ticket(issued.add(1, ordering: .relaxed).newValue) })
+    }
+
+    func start(_ context: ModuleContext) throws {}
+}
+
 @MainActor
 @Suite struct ModuleTestHarnessTests {
+    @Test func aFactoryRouteIsMadeAnewForEachConsumer() throws {
+        let harness = ModuleTestHarness(TicketModule.self)
+        try harness.start()
+        let first = try harness.make((any TicketRoute).self)
+        let second = try harness.make((any TicketRoute).self)
+        #expect(first !== second)
+        #expect([first.number, second.number] == [1, 2])
+        let error = #expect(throws: LocatorError.self) { try harness.resolve((any TicketRoute).self) }
+        #expect(error?.kind == .lifetime)
+        harness.stop()
+    }
+
     @Test func runsOneModuleWithDoublesForWhatItRequires() throws {
         let harness = ModuleTestHarness(BannerModule.self)
         try harness.provide((any HostInfoRoute).self, HostInfoDouble(hostVersion: "9.9"))

@@ -44,14 +44,72 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         try maps.service(Counter.self, .factory { Counter(made.add(1, ordering: .relaxed).newValue) })
         try maps.service((any ClockService).self, .lazySingleton { Counter(100 + made.add(1, ordering: .relaxed).newValue) })
         #expect(made.load(ordering: .relaxed) == 0, "a lazy singleton is not made at registration")
+        for sealed in [false, true] {
+            if sealed { locator.seal() }
+            let first = try maps.resolver.make(Counter.self)
+            let second = try maps.resolver.make(Counter.self)
+            #expect(first !== second, "a factory makes a new value each time")
+            let lazyA = try maps.resolver.resolve((any ClockService).self)
+            let lazyB = try maps.resolver.resolve((any ClockService).self)
+            #expect(lazyA.now == lazyB.now && lazyA.now > 100)
+        }
+        #expect(made.load(ordering: .relaxed) == 5, "four factory values and one lazy singleton")
+    }
+
+    @Test func aSharedValueAndAFactoryAreAskedForByTheirOwnCall() throws {
+        let (locator, maps, _) = makeLocator()
+        let made = Atomic(0)
+        try maps.service(Counter.self, .factory { Counter(made.add(1, ordering: .relaxed).newValue) })
+        try maps.service((any ClockService).self, .lazySingleton { Counter(100) })
+        try maps.service(String.self, .singleton("shared"))
+        for sealed in [false, true] {
+            if sealed { locator.seal() }
+            let resolved = #expect(throws: LocatorError.self) { try maps.resolver.resolve(Counter.self) }
+            #expect(resolved?.kind == .lifetime)
+            #expect(
+                resolved?.message
+                    == "'Counter' is registered as a factory, a new value each time: get one with make(_:), not resolve(_:)")
+            #expect(throws: LocatorError.self, "a factory is not an absence") { try maps.resolver.optional(Counter.self) }
+            for made in [
+                #expect(throws: LocatorError.self) { try maps.resolver.make((any ClockService).self) },
+                #expect(throws: LocatorError.self) { try maps.resolver.make(String.self) },
+            ] {
+                #expect(made?.kind == .lifetime)
+                #expect(made?.message.hasSuffix("is registered as one shared value: get it with resolve(_:), not make(_:)") == true)
+            }
+        }
+        #expect(made.load(ordering: .relaxed) == 0, "nothing was made by the wrong call")
+        #expect(try maps.resolver.resolve(String.self) == "shared")
+    }
+
+    @Test func aLazySingletonMadeBeforeTheSealIsTheOneResolvedAfter() throws {
+        let (locator, maps, trip) = makeLocator()
+        let made = Atomic(0)
+        try maps.route(
+            (any MapRoute).self,
+            .lazySingleton {
+                made.add(1, ordering: .relaxed); return Map()
+            })
+        #expect(try trip.resolve((any MapRoute).self).locate("Nice") == "Nice: 48.8N")
         locator.seal()
-        let first = try maps.resolver.resolve(Counter.self)
-        let second = try maps.resolver.resolve(Counter.self)
-        #expect(first !== second, "a factory makes a new value each resolve")
-        let lazyA = try maps.resolver.resolve((any ClockService).self)
-        let lazyB = try maps.resolver.resolve((any ClockService).self)
-        #expect(lazyA.now == lazyB.now)
-        #expect(made.load(ordering: .relaxed) == 3)
+        #expect(try trip.resolve((any MapRoute).self).locate("Metz") == "Metz: 48.8N")
+        #expect(made.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func valuesAreReleasedWithTheLocator() throws {
+        weak var singleton: Counter?
+        weak var lazy: Counter?
+        do {
+            let (locator, maps, _) = makeLocator()
+            let value = Counter(1)
+            singleton = value
+            try maps.service(Counter.self, .singleton(value))
+            try maps.service((any ClockService).self, .lazySingleton { Counter(2) })
+            locator.seal()
+            lazy = try maps.resolver.resolve((any ClockService).self) as? Counter
+            #expect(singleton != nil && lazy != nil)
+        }
+        #expect(singleton == nil && lazy == nil, "the entries free what they hold")
     }
 
     @Test func lazySingletonIsMadeOnceUnderConcurrentFirstResolves() throws {

@@ -99,11 +99,18 @@ public final class ModuleTestHarness<M: Module> {
         locator.seal()
     }
 
-    /// Resolves a route the module provides, as another module would.
+    /// Resolves a route the module provides as a shared value, as another module would.
     ///
-    /// - Throws: ``LocatorError`` when the route is not registered.
+    /// - Throws: ``LocatorError`` when the route is not registered or is a factory.
     public func resolve<Route: Sendable>(_ route: Route.Type) throws(LocatorError) -> Route {
         try locator.hostResolver(name: "test").resolve(route)
+    }
+
+    /// Makes a new value of a route the module provides as a factory, as another module would.
+    ///
+    /// - Throws: ``LocatorError`` when the route is not registered or is a shared value.
+    public func make<Route: Sendable>(_ route: Route.Type) throws(LocatorError) -> Route {
+        try locator.hostResolver(name: "test").make(route)
     }
 
     /// The commands the module contributes.

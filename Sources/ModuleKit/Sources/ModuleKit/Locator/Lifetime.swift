@@ -1,12 +1,17 @@
 import Synchronization
 
 /// How a registration produces its value (the scopes of seed 001's Resolver).
+///
+/// A shared value (`.singleton`, `.lazySingleton`) is resolved with
+/// ``ModuleResolver/resolve(_:)``; a factory's new values are made with
+/// ``ModuleResolver/make(_:)``. Which one a route is belongs to its contract: a caller that
+/// asks for the other gets a ``LocatorError/Kind/lifetime`` error saying which call to use.
 public enum Lifetime<Value: Sendable>: Sendable {
     /// One value, made by the caller, shared by every resolve.
     case singleton(Value)
     /// One value, made on the first resolve, shared by every later one.
     case lazySingleton(@Sendable () -> Value)
-    /// A new value on every resolve.
+    /// A new value on every ``ModuleResolver/make(_:)``.
     case factory(@Sendable () -> Value)
 }
 
@@ -22,8 +27,9 @@ class AnyEntry: @unchecked Sendable {
     let typeName: String
     /// The module that registered it.
     let owner: String
-    /// A singleton's value, stored out of line so the hot path reads it through a field of
-    /// this non-generic class (no generic metadata lookup). Owned by the `Entry` subclass.
+    /// A singleton's value, stored out of line so the hot path reads it through a plain field
+    /// of this non-generic class: no generic metadata, no atomic, no call. `nil` for a lazy
+    /// singleton and a factory. Owned by the `Entry` subclass.
     @usableFromInline let singleton: UnsafeMutableRawPointer?
 
     init(typeName: String, owner: String, singleton: UnsafeMutableRawPointer?) {
@@ -31,29 +37,45 @@ class AnyEntry: @unchecked Sendable {
         self.owner = owner
         self.singleton = singleton
     }
+
+    /// Where the shared value lives, made now on a lazy singleton's first resolve; valid as
+    /// long as the entry.
+    ///
+    /// - Throws: ``LocatorError/Kind/lifetime`` for a factory.
+    func sharedValue() throws(LocatorError) -> UnsafeMutableRawPointer {
+        if let singleton { return singleton }
+        throw LocatorError(
+            .lifetime, type: typeName,
+            message: "'\(typeName)' is registered as a factory, a new value each time: get one with make(_:), not resolve(_:)")
+    }
 }
 
 /// Unchecked for the same reason as ``AnyEntry``.
 @usableFromInline
 final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
-    @usableFromInline let lifetime: Lifetime<Value>
-    @usableFromInline let lazyValue: LazyValue<Value>?
+    let lifetime: Lifetime<Value>
+    /// A lazy singleton's value once made (see `isMade`); `nil` for the other lifetimes.
+    private let lazyStorage: UnsafeMutablePointer<Value>?
+    /// Publishes `lazyStorage`: a reader that sees `true` (acquiring) sees the whole value.
+    private let isMade = Atomic<Bool>(false)
+    /// Makes "once" exact when two threads race on the first resolve.
+    private let making = Mutex(())
 
     init(_ lifetime: Lifetime<Value>, typeName: String, owner: String) {
         self.lifetime = lifetime
         var singleton: UnsafeMutableRawPointer?
-        var lazyValue: LazyValue<Value>?
+        var lazyStorage: UnsafeMutablePointer<Value>?
         switch lifetime {
         case .singleton(let value):
             let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
             storage.initialize(to: value)
             singleton = UnsafeMutableRawPointer(storage)
-        case .lazySingleton(let make):
-            lazyValue = LazyValue(make)
+        case .lazySingleton:
+            lazyStorage = .allocate(capacity: 1)
         case .factory:
             break
         }
-        self.lazyValue = lazyValue
+        self.lazyStorage = lazyStorage
         super.init(typeName: typeName, owner: owner, singleton: singleton)
     }
 
@@ -63,47 +85,35 @@ final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
             storage.deinitialize(count: 1)
             storage.deallocate()
         }
-    }
-
-    @inlinable
-    func value() -> Value {
-        switch lifetime {
-        case .singleton(let value): return value
-        case .factory(let make): return make()
-        case .lazySingleton(let make): return lazyValue?.value() ?? make()
+        if let lazyStorage {
+            if isMade.load(ordering: .acquiring) { lazyStorage.deinitialize(count: 1) }
+            lazyStorage.deallocate()
         }
     }
-}
 
-/// A value made once, on first use; reads after that take no lock.
-@usableFromInline
-final class LazyValue<Value: Sendable>: Sendable {
-    @usableFromInline
-    final class Box: Sendable {
-        @usableFromInline let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    @usableFromInline let made = AtomicLazyReference<Box>()
-    private let make: @Sendable () -> Value
-    private let making = Mutex(())
-
-    init(_ make: @escaping @Sendable () -> Value) {
-        self.make = make
-    }
-
-    @inlinable
-    func value() -> Value {
-        if let box = made.load() { return box.value }
-        return makeOnce()
-    }
-
-    @usableFromInline
-    func makeOnce() -> Value {
-        // The lock makes "once" exact when two threads race on the first resolve.
-        making.withLock { _ in
-            if let box = made.load() { return box.value }
-            return made.storeIfNil(Box(make())).value
+    override func sharedValue() throws(LocatorError) -> UnsafeMutableRawPointer {
+        guard case .lazySingleton(let make) = lifetime, let lazyStorage else { return try super.sharedValue() }
+        if !isMade.load(ordering: .acquiring) {
+            // Made under the lock, so a second thread waits for the value rather than making
+            // another.
+            making.withLock { _ in
+                guard !isMade.load(ordering: .acquiring) else { return }
+                lazyStorage.initialize(to: make())
+                isMade.store(true, ordering: .releasing)
+            }
         }
+        return UnsafeMutableRawPointer(lazyStorage)
+    }
+
+    /// A new value from the factory.
+    ///
+    /// - Throws: ``LocatorError/Kind/lifetime`` for a shared value.
+    func newValue() throws(LocatorError) -> Value {
+        guard case .factory(let make) = lifetime else {
+            throw LocatorError(
+                .lifetime, type: typeName,
+                message: "'\(typeName)' is registered as one shared value: get it with resolve(_:), not make(_:)")
+        }
+        return make()
     }
 }

@@ -14,6 +14,8 @@ public struct LocatorError: Error, Sendable, Equatable {
         case notProvided
         /// A registration after start-up, when the locator is read-only.
         case sealed
+        /// `resolve` of a factory, or `make` of a shared value; the message names the call.
+        case lifetime
     }
 
     public let kind: Kind

@@ -51,19 +51,33 @@ public final class ModuleResolver: Sendable {
         isSealed.store(true, ordering: .releasing)
     }
 
-    /// The value registered for `type`.
+    /// The shared value (singleton or lazy singleton) registered for `type`.
     ///
-    /// - Throws: ``LocatorError`` when `type` is undeclared, unavailable or not registered.
+    /// - Throws: ``LocatorError`` when `type` is undeclared, unavailable or not registered,
+    ///   or registered as a factory (``make(_:)`` makes those).
     @inlinable
     public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value {
-        if isSealed.load(ordering: .acquiring), let entry = sealedEntries.pointee[ObjectIdentifier(type)] {
-            // The entry under Value's key always holds a Value (see AnyEntry).
-            if let singleton = entry.singleton {
-                return singleton.assumingMemoryBound(to: Value.self).pointee
-            }
-            return unsafeDowncast(entry, to: Entry<Value>.self).value()
+        // Every path ends in this one read from storage the table keeps alive. A second
+        // source of values merging into the result (a factory's new value, say) makes the
+        // compiler copy it, a retain and release that a caller who only reads the value would
+        // pay on every resolve (`modhost-bench resolve`, class-bound routes).
+        let storage: UnsafeMutableRawPointer
+        if isSealed.load(ordering: .acquiring), let singleton = sealedEntries.pointee[ObjectIdentifier(type)]?.singleton {
+            storage = singleton
+        } else {
+            storage = try locator.sharedStorage(of: type, for: self)
         }
-        return try locator.resolveUnsealed(type, for: self)
+        // The entry under Value's key always holds a Value (see AnyEntry).
+        return storage.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// A new value from the factory registered for `type` (``Lifetime/factory(_:)``).
+    ///
+    /// - Throws: ``LocatorError`` when `type` is undeclared, unavailable or not registered,
+    ///   or registered as a shared value (``resolve(_:)`` answers those).
+    public func make<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value {
+        // Values are made outside the locator's lock: a factory may resolve other things.
+        try unsafeDowncast(locator.entry(of: type, for: self), to: Entry<Value>.self).newValue()
     }
 
     /// The value registered for the inferred type (seed 003's `inject()`).
@@ -77,7 +91,7 @@ public final class ModuleResolver: Sendable {
     /// The value registered for `type`, or `nil` when the route is unavailable: for routes a
     /// module *uses*, where its absence is a normal state (``ifAvailable(_:)`` reads better).
     ///
-    /// - Throws: ``LocatorError`` when `type` is undeclared, which is a bug, not an absence.
+    /// - Throws: ``LocatorError`` when `type` is undeclared or a factory: bugs, not absences.
     @inlinable
     public func optional<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value? {
         do {
@@ -90,15 +104,16 @@ public final class ModuleResolver: Sendable {
     /// The value registered for `type`, or `nil` when it is unavailable: the non-throwing form
     /// of ``optional(_:)`` for routes a module *uses*.
     ///
-    /// Resolving a route the module did not declare is a bug in the module, not an absence: it
-    /// stops a debug build, and in a release build it is reported on standard error (naming
+    /// Resolving a route the module did not declare, or a factory, is a bug in the module, not
+    /// an absence: it stops a debug build, and in a release build it is reported on standard error (naming
     /// the module and the route) and answers `nil`, rather than being silently swallowed.
     public func ifAvailable<Value: Sendable>(_ type: Value.Type = Value.self) -> Value? {
         do {
             return try optional(type)
         } catch {
             assertionFailure("\(error)")
-            StandardError.write("modhost: error: \(error); declare the route in module.manifest\n")
+            let advice = error.kind == .undeclared ? "; declare the route in module.manifest" : ""
+            StandardError.write("modhost: error: \(error)\(advice)\n")
             return nil
         }
     }

@@ -51,10 +51,21 @@ extension ServiceLocator {
         if let failure { throw failure }
     }
 
-    /// The slow path of a resolve: before the seal, or for a type the table lacks (to explain).
+    /// Where the shared value `resolver` resolves for `type` lives: the slow path of a
+    /// resolve, before the seal, for a lazy singleton, or to explain a failure.
     @usableFromInline
-    func resolveUnsealed<Value: Sendable>(_ type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> Value {
+    func sharedStorage<Value: Sendable>(of type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> UnsafeMutableRawPointer {
+        // Made outside the lock: a lazy singleton's maker may resolve other things. The entry
+        // outlives the pointer: the locator never frees an entry (`State.retired`).
+        try entry(of: type, for: resolver).sharedValue()
+    }
+
+    /// The entry `resolver` reaches for `type`, or why there is none.
+    func entry<Value: Sendable>(of type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> AnyEntry {
         let id = ObjectIdentifier(type)
+        if resolver.isSealed.load(ordering: .acquiring), let entry = resolver.sealedEntries.pointee[id] {
+            return entry
+        }
         let name = RouteKey.displayName(of: type)
         let module = resolver.moduleName
         let found: Result<AnyEntry, LocatorError> = state.withLock { state in
@@ -81,9 +92,8 @@ extension ServiceLocator {
             return .failure(
                 LocatorError(.unavailable, type: name, message: "route '\(name)' is unavailable: no active module provides it"))
         }
-        // Values are made outside the lock: a factory may resolve other things.
         switch found {
-        case .success(let entry): return unsafeDowncast(entry, to: Entry<Value>.self).value()
+        case .success(let entry): return entry
         case .failure(let error): throw error
         }
     }

@@ -19,6 +19,9 @@ public final class ServiceLocator: Sendable {
         var unavailableReasons: [ObjectIdentifier: String] = [:]
         var resolvers: [String: ModuleResolver] = [:]
         var isSealed = false
+        /// Entries withdrawn from a failed module, kept: a resolve on another thread may still
+        /// read a value it found before the withdrawal.
+        var retired: [AnyEntry] = []
     }
 
     let state = Mutex(State())
@@ -71,8 +74,12 @@ public final class ServiceLocator: Sendable {
     @_spi(Host)
     public func withdraw(module: String, provided: [RouteKey], reason: String) {
         state.withLock { state in
-            state.services[module] = nil
-            for route in provided where state.routes[route.id]?.owner == module {
+            if let services = state.services.removeValue(forKey: module) {
+                state.retired.append(contentsOf: services.values)
+            }
+            for route in provided {
+                guard let entry = state.routes[route.id], entry.owner == module else { continue }
+                state.retired.append(entry)
                 state.routes[route.id] = nil
             }
             for route in provided where state.routes[route.id] == nil {
