@@ -105,8 +105,9 @@ public final class ModuleResolver: Sendable {
     /// of ``optional(_:)`` for routes a module *uses*.
     ///
     /// Resolving a route the module did not declare, or a factory, is a bug in the module, not
-    /// an absence: it stops a debug build, and in a release build it is reported on standard error (naming
-    /// the module and the route) and answers `nil`, rather than being silently swallowed.
+    /// an absence: it stops a debug build, and in a release build it is reported on standard
+    /// error (naming the module and the route) and answers `nil`, rather than being silently
+    /// swallowed.
     public func ifAvailable<Value: Sendable>(_ type: Value.Type = Value.self) -> Value? {
         do {
             return try optional(type)
