@@ -96,6 +96,33 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         #expect(made.load(ordering: .relaxed) == 1)
     }
 
+    @Test func aLazySingletonWhoseMakerNeedsItselfIsAnErrorNotATrap() throws {
+        let (locator, maps, _) = makeLocator()
+        let resolver = maps.resolver
+        let inner = Mutex<LocatorError?>(nil)
+        // Through a second service, as a real cycle goes: the clock needs the counter, which
+        // needs the clock.
+        try maps.service((any ClockService).self, .lazySingleton { (try? resolver.resolve(Counter.self)) ?? Counter(-1) })
+        try maps.service(
+            Counter.self,
+            .lazySingleton {
+                do {
+                    return Counter(try resolver.resolve((any ClockService).self).now)
+                } catch {
+                    inner.withLock { $0 = error as? LocatorError }
+                    return Counter(-2)
+                }
+            })
+        locator.seal()
+        #expect(try resolver.resolve((any ClockService).self).now == -2)
+        #expect(inner.withLock { $0?.kind } == .cycle)
+        #expect(
+            inner.withLock { $0?.message }
+                == "'ClockService' was resolved while it was being made: its lazy singleton's maker needs itself")
+        // Made once: the cycle did not leave a half-made value behind.
+        #expect(try resolver.resolve(Counter.self).now == -2)
+    }
+
     @Test func valuesAreReleasedWithTheLocator() throws {
         weak var singleton: Counter?
         weak var lazy: Counter?

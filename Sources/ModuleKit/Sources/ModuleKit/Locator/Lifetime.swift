@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How a registration produces its value (the scopes of seed 001's Resolver).
 ///
 /// A shared value (`.singleton`, `.lazySingleton`) is resolved with
@@ -60,6 +64,10 @@ final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
     private let isMade = Atomic<Bool>(false)
     /// Makes "once" exact when two threads race on the first resolve.
     private let making = Mutex(())
+    /// The thread making the lazy value, while it does (0 otherwise): a maker that resolves
+    /// its own value would otherwise take `making` again, which traps ("Recursive call to
+    /// lock Mutex") and ends the process.
+    private let maker = Atomic<UInt>(0)
 
     init(_ lifetime: Lifetime<Value>, typeName: String, owner: String) {
         self.lifetime = lifetime
@@ -94,10 +102,18 @@ final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
     override func sharedValue() throws(LocatorError) -> UnsafeMutableRawPointer {
         guard case .lazySingleton(let make) = lifetime, let lazyStorage else { return try super.sharedValue() }
         if !isMade.load(ordering: .acquiring) {
+            let thread = UInt(pthread_self())
+            if maker.load(ordering: .relaxed) == thread {
+                throw LocatorError(
+                    .cycle, type: typeName,
+                    message: "'\(typeName)' was resolved while it was being made: its lazy singleton's maker needs itself")
+            }
             // Made under the lock, so a second thread waits for the value rather than making
             // another.
             making.withLock { _ in
                 guard !isMade.load(ordering: .acquiring) else { return }
+                maker.store(thread, ordering: .relaxed)
+                defer { maker.store(0, ordering: .relaxed) }
                 lazyStorage.initialize(to: make())
                 isMade.store(true, ordering: .releasing)
             }

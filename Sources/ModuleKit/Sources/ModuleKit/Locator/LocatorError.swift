@@ -16,6 +16,8 @@ public struct LocatorError: Error, Sendable, Equatable {
         case sealed
         /// `resolve` of a factory, or `make` of a shared value; the message names the call.
         case lifetime
+        /// A lazy singleton resolved, directly or not, by its own maker.
+        case cycle
     }
 
     public let kind: Kind
