@@ -222,7 +222,10 @@ void modhost_guard_install(int fd) {
     stop.sa_handler = on_stop_signal;
     stop.sa_flags = SA_RESTART;
     sigemptyset(&stop.sa_mask);
-    sigaction(SIGINT, &stop, NULL);
+    /* A shell starts a background job of a script with SIGINT ignored, so that a Ctrl-C meant
+     * for the script's foreground does not end it too; as Unix tools do, keep it so. */
+    struct sigaction inherited;
+    if (sigaction(SIGINT, NULL, &inherited) != 0 || inherited.sa_handler != SIG_IGN) sigaction(SIGINT, &stop, NULL);
     sigaction(SIGTERM, &stop, NULL);
     /* A parent may have started us with these blocked (a spawning thread's mask is inherited). */
     sigset_t wanted;

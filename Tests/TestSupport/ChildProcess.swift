@@ -99,7 +99,21 @@ public final class RunningProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        // The child starts with default signal handling and nothing blocked, however this
+        // test process was started: an ignored SIGINT would be passed on, and modhost keeps
+        // an ignored SIGINT ignored.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         // The child's ends are the child's: closed here, so its exit ends the readers.
         try stdin.fileHandleForReading.close()
         try stdoutPipe.fileHandleForWriting.close()
