@@ -1,8 +1,5 @@
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// How a registration produces its value (the scopes of seed 001's Resolver).
 ///
@@ -46,6 +43,7 @@ class AnyEntry: @unchecked Sendable {
     /// long as the entry.
     ///
     /// - Throws: ``LocatorError/Kind/lifetime`` for a factory.
+    @usableFromInline
     func sharedValue() throws(LocatorError) -> UnsafeMutableRawPointer {
         if let singleton { return singleton }
         throw LocatorError(

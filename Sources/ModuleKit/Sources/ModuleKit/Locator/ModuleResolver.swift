@@ -62,8 +62,8 @@ public final class ModuleResolver: Sendable {
         // compiler copy it, a retain and release that a caller who only reads the value would
         // pay on every resolve (`modhost-bench resolve`, class-bound routes).
         let storage: UnsafeMutableRawPointer
-        if isSealed.load(ordering: .acquiring), let singleton = sealedEntries.pointee[ObjectIdentifier(type)]?.singleton {
-            storage = singleton
+        if isSealed.load(ordering: .acquiring), let entry = sealedEntries.pointee[ObjectIdentifier(type)] {
+            if let singleton = entry.singleton { storage = singleton } else { storage = try entry.sharedValue() }
         } else {
             storage = try locator.sharedStorage(of: type, for: self)
         }

@@ -52,7 +52,7 @@ extension ServiceLocator {
     }
 
     /// Where the shared value `resolver` resolves for `type` lives: the slow path of a
-    /// resolve, before the seal, for a lazy singleton, or to explain a failure.
+    /// resolve, before the seal or to explain a failure.
     @usableFromInline
     func sharedStorage<Value: Sendable>(of type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> UnsafeMutableRawPointer {
         // Made outside the lock: a lazy singleton's maker may resolve other things. The entry
