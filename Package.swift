@@ -64,10 +64,11 @@ let flatFixtureDependencies: [String: [Target.Dependency]] = [
 ]
 // C libraries that break the entry-point handshake in one way each.
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
-// C libraries that misbehave when opened or called: the crash guard's and probe's fixtures.
+// C libraries that misbehave when opened or called: the crash guard's and probe's fixtures, and
+// one that leaves evidence of having run, for the trust tests.
 let hostileLibraries = [
     "HostileAbortInConstructor", "HostileExitInConstructor", "HostileQuietExitInConstructor", "HostileSleepsInConstructor",
-    "HostileSegfaultInEntry", "HostileGarbageDescriptor",
+    "HostileSegfaultInEntry", "HostileGarbageDescriptor", "HostileLeavesEvidence",
 ]
 
 var targets: [Target] = [

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import ModuleKit
 import TestSupport
 import Testing
 

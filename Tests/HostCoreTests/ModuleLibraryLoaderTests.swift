@@ -12,7 +12,7 @@ import Testing
     /// Checks the file and reads its descriptor, as the host does, then loads it.
     func load(_ name: String, _ path: String) throws(LoadError) -> LoadedModule {
         let inspected = try HostRuntime.inspectLibrary(name: name, path: path)
-        return try loader.load(name: name, path: path, descriptor: inspected.descriptor)
+        return try loader.load(name: name, file: inspected.file, descriptor: inspected.descriptor)
     }
 
     func refusal(_ name: String, _ path: String) -> LoadError? {
@@ -29,7 +29,7 @@ import Testing
         let inspected = try HostRuntime.inspectLibrary(name: "FixtureConsumer", path: path)
         let loaded = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            if (try? loader.load(name: "FixtureConsumer", path: path, descriptor: inspected.descriptor)) != nil {
+            if (try? loader.load(name: "FixtureConsumer", file: inspected.file, descriptor: inspected.descriptor)) != nil {
                 loaded.add(1, ordering: .relaxed)
             }
         }

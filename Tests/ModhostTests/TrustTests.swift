@@ -20,7 +20,7 @@ import Testing
         return try modhost(["--config", config, "check"])
     }
 
-    func owner() -> String {
+    static func owner() -> String {
         geteuid() == 0 ? "root (uid 0)" : "\(String(cString: getpwuid(geteuid()).pointee.pw_name)) (uid \(geteuid()))"
     }
 
@@ -31,7 +31,47 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by group and others (mode 0666, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by group and others (mode 0666, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+        )
+    }
+
+    @Test func aLibraryOnlyOthersCanWriteIsRefused() throws {
+        // Group may not write it, others may: the others-write rule alone refuses it.
+        let (_, library) = try privateCopy()
+        chmod(library, 0o646)
+        let result = try check(library: library)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by others (mode 0646, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+        )
+    }
+
+    @Test func aLibraryWhoseDescriptorNamesAnotherModuleIsRefusedBeforeItIsOpened() throws {
+        // Its constructor leaves evidence when it runs: refused from its file, it never does.
+        let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Other", #""library": "\#(library)""#)]))
+        for command in ["check", "modules"] {
+            let result = try modhost(["--config", config, command], environment: ["MODHOST_TEST_EVIDENCE": evidence])
+            #expect(
+                (command == "check" ? result.stderr : result.stdout).contains(
+                    "library '\(library)' holds module 'HostileLeavesEvidence', not 'Other'; fix 'name' or 'library' in modules.json"),
+                "\(result.stdout)\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: evidence), "the library's constructor ran")
+    }
+
+    @Test func aKitFoundThroughLDLibraryPathInAFolderOthersCanWriteRunsNoModule() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        try FileManager.default.copyItem(atPath: TestEnvironment.library("ModuleKit"), toPath: folder + "/libModuleKit.so")
+        chmod(folder, 0o777)
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", "")]))
+        let result = try modhost(["--config", config, "check"], environment: ["LD_LIBRARY_PATH": folder])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': the host's own library '\(folder)/libModuleKit.so' is in folder '\(folder)', which is writable by group and others (mode 0777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs on it; it was found through LD_LIBRARY_PATH ('\(folder)'): unset it, or name only folders that root or you alone can write\n"
         )
     }
 
@@ -42,7 +82,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' is in folder '\(folder)', which is writable by its group (mode 0770, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(folder)'\n"
+                == "modhost: error: module 'FixtureProvider': library '\(library)' is in folder '\(folder)', which is writable by its group (mode 0770, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'\n"
         )
     }
 
@@ -143,7 +183,7 @@ import Testing
         #expect(result.stdout == "")
         #expect(
             result.stderr
-                == "modhost: error: '\(config)': is writable by group and others (mode 0666, owner \(owner())), so another user could change it; fix it with 'chmod go-w \(config)'\n"
+                == "modhost: error: '\(config)': is writable by group and others (mode 0666, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(config)'\n"
         )
     }
 

@@ -1,4 +1,5 @@
-/* CHostGuard: the crash guard, the ELF section reader and the library hash, for HostCore. */
+/* CHostGuard: the crash guard, the ELF section reader, the library hash and the loaded images, for HostCore. */
 #include "elf_section.h"
 #include "host_guard.h"
 #include "library_hash.h"
+#include "loaded_images.h"

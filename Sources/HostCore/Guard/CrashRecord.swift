@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import ModuleKit
 
 /// A module that crashed, exited or hung the host, as the next start learns it.
 struct CrashRecord: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import ModuleKit
 
 /// The crashes the host remembers, in `<data>/.modhost/crashes`: one ``CrashRecord`` per module.
 ///

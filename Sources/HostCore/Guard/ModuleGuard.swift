@@ -1,5 +1,6 @@
 import CHostGuard
 import Foundation
+@_spi(Host) import ModuleKit
 import Synchronization
 
 /// The host's record of whose code it is running.

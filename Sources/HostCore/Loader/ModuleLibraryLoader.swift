@@ -6,6 +6,9 @@ import Synchronization
 /// A module library that passed the handshake.
 public struct LoadedModule: Sendable {
     public let path: String
+    /// The folder of the file that was checked and loaded (every symlink resolved): where the
+    /// module's strings and resources are found.
+    public let folder: String
     public let version: String
     /// A fresh module object; each load makes a new one.
     public let instance: ModuleInstance
@@ -28,6 +31,7 @@ public final class ModuleLibraryLoader: Sendable {
         // dlopen handles and entry points are process-wide and thread-safe to call (exercised
         // by `ModuleLibraryLoaderTests.oneLibraryLoadedFromManyThreads`).
         let path: String
+        let resolvedPath: String
         let entry: EntryPoint
         let version: String
     }
@@ -39,28 +43,30 @@ public final class ModuleLibraryLoader: Sendable {
 
     init() {}
 
-    /// Loads `name` from `path` and instantiates it. The file was checked and its descriptor
-    /// read before (see `HostRuntime.inspect`); the entry point's answer and the module's own
-    /// declarations must agree with that descriptor.
+    /// Loads `name` from `file` and instantiates it. The file was checked and its descriptor
+    /// read before (see `HostRuntime.inspect`), and it is that open file that is loaded (see
+    /// ``TrustedLibrary``); the entry point's answer and the module's own declarations must
+    /// agree with that descriptor.
     ///
     /// - Throws: ``LoadError`` naming the module, the path and the cause.
-    func load(name: String, path: String, descriptor: ModuleDescriptor) throws(LoadError) -> LoadedModule {
+    func load(name: String, file: TrustedFile, descriptor: ModuleDescriptor) throws(LoadError) -> LoadedModule {
+        let path = file.path
         func refuse(_ kind: LoadError.Kind, _ text: HostText) -> LoadError {
             LoadError(kind: kind, module: name, path: path, text: text)
         }
         let library = try libraries.withLock { (libraries: inout [String: OpenLibrary]) throws(LoadError) -> OpenLibrary in
             if let open = libraries[name] {
-                guard open.path == path else {
+                guard open.resolvedPath == file.resolvedPath else {
                     throw refuse(
                         .duplicatePath,
                         HostText(
                             "loader.second.copy",
                             "is a second copy of module '%@', already loaded from '%@'; load a module from one path only",
-                            [.plain(name), .plain(open.path)]))
+                            [.plain(name), .plain("\(Escaped(open.path))")]))
                 }
                 return open
             }
-            let open = try open(name: name, path: path, refuse: refuse)
+            let open = try open(name: name, file: file, refuse: refuse)
             libraries[name] = open
             return open
         }
@@ -83,27 +89,38 @@ public final class ModuleLibraryLoader: Sendable {
         }
         let declared = instance.manifest
         let code = [[declared.version]] + [declared.provides, declared.requires, declared.uses].map { $0.map(\.name) }
-        let file = [[descriptor.version]] + [descriptor.provides, descriptor.requires, descriptor.uses]
+        let described = [[descriptor.version]] + [descriptor.provides, descriptor.requires, descriptor.uses]
         let fields = ["version", "provides", "requires", "uses"]
         // Compared as arrays and joined only to say what differs: this runs between two
         // `dlopen`s, where each new generic type costs a scan of every loaded conformance.
-        if let index = fields.indices.first(where: { code[$0] != file[$0] }) {
+        if let index = fields.indices.first(where: { code[$0] != described[$0] }) {
             throw refuse(
                 .descriptorMismatch,
                 HostText(
                     "loader.declares",
                     "declares %@ '%@' in its code but '%@' in its descriptor; declare them only in module.manifest and rebuild it",
-                    [.plain(fields[index]), .plain(code[index].joined(separator: ",")), .plain(file[index].joined(separator: ","))])
+                    [.plain(fields[index]), .plain(code[index].joined(separator: ",")), .plain(described[index].joined(separator: ","))])
             )
         }
-        return LoadedModule(path: path, version: library.version, instance: instance)
+        return LoadedModule(
+            path: path, folder: FilePaths.folder(of: file.resolvedPath), version: library.version, instance: instance)
     }
 
-    private func open(name: String, path: String, refuse: (LoadError.Kind, HostText) -> LoadError) throws(LoadError) -> OpenLibrary {
-        _ = dlerror()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            throw refuse(
-                .notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(Self.lastDynamicLinkerError())]))
+    private func open(name: String, file: TrustedFile, refuse: (LoadError.Kind, HostText) -> LoadError) throws(LoadError) -> OpenLibrary {
+        let handle: UnsafeMutableRawPointer
+        do {
+            handle = try TrustedLibrary.open(file, maximumSize: HostRuntime.maximumLibrarySize)
+        } catch {
+            switch error {
+            case .dependency(let needed, let path, let problem):
+                throw refuse(
+                    .untrusted,
+                    HostText(
+                        "loader.dependency", "needs '%@', and '%@' beside it %@",
+                        [.plain("\(Escaped(needed))"), .plain("\(Escaped(path))"), .text(problem.text(for: path))]))
+            case .dynamicLinker(let message), .malformed(let message), .linkFolder(let message):
+                throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(message)]))
+            }
         }
         guard let symbol = dlsym(handle, ModuleKitABI.entrySymbol) else {
             throw refuse(
@@ -155,7 +172,7 @@ public final class ModuleLibraryLoader: Sendable {
                     "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
                     [.plain(libraryName), .plain(name)]))
         }
-        return OpenLibrary(path: path, entry: entry, version: Self.boundedString(versionPointer))
+        return OpenLibrary(path: file.path, resolvedPath: file.resolvedPath, entry: entry, version: Self.boundedString(versionPointer))
     }
 
     /// A C string from a module, read up to 256 bytes so a missing terminator cannot run away.
@@ -163,10 +180,5 @@ public final class ModuleLibraryLoader: Sendable {
         let length = strnlen(pointer, 256)
         let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func lastDynamicLinkerError() -> String {
-        guard let message = dlerror() else { return "unknown dlopen error" }
-        return String(cString: message)
     }
 }

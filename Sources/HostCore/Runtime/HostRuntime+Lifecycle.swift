@@ -25,7 +25,7 @@ extension HostRuntime {
             }
             let context = self.context(
                 named: name, resolver: locator.resolver(for: module.manifest), strings: state.strings[name] ?? .none(locale: locale),
-                libraryFolder: FilePaths.folder(of: module.path))
+                libraryFolder: module.folder)
             state.contexts[name] = context
             do {
                 try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {

@@ -8,9 +8,12 @@ extension HostRuntime {
     /// A library checked and described: what planning knows of an enabled module.
     struct Inspected: Sendable {
         let path: String
+        /// The open file that was checked, hashed and described: the one that is loaded.
+        let file: TrustedFile
         let descriptor: ModuleDescriptor
-        let identity: FileIdentity
         let sha256: String?
+
+        var identity: FileIdentity { file.identity }
     }
 
     /// Reads every enabled library's descriptor, checks trust and crash records, and plans the
@@ -25,6 +28,12 @@ extension HostRuntime {
             var report = ModuleReport(name: entry.name, state: .disabled)
             guard entry.enabled else {
                 report.reasonText = disabledReason(entry)
+                reports.append(report)
+                continue
+            }
+            if let problem = KitOrigin.problem {
+                report.state = .failed
+                report.reasonText = problem
                 reports.append(report)
                 continue
             }
@@ -172,7 +181,7 @@ extension HostRuntime {
                 state.loaded[name] = try moduleGuard.run(
                     name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout
                 ) { () throws(LoadError) -> LoadedModule in
-                    try loader.load(name: name, path: inspected.path, descriptor: inspected.descriptor)
+                    try loader.load(name: name, file: inspected.file, descriptor: inspected.descriptor)
                 }
             } catch {
                 fail(name, error)
@@ -321,7 +330,7 @@ extension HostRuntime {
                     "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
                     [.plain(descriptor.name), .plain(name)]))
         }
-        return Inspected(path: path, descriptor: descriptor, identity: file.identity, sha256: digest)
+        return Inspected(path: path, file: file, descriptor: descriptor, sha256: digest)
     }
 
     /// "SDK 0.2.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
@@ -372,7 +381,7 @@ extension HostRuntime {
     /// Where `module`'s strings are: its strings folder beside its library.
     private func stringsFolder(of module: LoadedModule) -> String? {
         guard let folder = module.manifest.stringsFolder else { return nil }
-        return FilePaths.folder(of: module.path) + "/" + folder
+        return module.folder + "/" + folder
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> HostText {

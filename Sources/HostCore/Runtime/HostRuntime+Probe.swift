@@ -24,7 +24,7 @@ extension HostRuntime {
                 let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
                 let module = try moduleGuard.run(name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout) {
                     () throws(LoadError) -> LoadedModule in
-                    try loader.load(name: entry.name, path: inspected.path, descriptor: inspected.descriptor)
+                    try loader.load(name: entry.name, file: inspected.file, descriptor: inspected.descriptor)
                 }
                 let (files, spent) = try moduleGuard.run(
                     name, .configuration, library: inspected.path, identity: inspected.identity, timeout: timeout

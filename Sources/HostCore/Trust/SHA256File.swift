@@ -1,4 +1,5 @@
 import CHostGuard
+@_spi(Host) import ModuleKit
 
 /// The SHA-256 of a checked library file, for `sha256` pins and `modules --json`.
 enum SHA256File {

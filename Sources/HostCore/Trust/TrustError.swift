@@ -1,18 +1,5 @@
 import Glibc
-import ModuleKit
-
-/// A file the host will not read or load, and why; the text names the file and the fix.
-enum TrustError: Error, Equatable {
-    case missing
-    case unreadable(String, String)
-    case symlinkLoop(String)
-    case danglingSymlink(String)
-    case notRegular(String, String)
-    case foreignOwner(String, owner: String, mode: mode_t, isFolder: Bool, runningAs: String)
-    case writableByOthers(String, owner: String, mode: mode_t, isFolder: Bool)
-    case changed(String)
-    case tooLarge(String, size: Int, limit: Int)
-}
+@_spi(Host) import ModuleKit
 
 extension TrustError {
     /// The problem, starting with the file itself when it is the culprit ("is a FIFO …") or the
@@ -36,6 +23,13 @@ extension TrustError {
             return HostText("trust.symlink.loop", "is a symlink loop; point it at a real file")
         case .danglingSymlink:
             return HostText("trust.symlink.dangling", "is a symlink to a file that does not exist")
+        case .untrustedSymlink(let link, let folder, let owner, let value):
+            return HostText(
+                "trust.symlink.untrusted",
+                "goes through symlink '%@', in folder '%@' (owner %@, mode %@), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write",
+                [.plain("\(Escaped(link))"), .plain("\(Escaped(folder))"), .plain(owner), .plain(mode(value))])
+        case .nulInPath:
+            return HostText("trust.nul", "holds a NUL character (\\u0000); remove it from the path")
         case .notRegular(let path, let kind):
             return join(
                 path, isFolder: false,

@@ -3,9 +3,8 @@ import Glibc
 
 /// Opens `libModuleKitNetworking.so` — the URLSession transport, and through it
 /// FoundationNetworking, libcurl and the TLS libraries — on the first request of the process,
-/// from the folder of the `libModuleKit.so` this process runs (the host's build), after
-/// checking it as the host checks a module library: a regular file that only its owner (this
-/// user or root) can write, in folders that only their owners can write.
+/// from the folder of the `libModuleKit.so` this process runs (the host's build), checked and
+/// loaded as the host loads a module library (``TrustedFile``, ``TrustedLibrary``).
 enum HTTPTransportLibrary {
     static let fileName = "libModuleKitNetworking.so"
     /// `@_cdecl` in ModuleKitNetworking: `(timeout seconds, response cap) -> +1 transport object`.
@@ -51,48 +50,28 @@ enum HTTPTransportLibrary {
         return fileName
     }()
 
+    /// Opens the library as the host opens a module library: checked, and loaded from the file
+    /// that was checked (``TrustedLibrary``).
     private static func open() -> Result<Entry, NetworkingLibraryError> {
         let path = self.path
-        if let problem = trustProblem(path) { return .failure(NetworkingLibraryError(message: "'\(path)' \(problem)")) }
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            return .failure(NetworkingLibraryError(message: "cannot load '\(path)': \(reason)"))
+        let handle: UnsafeMutableRawPointer
+        do {
+            let file = try TrustedFile(path: path, maximumSize: 64 << 20)
+            handle = try TrustedLibrary.open(file, maximumSize: 64 << 20)
+        } catch let error as TrustError {
+            guard error != .missing else {
+                return .failure(
+                    NetworkingLibraryError(
+                        message: "'\(path)' does not exist; build it with the kit ('swift build' builds the ModuleKitNetworking product)"))
+            }
+            return .failure(NetworkingLibraryError(message: "'\(path)' cannot be trusted: \(error)"))
+        } catch {
+            return .failure(NetworkingLibraryError(message: "cannot load '\(path)': \(error)"))
         }
         guard let symbol = dlsym(handle, entrySymbol) else {
             return .failure(NetworkingLibraryError(message: "'\(path)' has no \(entrySymbol)"))
         }
         return .success(unsafeBitCast(symbol, to: Entry.self))
-    }
-
-    /// Why the file at `path` must not be loaded, or nil.
-    static func trustProblem(_ path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            return errno == ENOENT
-                ? "does not exist; build it with the kit ('swift build' builds the ModuleKitNetworking product)"
-                : "cannot be read: \(String(cString: strerror(errno)))"
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
-        guard status.st_uid == geteuid() || status.st_uid == 0 else { return "belongs to another user (uid \(status.st_uid))" }
-        guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return "can be written by others than its owner" }
-        // Every folder above it too: one that others can write lets them swap the file.
-        guard let resolved = realpath(path, nil) else { return "cannot be resolved: \(String(cString: strerror(errno)))" }
-        var folder = String(cString: resolved)
-        free(resolved)
-        while let slash = folder.lastIndex(of: "/"), folder != "/" {
-            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
-            var folderStatus = stat()
-            guard stat(folder, &folderStatus) == 0 else { return "is in '\(folder)', which cannot be read" }
-            guard folderStatus.st_uid == geteuid() || folderStatus.st_uid == 0 else {
-                return "is in '\(folder)', which belongs to another user (uid \(folderStatus.st_uid))"
-            }
-            // A sticky folder (/tmp) may be writable by all: no one can replace another's file in it.
-            let sticky = folderStatus.st_mode & S_ISVTX != 0
-            guard sticky || folderStatus.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-                return "is in '\(folder)', which others than its owner can write"
-            }
-        }
-        return nil
     }
 }
 

@@ -1,0 +1,53 @@
+import CHostGuard
+import Contracts
+import Glibc
+@_spi(Host) import ModuleKit
+
+/// Where this process's own `libModuleKit.so` and `libContracts.so` were mapped from, checked
+/// as a module library is: every module runs on them, so a kit that another user could
+/// change is as bad as a module they could change. `LD_LIBRARY_PATH` (read by the dynamic
+/// linker before `modhost` runs) is the usual way one arrives from the wrong folder.
+enum KitOrigin {
+    /// Why no module may run on the kit this process holds, or `nil` when it is trusted.
+    static let problem: HostText? = {
+        for type in [ServiceLocator.self as Any.Type, AuthUser.self as Any.Type] {
+            if let problem = problem(ofImageHolding: unsafeBitCast(type, to: UnsafeRawPointer.self)) { return problem }
+        }
+        return nil
+    }()
+
+    /// The trust problem of the library that holds `address`, if any.
+    static func problem(ofImageHolding address: UnsafeRawPointer) -> HostText? {
+        guard let name = modhost_image_path(address) else { return nil }
+        let path = String(cString: name)
+        do throws(TrustError) {
+            _ = try TrustedFile(path: path, maximumSize: Int.max)
+            return nil
+        } catch {
+            let fromVariable = libraryPathFolder(holding: path)
+            return HostText(
+                "kit.untrusted", "the host's own library '%@' %@; no module runs on it%@",
+                [
+                    .plain("\(Escaped(path))"), .text(error.text(for: path)),
+                    .text(
+                        fromVariable.map {
+                            HostText(
+                                "kit.library.path",
+                                "; it was found through LD_LIBRARY_PATH ('%@'): unset it, or name only folders that root or you alone can write",
+                                [.plain("\(Escaped($0))")])
+                        } ?? .plain("")),
+                ])
+        }
+    }
+
+    /// The `LD_LIBRARY_PATH` entry the library at `path` was found in, if any.
+    private static func libraryPathFolder(holding path: String) -> String? {
+        guard let variable = ProcessEnvironment.variables["LD_LIBRARY_PATH"] else { return nil }
+        let folder = FilePaths.folder(of: path)
+        let resolvedFolder = FilePaths.resolved(folder)
+        return variable.split(separator: ":").map(String.init).first { entry in
+            let absolute = FilePaths.absolute(entry, relativeTo: FilePaths.currentFolder)
+            return absolute == folder || FilePaths.resolved(absolute) == resolvedFolder
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Glibc
+
+/// The libraries an ELF shared object names in its dynamic section (`DT_NEEDED`), read from
+/// its open file with `pread`: the section headers, the dynamic section and only the strings
+/// it points at, each bounded by the file's size. Nothing in the file is trusted.
+enum LibraryDependencies {
+    /// The names `fd`'s library needs, in order; empty when it has no dynamic section.
+    ///
+    /// - Throws: a short English reason when the file is not a 64-bit ELF file one can read.
+    static func needed(fileDescriptor fd: Int32) throws(LibraryError) -> [String] {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .malformed("cannot be examined") }
+        let size = UInt64(status.st_size)
+        // Elf64_Ehdr: e_shoff at 40, e_shentsize at 58, e_shnum at 60.
+        let header = try read(fd, count: 64, at: 0, fileSize: size)
+        guard header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
+            throw .malformed("is not a 64-bit little-endian ELF file")
+        }
+        let sectionsAt = integer(header, 40, 8)
+        let entrySize = integer(header, 58, 2)
+        let count = integer(header, 60, 2)
+        guard entrySize == 64, count > 0, count <= 65_535 else { throw .malformed("has no readable section headers") }
+        let table = try read(fd, count: Int(count) * 64, at: sectionsAt, fileSize: size)
+        // Elf64_Shdr: sh_type at 4, sh_offset at 24, sh_size at 32, sh_link at 40.
+        func section(_ index: Int) -> (type: UInt64, offset: UInt64, size: UInt64, link: UInt64) {
+            let base = index * 64
+            return (integer(table, base + 4, 4), integer(table, base + 24, 8), integer(table, base + 32, 8), integer(table, base + 40, 4))
+        }
+        guard let dynamic = (0..<Int(count)).map(section).first(where: { $0.type == UInt64(SHT_DYNAMIC) }) else { return [] }
+        guard dynamic.link < count, dynamic.size <= 1 << 20 else { throw .malformed("has a malformed dynamic section") }
+        let strings = section(Int(dynamic.link))
+        let entries = try read(fd, count: Int(dynamic.size), at: dynamic.offset, fileSize: size)
+        var names: [String] = []
+        // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list.
+        for base in stride(from: 0, to: entries.count - 15, by: 16) {
+            let tag = integer(entries, base, 8)
+            if tag == UInt64(DT_NULL) { break }
+            guard tag == UInt64(DT_NEEDED) else { continue }
+            let offset = integer(entries, base + 8, 8)
+            guard offset < strings.size else { throw .malformed("names a needed library outside its string table") }
+            let available = min(256, strings.size - offset, size - min(size, strings.offset + offset))
+            let bytes = try read(fd, count: Int(available), at: strings.offset + offset, fileSize: size)
+            guard let end = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library without an end") }
+            names.append(String(decoding: bytes[..<end], as: UTF8.self))
+        }
+        return names
+    }
+
+    private static func read(_ fd: Int32, count: Int, at offset: UInt64, fileSize: UInt64) throws(LibraryError) -> [UInt8] {
+        guard offset <= fileSize, UInt64(count) <= fileSize - offset else { throw .malformed("ends before its ELF tables (truncated?)") }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            while filled < count {
+                let got = pread(fd, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(offset) + off_t(filled))
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    return
+                }
+                filled += got
+            }
+        }
+        if failed { throw .malformed("cannot be read") }
+        return bytes
+    }
+
+    private static func integer(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in (0..<width).reversed() { value = value << 8 | UInt64(bytes[at + index]) }
+        return value
+    }
+}

@@ -1,0 +1,122 @@
+import Glibc
+import Synchronization
+
+/// Loads a checked library from the file that was checked, never from its path again.
+///
+/// `dlopen` of a path opens it anew: between a check and that open, anyone who can write a
+/// folder on the way (the folder of a symlink included) could swap the file. So the library is
+/// loaded from its open descriptor (`/proc/self/fd/N`), and kept open for the life of the
+/// process: libraries are never unloaded, and a closed descriptor's number, reused, would make
+/// the dynamic linker take a later `/proc/self/fd/N` for the library already loaded under it.
+///
+/// The library is opened through a private folder (mode 0700) of links to those descriptors,
+/// made for the load and removed after it, so that the dynamic linker knows it by its own file
+/// name (in `LD_DEBUG`, backtraces and `/proc/self/maps`), and finds its dependencies there:
+/// it looks for them through the library's run path, whose `$ORIGIN` is the folder the library
+/// was opened from. So a dependency that no loaded library answers to yet and that lies beside
+/// the library (a contracts library) is checked, opened and linked in that folder too.
+@_spi(Host) public enum TrustedLibrary {
+    /// Files of loaded libraries, kept open for the process's life (see above).
+    private static let keptOpen = Mutex<[TrustedFile]>([])
+
+    /// Loads `file` (`RTLD_NOW | RTLD_LOCAL`) and returns its handle.
+    ///
+    /// - Parameter maximumSize: The largest dependency accepted, in bytes.
+    /// - Throws: ``LibraryError``: a dependency beside it fails the trust rules, or the dynamic
+    ///   linker refuses it (its own message).
+    public static func open(_ file: TrustedFile, maximumSize: Int) throws(LibraryError) -> UnsafeMutableRawPointer {
+        let folder = FilePaths.folder(of: file.resolvedPath)
+        var beside: [(name: String, file: TrustedFile)] = []
+        try collectDependencies(of: file, in: folder, into: &beside, maximumSize: maximumSize)
+        let name = fileName(of: file.resolvedPath)
+        let handle: UnsafeMutableRawPointer?
+        _ = dlerror()
+        do {
+            let links = try LinkFolder(naming: [(name, file)] + beside)
+            defer { links.remove() }
+            handle = dlopen(links.path + "/" + name, RTLD_NOW | RTLD_LOCAL)
+        } catch {
+            // Without a folder for links, a library that needs nothing beside it still loads
+            // from its descriptor (under a name that tells less).
+            guard beside.isEmpty else { throw error }
+            handle = dlopen("/proc/self/fd/\(file.descriptor)", RTLD_NOW | RTLD_LOCAL)
+        }
+        guard let handle else { throw .dynamicLinker(dlerror().map { String(cString: $0) } ?? "unknown dlopen error") }
+        keptOpen.withLock { $0 += [file] + beside.map(\.file) }
+        return handle
+    }
+
+    /// Adds to `beside` each library `file` needs that no loaded library answers to yet and
+    /// that lies in `folder`, checked, with what it needs in turn.
+    private static func collectDependencies(
+        of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
+    ) throws(LibraryError) {
+        for name in try LibraryDependencies.needed(fileDescriptor: file.descriptor) {
+            guard !name.contains("/"), !beside.contains(where: { $0.name == name }) else { continue }
+            if let loaded = dlopen(name, RTLD_NOW | RTLD_NOLOAD) {
+                dlclose(loaded)
+                continue
+            }
+            let path = folder + "/" + name
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }
+            let dependency: TrustedFile
+            do {
+                dependency = try TrustedFile(path: path, maximumSize: maximumSize)
+            } catch {
+                throw .dependency(name: name, path: path, error)
+            }
+            beside.append((name, dependency))
+            try collectDependencies(of: dependency, in: folder, into: &beside, maximumSize: maximumSize)
+        }
+    }
+
+    private static func fileName(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+}
+
+/// A private folder (mode 0700) of symlinks to open descriptors, for one load.
+private struct LinkFolder {
+    let path: String
+    let names: [String]
+
+    init(naming files: [(name: String, file: TrustedFile)]) throws(LibraryError) {
+        let temporary = ProcessEnvironment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((temporary + "/modhost-load-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw .linkFolder("cannot make a folder in '\(Escaped(temporary))': \(TrustedPath.systemError())")
+        }
+        path = String(cString: made)
+        names = files.map(\.name)
+        do {
+            // Another user who could rename this folder away could put links of theirs here.
+            try TrustedPath.checkFolders(above: path)
+        } catch {
+            rmdir(path)
+            throw .linkFolder("'\(Escaped(temporary))' is not a folder to load from: \(error)")
+        }
+        for (name, file) in files where symlink("/proc/self/fd/\(file.descriptor)", path + "/" + name) != 0 {
+            let reason = TrustedPath.systemError()
+            remove()
+            throw .linkFolder("cannot link '\(Escaped(name))' in '\(Escaped(path))': \(reason)")
+        }
+    }
+
+    func remove() {
+        for name in names { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+}
+
+/// A checked library the host could not load, and why (in English, for the caller's message).
+@_spi(Host) public enum LibraryError: Error, Equatable, Sendable {
+    /// A library it needs, beside it, fails the trust rules.
+    case dependency(name: String, path: String, TrustError)
+    /// The dynamic linker refused it; its message.
+    case dynamicLinker(String)
+    /// Its ELF tables cannot be read.
+    case malformed(String)
+    /// The private folder of links to its dependencies could not be made.
+    case linkFolder(String)
+}

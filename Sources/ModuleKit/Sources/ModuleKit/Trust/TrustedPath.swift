@@ -1,0 +1,130 @@
+import Glibc
+import Synchronization
+
+/// The trust rules for paths, as sshd's StrictModes has them for its files: what the host runs
+/// or reads must be owned by root or the running user and not writable by group or others,
+/// and so must every folder above it (a sticky folder such as `/tmp` may be writable by all:
+/// in it only a file's owner may rename or remove the file).
+///
+/// A symlink is followed only from a folder that no one else can write, sticky or not: in
+/// `/tmp` anyone may plant a link under a name not yet taken, and a folder another user can
+/// write lets them point the link elsewhere between a check and its use.
+@_spi(Host) public enum TrustedPath {
+    /// Most symlinks followed on one path, as the kernel allows (`ELOOP` past it).
+    static let maximumLinks = 40
+
+    /// `path` made absolute (against the current folder) with every symlink resolved, each
+    /// one taken only from a folder that passes ``checkFolderHoldingSymlink(_:link:)``.
+    ///
+    /// - Throws: ``TrustError``: `.missing` when nothing is at `path`, `.danglingSymlink`,
+    ///   `.symlinkLoop`, `.untrustedSymlink`, `.unreadable` or `.nulInPath`.
+    public static func resolve(_ path: String) throws(TrustError) -> String {
+        guard !path.utf8.contains(0) else { throw .nulInPath(path) }
+        var pending = Array(path.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init))
+        if !path.hasPrefix("/") {
+            pending += FilePaths.currentFolder.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+        }
+        var current: [String] = []
+        var links = 0
+        while let component = pending.popLast() {
+            if component == "." { continue }
+            if component == ".." {
+                _ = current.popLast()
+                continue
+            }
+            let folder = joined(current)
+            let candidate = joined(current + [component])
+            var status = stat()
+            guard lstat(candidate, &status) == 0 else {
+                let code = errno
+                if code == ENOENT { throw links == 0 ? .missing : .danglingSymlink(path) }
+                throw .unreadable(candidate, String(cString: strerror(code)))
+            }
+            guard status.st_mode & S_IFMT == S_IFLNK else {
+                current.append(component)
+                continue
+            }
+            links += 1
+            guard links <= maximumLinks else { throw .symlinkLoop(path) }
+            try checkFolderHoldingSymlink(folder, link: candidate)
+            let target = try readLink(candidate)
+            if target.hasPrefix("/") { current = [] }
+            pending += target.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+        }
+        return joined(current)
+    }
+
+    /// Checks every folder above `path` (which must be absolute and resolved), up to `/` or to
+    /// a folder already checked whole in this process.
+    public static func checkFolders(above path: String) throws(TrustError) {
+        var folder = path
+        var checked: [String] = []
+        while folder != "/" {
+            folder = FilePaths.folder(of: folder)
+            if trustedFolders.withLock({ $0.contains(folder) }) { break }
+            var status = stat()
+            guard stat(folder, &status) == 0 else { throw .unreadable(folder, systemError()) }
+            try checkOwnerAndMode(of: folder, status, isFolder: true)
+            checked.append(folder)
+        }
+        // Only a whole walk up to a trusted folder (or /) makes these folders trusted.
+        trustedFolders.withLock { $0.formUnion(checked) }
+    }
+
+    /// Checks the owner and mode of a file or folder already examined with `stat`.
+    public static func checkOwnerAndMode(of path: String, _ status: stat, isFolder: Bool) throws(TrustError) {
+        let user = geteuid()
+        guard status.st_uid == 0 || status.st_uid == user else {
+            throw .foreignOwner(path, owner: userName(status.st_uid), mode: status.st_mode, isFolder: isFolder, runningAs: userName(user))
+        }
+        let sticky = isFolder && status.st_mode & S_ISVTX != 0
+        guard sticky || status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw .writableByOthers(path, owner: userName(status.st_uid), mode: status.st_mode, isFolder: isFolder)
+        }
+    }
+
+    /// A symlink may be followed only from a folder that root or the running user owns and
+    /// that no one else may write, sticky or not.
+    static func checkFolderHoldingSymlink(_ folder: String, link: String) throws(TrustError) {
+        var status = stat()
+        guard stat(folder, &status) == 0 else { throw .unreadable(folder, systemError()) }
+        let owned = status.st_uid == 0 || status.st_uid == geteuid()
+        guard owned && status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw .untrustedSymlink(link, folder: folder, owner: userName(status.st_uid), mode: status.st_mode)
+        }
+    }
+
+    /// "name (uid N)", or "uid N" for a user the system does not know.
+    public static func userName(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+            return "uid \(uid)"
+        }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
+
+    /// Folders already checked in this process, with every folder above them: the libraries
+    /// of one run usually share all of them.
+    private static let trustedFolders = Mutex<Set<String>>([])
+
+    private static func readLink(_ path: String) throws(TrustError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { throw .unreadable(path, systemError()) }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func joined(_ components: [String]) -> String {
+        guard !components.isEmpty else { return "/" }
+        var path = ""
+        for component in components {
+            path.append("/")
+            path.append(component)
+        }
+        return path
+    }
+
+    static func systemError() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,1 @@
+/* No API: the library only leaves evidence when it is loaded. */

@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The bytes that run are the bytes that were checked: a symlinked library swapped while the
+/// host checks and loads it never runs the other file, and a symlink someone else could
+/// replace is not followed at all. The evil library is `HostileLeavesEvidence`, whose
+/// constructor appends its uid to the file `MODHOST_TEST_EVIDENCE` names.
+@Suite(.serialized) struct LoadRaceTests {
+    /// Runs as many host starts as it takes to lose a race that is there to lose.
+    static let runs = 200
+
+    /// The real library (FixtureProvider, with the contracts library it needs) and the evil
+    /// one, each in a folder of its own, plus the folder the symlink `libX.so` lives in.
+    struct Stage {
+        let good: String
+        let evil: String
+        let links: String
+        let evidence: String
+        var link: String { links + "/libX.so" }
+
+        /// `modhost modules` with FixtureProvider loaded through the symlink, pinned or not.
+        func config(pinned: Bool) throws -> String {
+            let pin = pinned ? #", "sha256": "\#(try Self.sha256(good))""# : ""
+            return try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(link)"\#(pin)"#)]))
+        }
+
+        static func sha256(_ path: String) throws -> String {
+            String(try ChildProcess.run("/usr/bin/sha256sum", [path]).stdout.prefix(64))
+        }
+
+        /// The shell loop that swaps the symlink between the two libraries with rename(2).
+        var swapLoop: String {
+            "cd '\(links)' && while :; do ln -sfn '\(good)' t && mv -Tf t libX.so; ln -sfn '\(evil)' t && mv -Tf t libX.so; done"
+        }
+
+        var ranEvil: Bool { FileManager.default.fileExists(atPath: evidence) }
+    }
+
+    /// A stage whose folders are all reachable by `nobody` (mode 0755).
+    static func stage() throws -> Stage {
+        let base = try TestEnvironment.temporaryFolder()
+        chmod(base, 0o755)
+        let good = base + "/good"
+        let links = base + "/links"
+        for folder in [good, links] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) }
+        for name in ["libFixtureProvider.so", "libFixtureContracts.so"] {
+            try FileManager.default.copyItem(atPath: TestEnvironment.buildFolder + "/" + name, toPath: good + "/" + name)
+        }
+        let armed = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        let evil = base + "/evil"
+        try FileManager.default.createDirectory(atPath: evil, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: armed, toPath: evil + "/libHostileLeavesEvidence.so")
+        for path in [base, good, links, evil] { chmod(path, 0o755) }
+        symlink(good + "/libFixtureProvider.so", links + "/libX.so")
+        return Stage(
+            good: good + "/libFixtureProvider.so", evil: base + "/evil/libHostileLeavesEvidence.so", links: links,
+            evidence: base + "/evidence")
+    }
+
+    /// Starts `modhost` `runs` times with `config` while `swapper` runs; the outputs.
+    static func race(_ stage: Stage, config: String, swapper: RunningProcess, runs: Int) throws -> [ProcessResult] {
+        defer { swapper.send(SIGKILL) }
+        return try (0..<runs).map { _ in
+            try ChildProcess.run(
+                TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": stage.evidence],
+                deadline: 60)
+        }
+    }
+
+    @Test func aSymlinkSwappedWhileTheHostLoadsNeverRunsTheOtherFile() throws {
+        // The same user swaps the link in a folder only they can write: the host may see
+        // either file, but runs only the one whose sha256 it checked against the pin.
+        let stage = try Self.stage()
+        chmod(stage.links, 0o700)
+        let config = try stage.config(pinned: true)
+        let swapper = try ChildProcess.start("/bin/sh", ["-c", stage.swapLoop])
+        let results = try Self.race(stage, config: config, swapper: swapper, runs: Self.runs)
+        #expect(!stage.ranEvil, "the evil library ran: \((try? String(contentsOfFile: stage.evidence, encoding: .utf8)) ?? "")")
+        let loaded = results.filter { $0.stdout.contains("FixtureProvider active") }.count
+        let refused = results.filter { $0.stdout.contains("has sha256") }.count
+        #expect(loaded + refused == Self.runs, "each run either loaded the checked file or refused the other")
+        #expect(loaded > 0, "the pinned library loads through the symlink")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to run the swapper as nobody"))
+    func anotherUsersSwappedSymlinkNeverRunsTheirCodeAsRoot() throws {
+        let stage = try Self.stage()
+        #expect(chown(stage.links, 65534, 65534) == 0)
+        #expect(lchown(stage.link, 65534, 65534) == 0)
+        #expect(chown(stage.evil, 65534, 65534) == 0)
+        #expect(chown((stage.evil as NSString).deletingLastPathComponent, 65534, 65534) == 0)
+        let swapper = try ChildProcess.start(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", stage.swapLoop])
+        var results: [ProcessResult] = []
+        for pinned in [true, false] {
+            results += try Self.race(stage, config: try stage.config(pinned: pinned), swapper: swapper, runs: Self.runs / 2)
+        }
+        #expect(!stage.ranEvil, "nobody's library ran as root: \((try? String(contentsOfFile: stage.evidence, encoding: .utf8)) ?? "")")
+        let refusal =
+            "reason: library '\(stage.link)' goes through symlink '\(stage.link)', in folder '\(stage.links)' (owner nobody (uid 65534), mode 0755), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write"
+        #expect(results.allSatisfy { $0.stdout.contains(refusal) }, "\(results.first.map(\.stdout) ?? "")")
+    }
+
+    @Test func aSymlinkInAStickyFolderIsNotFollowed() throws {
+        // /tmp-like: anyone may plant a link under a name not yet taken.
+        let stage = try Self.stage()
+        chmod(stage.links, 0o1777)
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureProvider", "")]).replacingOccurrences(
+                of: #""searchPaths": ["\#(TestEnvironment.buildFolder)"]"#, with: #""searchPaths": ["\#(stage.links)"]"#))
+        rename(stage.link, stage.links + "/libFixtureProvider.so")
+        let result = try modhost(["--config", config, "check"])
+        #expect(result.status == 1)
+        let link = stage.links + "/libFixtureProvider.so"
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': library '\(link)' goes through symlink '\(link)', in folder '\(stage.links)' (owner \(TrustTests.owner()), mode 01777), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write\n"
+        )
+    }
+}
