@@ -2,6 +2,9 @@
 #include "host_guard.h"
 
 #include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,13 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/stat.h>
+#include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "crash_site.h"
 
 enum { LINE_SIZE = 1024, RECORD_SIZE = 1024 };
 
 /* What the host is running now. `active` is 1 while the prepared buffers describe a module call. */
 static atomic_int active;
+static char active_module[256];
 static char crash_line[LINE_SIZE], crash_suffix[LINE_SIZE], exit_line[LINE_SIZE], hang_line[LINE_SIZE];
 static char record[RECORD_SIZE];
 static size_t record_length;
@@ -23,6 +31,12 @@ static _Atomic int64_t call_deadline_ms;
 
 static int marker_fd = -1;
 static char marker_path[4096];
+static char backtrace_path[4096];
+
+/* Copies of descriptors 0-2 as the host started, and what each was (device and inode). */
+static int saved_fds[3] = {-1, -1, -1};
+static dev_t saved_devices[3];
+static ino_t saved_inodes[3];
 
 static atomic_int host_exiting;
 static atomic_int interrupts;
@@ -34,7 +48,6 @@ static int terminal_saved;
 static struct termios saved_terminal;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP};
-static struct sigaction previous_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
 
 static int64_t now_ms(void) {
     struct timespec now;
@@ -63,6 +76,8 @@ static const char *signal_name(int signal) {
     case SIGTRAP: return "SIGTRAP";
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
     default: return "SIGNAL";
     }
 }
@@ -103,27 +118,119 @@ void modhost_guard_exit_now(int status) {
     _exit(status);
 }
 
+/* Where the thread was when the signal came. */
+static void *instruction_pointer(void *context) {
+#if defined(__x86_64__)
+    return (void *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (void *)((ucontext_t *)context)->uc_mcontext.pc;
+#else
+    (void)context;
+    return NULL;
+#endif
+}
+
+/* The number `value` in decimal into `buffer` (at least 24 bytes); returns where it starts. */
+static const char *decimal(int64_t value, char *buffer, size_t size) {
+    size_t position = size - 1;
+    buffer[position] = '\0';
+    int negative = value < 0;
+    uint64_t magnitude = negative ? (uint64_t)(-(value + 1)) + 1 : (uint64_t)value;
+    do {
+        buffer[--position] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0 && position > 1);
+    if (negative) buffer[--position] = '-';
+    return buffer + position;
+}
+
+/* The marker for a crash in `module`'s code outside a call the host made to it. */
+static void write_background_outcome(const struct crash_site_module *module, const char *outcome) {
+    if (module->record_head == NULL || module->record_tail == NULL) return;
+    char buffer[MARKER_SIZE], number[24];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    const char *parts[] = {module->record_head, decimal(now.tv_sec, number, sizeof number), module->record_tail, outcome};
+    size_t length = 0;
+    for (size_t index = 0; index < 4; index++) {
+        size_t extra = strlen(parts[index]);
+        if (length + extra >= sizeof buffer) extra = sizeof buffer - length - 1;
+        memcpy(buffer + length, parts[index], extra);
+        length += extra;
+    }
+    write_marker(buffer, length);
+}
+
+/* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
+static int write_backtrace(int signal, void *const *frames, int count) {
+    if (backtrace_path[0] == '\0') return 0;
+    int fd = open(backtrace_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return 0;
+    const char *header = "modhost crashed: ";
+    (void)write(fd, header, strlen(header));
+    (void)write(fd, signal_name(signal), strlen(signal_name(signal)));
+    (void)write(fd, "\n", 1);
+    backtrace_symbols_fd(frames, count, fd);
+    close(fd);
+    return 1;
+}
+
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)info;
-    (void)context;
     modhost_guard_restore_terminal();
-    if (atomic_load(&active) && !atomic_load(&host_exiting)) {
-        put("modhost: error: ");
-        put(crash_line);
-        put(" (");
-        put(signal_name(signal));
-        put(")");
-        put(crash_suffix);
-        put("\n");
+    /* The crashing thread's return addresses, the faulting instruction first. */
+    void *frames[128];
+    int count = backtrace(frames + 1, 127) + 1;
+    frames[0] = context == NULL ? NULL : instruction_pointer(context);
+    if (!atomic_load(&host_exiting)) {
+        const struct crash_site_module *culprit = crash_site_culprit(frames, count);
+        int in_call = atomic_load(&active);
         char outcome[32] = "signal ";
         strcat(outcome, signal_name(signal));
-        write_outcome(outcome);
+        put("modhost: error: ");
+        if (culprit != NULL && culprit->name != NULL && !(in_call && strcmp(culprit->name, active_module) == 0)) {
+            /* Its own code, outside any call the host made to it: a thread of its own, a
+             * timer, a route another module called. */
+            put("module '");
+            put(culprit->name);
+            put("' crashed the host in background (");
+            put(signal_name(signal));
+            put(")");
+            if (marker_fd >= 0) {
+                put("; it is skipped from the next start; 'modhost --retry ");
+                put(culprit->name);
+                put("' tries it again");
+                write_background_outcome(culprit, outcome);
+            }
+        } else if (in_call) {
+            put(crash_line);
+            put(" (");
+            put(signal_name(signal));
+            put(")");
+            put(crash_suffix);
+            write_outcome(outcome);
+        } else {
+            put("the host crashed (");
+            put(signal_name(signal));
+            put(")");
+        }
+        if (write_backtrace(signal, frames, count)) {
+            put("; its backtrace is in '");
+            put(backtrace_path);
+            put("'\n");
+        } else {
+            put("\n");
+            backtrace_symbols_fd(frames, count, STDERR_FILENO);
+        }
     }
-    /* Let the crash proceed as it would have: the previous handler (the Swift runtime's
-     * backtracer, or the default action) gets the same signal again. */
-    for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) {
-        if (fatal_signals[index] == signal) sigaction(signal, &previous_actions[index], NULL);
-    }
+    /* End by the same signal, with its default action: never through the Swift runtime's
+     * backtracer, which offers an interactive session for 30 s on a terminal. Returning
+     * re-runs a faulting instruction; a raised signal, blocked here, arrives on return. */
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal, &fallback, NULL);
     raise(signal);
 }
 
@@ -202,9 +309,50 @@ static void *watchdog(void *argument) {
     return NULL;
 }
 
+/* Opens /dev/null on each of 0-2 that is closed (so no file the host opens later takes its
+ * number), and keeps a copy of each with what it is, to put back after a module call. */
+static void keep_standard_descriptors(void) {
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) < 0) {
+            int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (null >= 0 && null != fd) {
+                dup2(null, fd);
+                close(null);
+            }
+        }
+        struct stat status;
+        if (fstat(fd, &status) != 0) continue;
+        saved_fds[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+        saved_devices[fd] = status.st_dev;
+        saved_inodes[fd] = status.st_ino;
+    }
+}
+
+/* Puts back each of 0-2 that is closed or is another file than at install; their bits. */
+static int restore_standard_descriptors(void) {
+    int restored = 0;
+    for (int fd = 0; fd < 3; fd++) {
+        if (saved_fds[fd] < 0) continue;
+        struct stat status;
+        if (fstat(fd, &status) == 0 && status.st_dev == saved_devices[fd] && status.st_ino == saved_inodes[fd]) continue;
+        if (dup2(saved_fds[fd], fd) == fd) restored |= 1 << fd;
+    }
+    return restored;
+}
+
+/* Installs `handler` for `signal` unless the process was started with it ignored. */
+static void handle_unless_ignored(int signal, const struct sigaction *handler) {
+    struct sigaction inherited;
+    if (sigaction(signal, NULL, &inherited) != 0 || inherited.sa_handler != SIG_IGN) sigaction(signal, handler, NULL);
+}
+
 void modhost_guard_install(int fd) {
     wake_fd = fd;
+    keep_standard_descriptors();
     if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_terminal) == 0) terminal_saved = 1;
+    /* backtrace() loads the unwinder on its first call: never for the first time in a handler. */
+    void *prime[2];
+    (void)backtrace(prime, 2);
 
     static char alternate_stack[64 * 1024];
     stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0};
@@ -215,7 +363,7 @@ void modhost_guard_install(int fd) {
         action.sa_sigaction = on_fatal_signal;
         action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
         sigemptyset(&action.sa_mask);
-        sigaction(fatal_signals[index], &action, &previous_actions[index]);
+        sigaction(fatal_signals[index], &action, NULL);
     }
     struct sigaction stop;
     memset(&stop, 0, sizeof stop);
@@ -223,15 +371,26 @@ void modhost_guard_install(int fd) {
     stop.sa_flags = SA_RESTART;
     sigemptyset(&stop.sa_mask);
     /* A shell starts a background job of a script with SIGINT ignored, so that a Ctrl-C meant
-     * for the script's foreground does not end it too; as Unix tools do, keep it so. */
-    struct sigaction inherited;
-    if (sigaction(SIGINT, NULL, &inherited) != 0 || inherited.sa_handler != SIG_IGN) sigaction(SIGINT, &stop, NULL);
+     * for the script's foreground does not end it too, and nohup ignores SIGHUP: as Unix tools
+     * do, keep them so. */
+    handle_unless_ignored(SIGINT, &stop);
+    handle_unless_ignored(SIGHUP, &stop);
     sigaction(SIGTERM, &stop, NULL);
+    sigaction(SIGQUIT, &stop, NULL);
+    /* A closed pipe shows as EPIPE on the write, which the host reports as its own; the user
+     * signals have no meaning here and must not end the process inside a module call. */
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, NULL);
+    sigaction(SIGUSR1, &ignore, NULL);
+    sigaction(SIGUSR2, &ignore, NULL);
     /* A parent may have started us with these blocked (a spawning thread's mask is inherited). */
     sigset_t wanted;
     sigemptyset(&wanted);
-    sigaddset(&wanted, SIGINT);
-    sigaddset(&wanted, SIGTERM);
+    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t index = 0; index < sizeof stops / sizeof stops[0]; index++) sigaddset(&wanted, stops[index]);
     for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) sigaddset(&wanted, fatal_signals[index]);
     pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     on_exit(on_exit_hook, NULL);
@@ -244,10 +403,16 @@ void modhost_guard_install(int fd) {
     pthread_attr_destroy(&attributes);
 }
 
-void modhost_guard_set_marker(int fd, const char *path) {
+void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
     marker_fd = fd;
     marker_path[0] = '\0';
+    backtrace_path[0] = '\0';
     if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
+    if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
+}
+
+int modhost_guard_add_module(void *handle, const char *name, const char *record_head, const char *record_tail) {
+    return crash_site_add(handle, name, record_head, record_tail);
 }
 
 static void copy(char *target, const char *source, size_t size) {
@@ -255,9 +420,10 @@ static void copy(char *target, const char *source, size_t size) {
     target[size - 1] = '\0';
 }
 
-void modhost_guard_enter(const char *crash, const char *suffix, const char *exited, const char *hang, const char *marker_record,
-                         int64_t timeout_ms) {
+void modhost_guard_enter(const char *module, const char *crash, const char *suffix, const char *exited, const char *hang,
+                         const char *marker_record, int64_t timeout_ms) {
     atomic_store(&active, 0);
+    copy(active_module, module, sizeof active_module);
     copy(crash_line, crash, sizeof crash_line);
     copy(crash_suffix, suffix, sizeof crash_suffix);
     copy(exit_line, exited, sizeof exit_line);
@@ -269,10 +435,11 @@ void modhost_guard_enter(const char *crash, const char *suffix, const char *exit
     atomic_store(&active, 1);
 }
 
-void modhost_guard_leave(void) {
+int modhost_guard_leave(void) {
     atomic_store(&active, 0);
     atomic_store(&call_deadline_ms, 0);
     write_marker("idle", 4);
+    return restore_standard_descriptors();
 }
 
 /* Per thread: whether this thread suspended an active call (reads happen on the app's thread). */
@@ -296,9 +463,28 @@ void modhost_guard_host_exiting(void) { atomic_store(&host_exiting, 1); }
 
 int modhost_guard_pending_signal(void) { return atomic_load(&pending_signal); }
 
+/* EPIPE when standard output is a pipe or socket nobody reads any more, else `otherwise`. */
+static int pipe_closed_or(int otherwise) {
+    struct pollfd probe = {STDOUT_FILENO, 0, 0};
+    if (poll(&probe, 1, 0) == 1 && (probe.revents & POLLERR)) return EPIPE;
+    return otherwise;
+}
+
 int modhost_flush_stdout(void) {
+    /* A write that failed while a module printed left only the error flag, not its errno. */
+    int failed_before = ferror(stdout);
     clearerr(stdout);
     errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : EIO;
-    return 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : pipe_closed_or(EIO);
+    return failed_before ? pipe_closed_or(EIO) : 0;
+}
+
+void modhost_output_failed(int code) {
+    atomic_store(&host_exiting, 1);
+    if (code != EPIPE) {
+        put("modhost: error: cannot write to standard output: ");
+        put(strerror(code));
+        put("\n");
+    }
+    modhost_guard_exit_now(1);
 }

@@ -64,7 +64,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
             "HostileExitInConstructor", signal: nil, verb: "called exit(0) in load", reason: ("called exit(0) in load on ", "")),
         .hostile(
             "HostileQuietExitInConstructor", signal: nil, status: 3, verb: nil,
-            reason: ("ended the host without a word in load on ", " (_exit or SIGKILL)")),
+            reason: ("ended the host without a word in load twice in a row, last on ", " (_exit or SIGKILL)")),
         .hostile(
             "HostileSleepsInConstructor", signal: nil, verb: "has not returned from load after 1 s",
             reason: ("did not return from load within 1 s on ", ""), timeout: #", "startTimeout": 1"#),
@@ -110,10 +110,25 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         } else {
             #expect(!first.signaled && first.status == misbehaviour.status, "never 0: \(first.stderr)")
         }
-        if let line = misbehaviour.line {
+        if let line = misbehaviour.line, misbehaviour.signal != nil {
+            // A crash also names the file its backtrace went to (mode 0600, in the data folder).
+            let named = first.errorLines.first { $0.hasPrefix(line + "; its backtrace is in '\(data)/.modhost/backtrace-") }
+            #expect(named != nil, "\(first.stderr)")
+            let file = String(named?.split(separator: "'").last ?? "")
+            var status = stat()
+            #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600, "\(file)")
+            #expect(((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").hasPrefix("modhost crashed: SIG"))
+        } else if let line = misbehaviour.line {
             #expect(first.errorLines.contains(line), "\(first.stderr)")
         } else {
             #expect(!first.stderr.contains("modhost: error: module"))
+            // It vanished without a word: only a second vanishing in a row skips it.
+            let again = try modhost(["--config", config] + misbehaviour.arguments, environment: environment)
+            #expect(again.status == misbehaviour.status)
+            #expect(
+                again.stderr.hasPrefix(
+                    "modhost: warn: the last run ended without a word while module '\(misbehaviour.module)' ran load (on "),
+                "\(again.stderr)")
         }
 
         let next = try modhost(["--config", config, "modules", "--json"], environment: environment)
@@ -130,17 +145,26 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(list.stdout.contains("Paris"), "data stored before the crash is intact")
     }
 
-    @Test func sigkillInsideAModuleIsRecognizedAtTheNextStartButNotAtAPrompt() throws {
+    @Test func sigkillInsideAModuleWarnsOnceAndSkipsItTheSecondTimeInARowButNotAtAPrompt() throws {
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)]))
         let data = try TestEnvironment.temporaryFolder()
-        let process = try ChildProcess.start(
-            TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
-        try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t")
-        process.send(SIGKILL)
-        _ = try process.wait()
+        // A kill from outside looks like a module's _exit: the first is only said.
+        var stderr: [String] = []
+        for _ in 0..<2 {
+            let process = try ChildProcess.start(
+                TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+            try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t", of: process.processIdentifier)
+            process.send(SIGKILL)
+            stderr.append(try process.wait().stderr)
+        }
+        #expect(stderr[0] == "")
+        #expect(
+            stderr[1].hasPrefix("modhost: warn: the last run ended without a word while module 'FixtureMisbehaves' ran start (on "),
+            "\(stderr[1])")
+        #expect(stderr[1].hasSuffix(": killed from outside, or _exit); if it happens again there, FixtureMisbehaves is skipped\n"))
         let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(next.stdout.contains("reason: ended the host without a word in start on "), "\(next.stdout)")
+        #expect(next.stdout.contains("reason: ended the host without a word in start twice in a row, last on "), "\(next.stdout)")
         #expect(next.stdout.contains(" (_exit or SIGKILL); 'modhost --retry FixtureMisbehaves' tries it again"))
 
         // Killed while Geo's screen waits for a person: nobody's fault, nothing recorded.
@@ -154,12 +178,37 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(after.status == 0, "\(after.stderr)")
     }
 
-    /// Waits until this test's one running marker holds `text`.
-    func waitForMarker(in data: String, containing text: String) throws {
+    @Test func aVanishingIsForgottenOnceTheModuleComesThroughThatPhase() throws {
+        let blocking = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "command", "how": "block"}"#)]))
+        let calm = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureMisbehaves", "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        func killDuringCommand() throws {
+            let process = try ChildProcess.start(
+                TestEnvironment.modhost, ["--config", blocking, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
+            try waitForMarker(in: data, containing: "FixtureMisbehaves\tcommand\t", of: process.processIdentifier)
+            process.send(SIGKILL)
+            _ = try process.wait()
+        }
+        try killDuringCommand()
+        // Runs that never reach the command keep the warning; one that comes through it clears it.
+        #expect(try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data]).stderr.contains("modhost: warn: "))
+        #expect(try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data]).stderr == "")
+        let passed = try modhost(["--config", calm, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(passed.stdout == "fine\n")
+        #expect(((try? String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8)) ?? "") == "")
+        // So the next kill there is a first one again.
+        try killDuringCommand()
+        let after = try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(after.stdout.contains("FixtureMisbehaves active"), "\(after.stdout)")
+    }
+
+    /// Waits until this test's running marker (of process `pid`, if given) holds `text`.
+    func waitForMarker(in data: String, containing text: String, of pid: Int32? = nil) throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: data + "/.modhost")) ?? []
-            for name in names where name.hasPrefix("running-") {
+            for name in names where pid.map({ name == "running-\($0)" }) ?? name.hasPrefix("running-") {
                 if ((try? String(contentsOfFile: data + "/.modhost/" + name, encoding: .utf8)) ?? "").contains(text) { return }
             }
             usleep(20_000)

@@ -11,13 +11,28 @@
 
 #include <stdint.h>
 
-/* Installs the handlers (fatal signals on an alternate stack, SIGINT/SIGTERM, on_exit), saves
- * the terminal's settings when standard input is a TTY, and starts the watchdog thread.
- * `wake_fd` is written one byte when SIGINT or SIGTERM arrives the first time. Call once. */
+/* Installs the handlers and starts the watchdog thread. Call once.
+ * - Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP), on an alternate stack:
+ *   the crash is named, recorded, its backtrace written, and the process ends by that signal
+ *   (never through the Swift runtime's backtracer, which waits for input on a terminal).
+ * - SIGINT, SIGTERM, SIGHUP and SIGQUIT end the host: `wake_fd` is written one byte the first
+ *   time (a SIGINT or SIGHUP ignored on entry, as by `nohup` or a script's `&`, stays ignored).
+ * - SIGPIPE, SIGUSR1 and SIGUSR2 are ignored: a closed pipe is reported by the write (EPIPE).
+ * - on_exit names an exit() inside module code.
+ * It also saves the terminal's settings when standard input is a TTY, opens /dev/null on any
+ * of the descriptors 0-2 that is closed, and keeps copies of them to restore. */
 void modhost_guard_install(int wake_fd);
 
-/* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries). */
-void modhost_guard_set_marker(int fd, const char *path);
+/* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries);
+ * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. */
+void modhost_guard_set_marker(int fd, const char *path, const char *backtrace_path);
+
+/* Registers the code of a loaded module library (its dlopen handle): a fatal signal whose
+ * backtrace passes through that code is the module's, whatever the host was doing. A crash in
+ * its code outside a call the host made to it is recorded with phase "background", as
+ * `record_head` + the time in seconds + `record_tail` + the outcome. 0, or -1 when the
+ * library's mapping is not found or the table is full. */
+int modhost_guard_add_module(void *handle, const char *name, const char *record_head, const char *record_tail);
 
 /*
  * The host is about to run module code. `crash_line` is printed as is on a fatal signal,
@@ -26,11 +41,12 @@ void modhost_guard_set_marker(int fd, const char *path);
  * `timeout_ms` (0: no limit).
  * `record` is the marker's content; the outcome is appended to it.
  */
-void modhost_guard_enter(const char *crash_line, const char *crash_suffix, const char *exit_line, const char *hang_line,
-                         const char *record, int64_t timeout_ms);
+void modhost_guard_enter(const char *module, const char *crash_line, const char *crash_suffix, const char *exit_line,
+                         const char *hang_line, const char *record, int64_t timeout_ms);
 
-/* The module call returned: the marker goes back to idle. */
-void modhost_guard_leave(void);
+/* The module call returned: the marker goes back to idle. Any of the descriptors 0-2 that the
+ * call closed or replaced is put back; the bits of those fds (1 << fd) are returned. */
+int modhost_guard_leave(void);
 
 /* The module's code is waiting for a person (a read from the terminal): until resume, a kill or
  * a crash is not the module's doing. The prepared lines are kept; resume restores them. */
@@ -49,7 +65,13 @@ int modhost_guard_pending_signal(void);
 /* Ends the process now with `status`: terminal restored, marker removed, no atexit work. */
 void modhost_guard_exit_now(int status) __attribute__((noreturn));
 
-/* Flushes stdio's standard output; 0, or the errno of a write that failed (ENOSPC, EPIPE…). */
+/* Flushes stdio's standard output; 0, or the errno of a write that failed (ENOSPC, EPIPE…),
+ * including one that failed earlier while a module printed (EIO when its errno is lost). */
 int modhost_flush_stdout(void);
+
+/* Standard output failed with `code`: the host's doing, never a module's. Says so on standard
+ * error unless the reader went away (EPIPE), and ends the process with status 1, the marker
+ * removed. */
+void modhost_output_failed(int code) __attribute__((noreturn));
 
 #endif

@@ -1,8 +1,10 @@
 import CHostGuard
 import Glibc
+@_spi(Host) import ModuleKit
 import Synchronization
 
-/// Ends the process on SIGINT or SIGTERM within a second, whatever module code is doing.
+/// Ends the process on SIGINT, SIGTERM, SIGHUP or SIGQUIT within a second, whatever module
+/// code is doing; none of them is a module's doing.
 ///
 /// The C guard's handler notes the signal and writes a byte to a pipe; a thread here then
 /// stops the modules if none is mid-call (it never waits for the runtime's lock) and exits with
@@ -19,6 +21,7 @@ enum SignalTrap {
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         modhost_guard_install(ends[1])
+        OutputFailure.install { modhost_output_failed($0) }
         readEnd.withLock { $0 = ends[0] }
         // A plain thread: Foundation's Thread costs more at start-up than all it is used for.
         var thread = pthread_t()

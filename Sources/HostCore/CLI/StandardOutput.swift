@@ -2,8 +2,8 @@ import CHostGuard
 import Glibc
 
 /// Writes to standard output with `write(2)`, never trapping: a closed pipe ends the process
-/// quietly, as Unix tools do; any other failure (a full disk, a closed descriptor) says so on
-/// standard error and exits 1.
+/// quietly with status 1; any other failure (a full disk, an I/O error) says so on standard
+/// error and exits 1. Neither is any module's doing: no crash record is left.
 enum StandardOutput {
     static func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
@@ -18,13 +18,10 @@ enum StandardOutput {
         }
     }
 
-    /// Ends the process after output failed with `code`.
+    /// Ends the process after output failed with `code`: the host's failure, whatever code
+    /// was printing (see `modhost_output_failed`).
     static func fail(_ code: Int32) -> Never {
-        if code != EPIPE {
-            let message = "modhost: error: cannot write to standard output: \(String(cString: strerror(code)))\n"
-            _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
-        }
-        modhost_guard_exit_now(1)
+        modhost_output_failed(code)
     }
 
     /// Flushes what `print` buffered (module commands use it) and reports a failed write.

@@ -13,6 +13,43 @@ struct CrashRecord: Sendable, Equatable {
     /// `signal SIGSEGV`, `exit 0`, `hang`, or `running` (the process vanished in the call).
     let outcome: String
 
+    /// The outcome of a process that vanished in the call (the marker still said so).
+    static let vanishedOnce = "running"
+    /// The outcome once the same module and phase vanished twice in a row.
+    static let vanishedTwice = "vanished twice"
+
+    /// Whether the module is skipped: every observed crash, exit or hang, and a vanishing
+    /// only the second time in a row.
+    var skips: Bool { outcome != Self.vanishedOnce }
+
+    /// This record, collected from a marker, given the record the module had before: a second
+    /// vanishing in the same phase skips it.
+    func afterVanishing(previous: CrashRecord?) -> CrashRecord {
+        guard outcome == Self.vanishedOnce, let previous, previous.phase == phase,
+            previous.outcome == Self.vanishedOnce || previous.outcome == Self.vanishedTwice
+        else { return self }
+        return CrashRecord(
+            module: module, phase: phase, date: date, library: library, identity: identity, timeout: timeout, outcome: Self.vanishedTwice)
+    }
+
+    init(module: String, phase: String, date: Date, library: String, identity: FileIdentity?, timeout: Double, outcome: String) {
+        self.module = module
+        self.phase = phase
+        self.date = date
+        self.library = library
+        self.identity = identity
+        self.timeout = timeout
+        self.outcome = outcome
+    }
+
+    /// What the next start says of a process that vanished once in this module's call.
+    var warningText: HostText {
+        HostText(
+            "crash.vanished.warning",
+            "the last run ended without a word while module '%@' ran %@ (on %@: killed from outside, or _exit); if it happens again there, %@ is skipped",
+            [.plain(module), .plain(phase), .plain(Self.localTime(date)), .plain(module)])
+    }
+
     /// The reason shown for the module while it is skipped, in English.
     var reason: String { reasonText.description }
 
@@ -28,6 +65,9 @@ struct CrashRecord: Sendable, Equatable {
             what = HostText("crash.exit", "called exit(%@) in %@ on %@", [.plain(String(outcome.dropFirst("exit ".count))), phase, when])
         case "hang":
             what = HostText("crash.hang", "did not return from %@ within %@ s on %@", [phase, .plain(ModuleGuard.format(timeout)), when])
+        case Self.vanishedTwice:
+            what = HostText(
+                "crash.vanished.twice", "ended the host without a word in %@ twice in a row, last on %@ (_exit or SIGKILL)", [phase, when])
         default:
             what = HostText("crash.vanished", "ended the host without a word in %@ on %@ (_exit or SIGKILL)", [phase, when])
         }
@@ -38,13 +78,22 @@ struct CrashRecord: Sendable, Equatable {
     static func markerPrefix(
         module: String, phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Double, date: Date? = nil
     ) -> String {
+        let (head, tail) = markerParts(module: module, phase: phase, library: library, identity: identity, timeout: timeout)
+        let seconds = date.map { Int($0.timeIntervalSince1970) } ?? time(nil)
+        return "\(head)\(seconds)\(tail)"
+    }
+
+    /// The marker's fields before the time and after it: the C guard writes the time itself
+    /// for a crash it finds by address (``GuardPhase/background``).
+    static func markerParts(
+        module: String, phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Double
+    ) -> (head: String, tail: String) {
         let identityText = identity.map { "\($0.size)\t\($0.modified)\t\($0.modifiedNanoseconds)\t\($0.inode)" } ?? "-\t-\t-\t-"
         // Plain Swift, no Foundation string methods: this runs before every module call.
         let raw = library ?? "-"
         let path =
             raw.utf8.contains(where: { $0 == 9 || $0 == 10 }) ? String(raw.map { $0 == "\t" || $0 == "\n" ? " " : $0 }) : raw
-        let seconds = date.map { Int($0.timeIntervalSince1970) } ?? time(nil)
-        return "\(module)\t\(phase.rawValue)\t\(seconds)\t\(path)\t\(identityText)\t\(timeout)\t"
+        return ("\(module)\t\(phase.rawValue)\t", "\t\(path)\t\(identityText)\t\(timeout)\t")
     }
 
     var line: String {

@@ -4,17 +4,25 @@ import Foundation
 /// The crashes the host remembers, in `<data>/.modhost/crashes`: one ``CrashRecord`` per module.
 ///
 /// At each start the markers left by processes that ended inside a module call are turned into
-/// records. A module with a record is skipped until its library changes (size, modification
-/// time or inode: the author shipped a fix) or `--retry` names it.
+/// records. A module with a record that skips it (see ``CrashRecord/skips``) is skipped until
+/// its library changes (size, modification time or inode: the author shipped a fix) or
+/// `--retry` names it.
+///
+/// A process that vanished inside a call (SIGKILL, `_exit`) leaves no word of why: a `kill -9`
+/// from outside looks the same. Its record only warns; the same module vanishing in the same
+/// phase again, before it has once come through that phase, skips it.
 struct CrashRecords {
     static func folder(in dataFolder: String) -> String { dataFolder + "/.modhost" }
 
     let folder: String
     private(set) var records: [String: CrashRecord] = [:]
+    /// Records of processes that vanished, collected by this start.
+    private(set) var vanished: [CrashRecord] = []
 
     /// Reads the records and collects the markers of dead processes; writes nothing when
-    /// `collect` is false (a read-only look, as `check` takes).
-    init(dataFolder: String, collect: Bool) {
+    /// `collect` is false (a read-only look, as `check` takes). With `readingMarkers` false,
+    /// only the records file is read (to forget some of them).
+    init(dataFolder: String, collect: Bool, readingMarkers: Bool = true) {
         folder = Self.folder(in: dataFolder)
         // Plain system calls: this runs at every start, usually to find nothing.
         guard let directory = opendir(folder) else { return }
@@ -23,12 +31,14 @@ struct CrashRecords {
             if let record = CrashRecord(line: line) { records[record.module] = record }
         }
         var changed = false
-        while let entry = readdir(directory) {
+        while readingMarkers, let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
             let path = folder + "/" + name
-            if let record = CrashRecord(line: Substring(Self.read(path).trimmingCharacters(in: .newlines))) {
+            if let found = CrashRecord(line: Substring(Self.read(path).trimmingCharacters(in: .newlines))) {
+                let record = found.afterVanishing(previous: records[found.module])
+                if !record.skips { vanished.append(record) }
                 records[record.module] = record
                 changed = true
             }
@@ -53,11 +63,14 @@ struct CrashRecords {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The record that still applies to `module` loaded from a file of `identity`.
+    /// The record that still skips `module` loaded from a file of `identity`.
     func record(for module: String, identity: FileIdentity) -> CrashRecord? {
-        guard let record = records[module] else { return nil }
+        guard let record = records[module], record.skips else { return nil }
         return record.identity == identity ? record : nil
     }
+
+    /// The records that only warn (a process vanished once in that module and phase).
+    var warnings: [CrashRecord] { records.values.filter { !$0.skips } }
 
     /// Forgets `module`'s record (a retry, or its library changed).
     mutating func forget(_ module: String) {

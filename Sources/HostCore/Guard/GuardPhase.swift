@@ -12,4 +12,7 @@ enum GuardPhase: String, Sendable, CaseIterable {
     /// Showing one of its screens in the app.
     case screen
     case stop
+    /// Its own code when the host had not called it: a thread or timer of its own, or a
+    /// route another module called (a crash there is found by its address).
+    case background
 }

@@ -19,6 +19,9 @@ final class ModuleGuard: Sendable {
     }
 
     private let marker: Mutex<Marker?> = Mutex(nil)
+    /// Module and phase of each record that only warns (a vanishing), and those of them this
+    /// process came through: their records are forgotten when it ends normally.
+    private let vanishings = Mutex<(watched: Set<String>, passed: Set<String>)>(([], []))
     /// How many guarded calls are under way: module code that reaches the host, which calls
     /// into a module again, stays attributed to the outermost module.
     private let depth = Mutex(0)
@@ -48,18 +51,63 @@ final class ModuleGuard: Sendable {
         let record = CrashRecord.markerPrefix(module: module, phase: phase, library: library, identity: identity, timeout: seconds)
         ensureMarker()
         modhost_guard_enter(
-            "module '\(module)' crashed the host in \(phase.rawValue)", suffix, "module '\(module)' called exit(%) in \(phase.rawValue)",
+            module, "module '\(module)' crashed the host in \(phase.rawValue)", suffix,
+            "module '\(module)' called exit(%) in \(phase.rawValue)",
             "module '\(module)' has not returned from \(phase.rawValue) after \(Self.format(seconds)) s", record,
             timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)
-        defer { modhost_guard_leave() }
-        return try body()
+        defer { Self.sayRestored(modhost_guard_leave(), by: module, in: phase) }
+        let result = try body()
+        notePassed(module, phase)
+        return result
     }
 
-    /// Removes this process's marker: the host ends normally.
+    /// Watches the records that only warn (see ``CrashRecords``): coming through their module
+    /// and phase clears them, so only a vanishing twice in a row skips a module.
+    func watch(_ warnings: [CrashRecord]) {
+        guard !warnings.isEmpty else { return }
+        vanishings.withLock { $0.watched = Set(warnings.map { "\($0.module)\t\($0.phase)" }) }
+    }
+
+    private func notePassed(_ module: String, _ phase: GuardPhase) {
+        vanishings.withLock { state in
+            guard !state.watched.isEmpty else { return }
+            let key = "\(module)\t\(phase.rawValue)"
+            if state.watched.contains(key) { state.passed.insert(key) }
+        }
+    }
+
+    /// Registers a loaded module library's code with the C guard: a crash whose backtrace
+    /// passes through it is that module's, in any thread and at any time (see
+    /// ``GuardPhase/background``).
+    static func registerCode(of module: String, handle: UnsafeMutableRawPointer, library: String, identity: FileIdentity) {
+        let (head, tail) = CrashRecord.markerParts(module: module, phase: .background, library: library, identity: identity, timeout: 0)
+        _ = modhost_guard_add_module(handle, module, head, tail)
+    }
+
+    /// Says which of the standard descriptors (bits of `restored`) the call closed or
+    /// replaced, now that the guard has put them back.
+    private static func sayRestored(_ restored: Int32, by module: String, in phase: GuardPhase) {
+        guard restored != 0 else { return }
+        let names = ["standard input", "standard output", "standard error"].enumerated().filter { restored & (1 << $0.offset) != 0 }
+        let line =
+            "modhost: warning: module '\(module)' closed or replaced \(names.map(\.element).joined(separator: ", ")) in \(phase.rawValue); the host put it back\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+
+    /// Removes this process's marker and clears the warnings it came through: the host ends
+    /// normally.
     func finish() {
+        let passed = vanishings.withLock { state in
+            defer { state.passed = [] }
+            return state.passed
+        }
+        if recordsCrashes && !passed.isEmpty {
+            var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
+            for record in records.warnings where passed.contains("\(record.module)\t\(record.phase)") { records.forget(record.module) }
+        }
         marker.withLock { marker in
             guard let current = marker else { return }
-            modhost_guard_set_marker(-1, nil)
+            modhost_guard_set_marker(-1, nil, nil)
             close(current.descriptor)
             unlink(current.path)
             marker = nil
@@ -76,7 +124,7 @@ final class ModuleGuard: Sendable {
             let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { return }
             marker = Marker(descriptor: descriptor, path: path)
-            modhost_guard_set_marker(descriptor, path)
+            modhost_guard_set_marker(descriptor, path, folder + "/backtrace-\(getpid()).txt")
         }
     }
 

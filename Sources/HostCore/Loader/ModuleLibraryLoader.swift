@@ -122,6 +122,7 @@ public final class ModuleLibraryLoader: Sendable {
                 throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(message)]))
             }
         }
+        ModuleGuard.registerCode(of: name, handle: handle, library: file.path, identity: file.identity)
         guard let symbol = dlsym(handle, ModuleKitABI.entrySymbol) else {
             throw refuse(
                 .missingEntry,

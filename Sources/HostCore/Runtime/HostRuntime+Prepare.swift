@@ -23,6 +23,8 @@ extension HostRuntime {
         if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { $0.lowercased() == "all" }) {
             crashes.forgetAll()
         }
+        for record in crashes.vanished { logger.warn(record.warningText.description) }
+        moduleGuard.watch(crashes.warnings)
         var reports: [ModuleReport] = []
         for entry in configuration.modules {
             var report = ModuleReport(name: entry.name, state: .disabled)
@@ -54,7 +56,7 @@ extension HostRuntime {
                         report.state = .failed
                         report.reasonText = record.reasonText
                         state.crashed[entry.name] = record.reasonText
-                    } else if crashes.records[entry.name] != nil, !options.readOnly {
+                    } else if let record = crashes.records[entry.name], record.identity != inspected.identity, !options.readOnly {
                         crashes.forget(entry.name)
                         logger.info("module '\(entry.name)': its library changed since it crashed the host; trying it again")
                     }

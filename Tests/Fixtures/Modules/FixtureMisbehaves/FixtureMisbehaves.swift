@@ -3,14 +3,28 @@ import Foundation
 import ModuleKit
 import Synchronization
 
-/// Test module that misbehaves where its `config` says: `{"in": "register" | "start" |
-/// "command" | "screen" | "stop", "how": "fatalError" | "block" | "exit"}`; "screen" is its
-/// Home entry's screen. With no config it behaves.
+/// Test module that misbehaves where its `config` says: `{"in": "load" | "register" | "start" |
+/// "command" | "screen" | "stop", "how": …}`; "screen" is its Home entry's screen, "load" its
+/// entry point. How:
+/// - "fatalError", "block" (forever), "exit" (exit(0)), "raise" (raise(SIGSEGV));
+/// - "flood": prints 100 MB to standard output;
+/// - "closeStandardFiles": closes descriptors 0, 1 and 2;
+/// - "fail": throws an error carrying `secret` (registered with Redaction when `register`
+///   is true), or prints it with `context.ui.print` in a screen;
+/// - "crashOnThread": a thread of its own waits until the file `trigger` exists, then crashes.
+/// With no config it behaves.
 final class FixtureMisbehaves: Module, Sendable {
     // Name, version and routes: module.manifest (the build generates them).
     struct Configuration: Decodable, Sendable {
         var `in`: String?
         var how: String?
+        var secret: String?
+        var register: Bool?
+        var trigger: String?
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
     }
 
     private let plan = Mutex<Configuration>(Configuration())
@@ -19,18 +33,28 @@ final class FixtureMisbehaves: Module, Sendable {
 
     func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
         plan.withLock { $0 = configuration }
+        if configuration.register == true, let secret = configuration.secret { Redaction.register(secret: secret) }
         try registry.route((any MisbehaviourRoute).self, .singleton(Misbehaviour()))
-        misbehave(in: "register")
+        try misbehave(in: "register")
     }
 
-    func start(_ context: ModuleContext) throws { misbehave(in: "start") }
+    func start(_ context: ModuleContext) throws {
+        let configuration = plan.withLock { $0 }
+        if configuration.how == "crashOnThread", let trigger = configuration.trigger {
+            Thread.detachNewThread {
+                while access(trigger, F_OK) != 0 { usleep(10_000) }
+                fatalError("FixtureMisbehaves: told to crash on a thread of its own")
+            }
+        }
+        try misbehave(in: "start")
+    }
 
-    func stop() { misbehave(in: "stop") }
+    func stop() { try? misbehave(in: "stop") }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
         [
             ModuleCommand(name: "run", summary: "Misbehave as configured, or print 'fine'", usage: "run") { _ in
-                self.misbehave(in: "command")
+                try self.misbehave(in: "command")
                 print("fine")
             }
         ]
@@ -40,13 +64,19 @@ final class FixtureMisbehaves: Module, Sendable {
         [HomeEntry(title: "Misbehave") { MisbehavingScreen(module: self) }]
     }
 
-    func misbehave(in phase: String) {
+    func misbehave(in phase: String) throws {
         let configuration = plan.withLock { $0 }
         guard configuration.in == phase else { return }
         switch configuration.how {
         case "fatalError": fatalError("FixtureMisbehaves: told to crash in \(phase)")
         case "block": while true { sleep(60) }
         case "exit": exit(0)
+        case "raise": raise(SIGSEGV)
+        case "flood":
+            let line = String(repeating: "x", count: 99)
+            for _ in 0..<1_000_000 { print(line) }
+        case "closeStandardFiles": for descriptor: Int32 in 0...2 { close(descriptor) }
+        case "fail": throw Failure(description: "told to fail with \(configuration.secret ?? "")")
         default: return
         }
     }
@@ -63,10 +93,20 @@ final class MisbehavingScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        module.misbehave(in: "screen")
+        do {
+            try module.misbehave(in: "screen")
+        } catch {
+            ui.print("\(error)")
+        }
         return .pop
     }
 }
 
 @_cdecl("modhost_module_entry")
-public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureMisbehaves.self, request) }
+public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? {
+    // The entry point is the "load" phase: told by the environment, as no config is read yet.
+    if let how = getenv("FIXTURE_MISBEHAVES_IN_LOAD").map({ String(cString: $0) }), how == "closeStandardFiles" {
+        for descriptor: Int32 in 0...2 { close(descriptor) }
+    }
+    return ModuleExport.entry(FixtureMisbehaves.self, request)
+}

@@ -50,13 +50,16 @@ public final class StandardTerminal: Terminal {
     }
 
     public func write(_ text: String) {
-        // The throwing write: FileHandle.write(_:) traps when standard output is full or gone.
-        do {
-            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
-        } catch {
-            // _exit: the host is ending, not the module whose screen was drawing.
-            StandardError.write("modhost: error: cannot write to standard output: \(error.localizedDescription)\n")
-            _exit(1)
+        // write(2), not FileHandle.write(_:), which traps when standard output is full or gone.
+        // What `print` buffered goes first, so the two keep their order.
+        fflush(nil)
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            // The host's failure, not the module's whose screen was drawing.
+            guard written > 0 else { OutputFailure.report(written < 0 ? errno : EIO) }
+            bytes = bytes.dropFirst(written)
         }
     }
 }
