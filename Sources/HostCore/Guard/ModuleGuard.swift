@@ -89,8 +89,10 @@ final class ModuleGuard: Sendable {
     private static func sayRestored(_ restored: Int32, by module: String, in phase: GuardPhase) {
         guard restored != 0 else { return }
         let names = ["standard input", "standard output", "standard error"].enumerated().filter { restored & (1 << $0.offset) != 0 }
+            .map(\.element)
+        let listed = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
         let line =
-            "modhost: warning: module '\(module)' closed or replaced \(names.map(\.element).joined(separator: ", ")) in \(phase.rawValue); the host put it back\n"
+            "modhost: warning: module '\(module)' closed or replaced \(listed) in \(phase.rawValue); the host put \(names.count < 2 ? "it" : "them") back\n"
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
