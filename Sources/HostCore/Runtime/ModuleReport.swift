@@ -12,7 +12,10 @@ public struct ModuleReport: Sendable, Equatable {
 
     /// Why the module is not active; `nil` when active. Said in the person's language where
     /// the host has a translation (``reason`` is its English, as `modules --json` reports it).
-    var reasonText: HostText?
+    /// Redacted when it is set: it reaches `modules`, `--json`, `check` and About.
+    var reasonText: HostText? {
+        didSet { reasonText = reasonText?.redacted() }
+    }
     /// Why the module is not active, in English; `nil` when active.
     public var reason: String? {
         get { reasonText?.description }

@@ -24,6 +24,19 @@ struct HostText: Sendable, Equatable, CustomStringConvertible {
     /// The text itself, not translated (a name, a path, a detail from elsewhere).
     static func plain(_ text: String) -> HostText { HostText("", "%@", [.plain(text)]) }
 
+    /// The message with every secret in its values removed (see `Redaction`): a reason that
+    /// carries a module's error or a value from modules.json is shown on many paths.
+    func redacted() -> HostText {
+        HostText(
+            key, template,
+            arguments.map { argument in
+                switch argument {
+                case .plain(let text): .plain(Redaction.redact(text))
+                case .text(let text): .text(text.redacted())
+                }
+            })
+    }
+
     /// English.
     var description: String { render(nil) }
 

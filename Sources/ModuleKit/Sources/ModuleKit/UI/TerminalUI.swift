@@ -15,22 +15,28 @@ public final class TerminalUI {
 
     /// A screen title, underlined (bold on a colour terminal).
     public func title(_ text: String) {
-        terminal.write("\n" + style(text, code: "1") + "\n" + String(repeating: "=", count: text.count) + "\n")
+        show("\n" + style(text, code: "1") + "\n" + String(repeating: "=", count: text.count) + "\n")
     }
 
     /// A line of text.
     public func print(_ text: String) {
-        terminal.write(text + "\n")
+        show(text + "\n")
     }
 
     /// An error or validation message (red on a colour terminal).
     public func error(_ text: String) {
-        terminal.write(style("! " + text, code: "31") + "\n")
+        show(style("! " + text, code: "31") + "\n")
     }
 
     /// A success message (green on a colour terminal).
     public func success(_ text: String) {
-        terminal.write(style(text, code: "32") + "\n")
+        show(style(text, code: "32") + "\n")
+    }
+
+    /// Everything a screen writes goes through here, redacted: a module's text may carry a
+    /// secret (an error quoting a URL with its key).
+    private func show(_ text: String) {
+        terminal.write(Redaction.redact(text))
     }
 
     private func style(_ text: String, code: String) -> String {
@@ -45,9 +51,9 @@ public final class TerminalUI {
         // (In the pseudo-locale a question ends in "? !!]".)
         let end = prompt.hasSuffix(" !!]") ? String(prompt.dropLast(4)) : prompt
         let isQuestion = end.hasSuffix("?") || end.hasSuffix(";") || end.hasSuffix("\u{037E}")
-        terminal.write(prompt + (isQuestion ? " " : ": "))
+        show(prompt + (isQuestion ? " " : ": "))
         let answer = secret ? terminal.readSecret() : terminal.readLine()
-        if answer == nil { terminal.write("\n") }  // end of input: end the prompt's line
+        if answer == nil { show("\n") }  // end of input: end the prompt's line
         return answer
     }
 
