@@ -49,8 +49,8 @@ struct GeoBenchmark {
     /// Median of adding new cities one by one through the interactor (validation, country
     /// lookup, one durable transaction each).
     private func addMedian(storage: SQLiteGeoStorage) throws -> Double {
-        let locator = ServiceLocator()
-        let resolver = locator.resolver(for: GeoModule.manifest)
+        let (locator, access) = ServiceLocator.withHostAccess()
+        let resolver = locator.resolver(for: GeoModule.manifest, access: access)
         let registry = ModuleRegistry(
             context: ModuleContext(
                 moduleName: "Geo", environment: .test, logger: Logger(label: "Geo", minimumLevel: .critical), resolver: resolver,

@@ -113,13 +113,14 @@ struct RouteShapesBenchmark {
     /// A locator with a provider of both routes and a consumer that requires them, sealed,
     /// and a box table with as many other keys as a real app registers.
     private func makeLayout() throws -> Layout {
-        let locator = ServiceLocator()
+        let (locator, access) = ServiceLocator.withHostAccess()
         let provider = ModuleManifest(
             name: "Shapes", version: "1", provides: [.route((any ClassBoundRoute).self), .route((any ValueRoute).self)])
         let consumer = ModuleManifest(
             name: "User", version: "1", requires: [.route((any ClassBoundRoute).self), .route((any ValueRoute).self)])
         let registry = ModuleRegistry(
-            context: ModuleContext.testing(moduleName: "Shapes", resolver: locator.resolver(for: provider)), locator: locator)
+            context: ModuleContext.testing(moduleName: "Shapes", resolver: locator.resolver(for: provider, access: access)),
+            locator: locator)
         try registry.route((any ClassBoundRoute).self, .singleton(ClassBoundService()))
         try registry.route((any ValueRoute).self, .singleton(ValueService(seed: 3)))
         locator.seal()
@@ -127,7 +128,7 @@ struct RouteShapesBenchmark {
         for other in (0..<32).map({ ResolveBenchmark.Box($0) }) { boxes[ObjectIdentifier(other)] = other }
         boxes[ObjectIdentifier((any ClassBoundRoute).self)] = ResolveBenchmark.Box<any ClassBoundRoute>(ClassBoundService())
         boxes[ObjectIdentifier((any ValueRoute).self)] = ResolveBenchmark.Box<any ValueRoute>(ValueService(seed: 3))
-        return Layout(resolver: locator.resolver(for: consumer), boxes: boxes, locator: locator)
+        return Layout(resolver: locator.resolver(for: consumer, access: access), boxes: boxes, locator: locator)
     }
 }
 

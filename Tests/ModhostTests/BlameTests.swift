@@ -135,4 +135,10 @@ import Testing
         #expect(!output.contains("Program crashed"), "\(output)")
         #expect(output.contains("; its backtrace is in '\(data)/.modhost/backtrace-"), "\(output)")
     }
+
+    @Test func aModuleCannotTakeTheHostsAccessToTheLocatorEvenThroughItsSPI() throws {
+        let (config, data) = try world(misbehaving: "claimHostAccess")
+        let result = try modhost(["--config", config, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(result.stdout == "no host access\nfine\n", "\(result.stderr)")
+    }
 }

@@ -19,13 +19,30 @@ let weatherKey = RouteKey.route((any WeatherRoute).self)
 
 /// A locator with a provider "Maps" (provides MapRoute) and a consumer "Trip" that requires
 /// MapRoute and uses WeatherRoute.
-func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolver) {
-    let locator = ServiceLocator()
+/// Each locator's host access comes with it; the tests play the host (see `HostAccess`).
+func makeLocator() -> (HostedLocator, maps: ModuleRegistry, trip: ModuleResolver) {
+    let (plain, access) = ServiceLocator.withHostAccess()
+    let locator = HostedLocator(locator: plain, access: access)
     let maps = ModuleManifest(name: "Maps", version: "1", provides: [mapKey])
     let trip = ModuleManifest(name: "Trip", version: "1", requires: [mapKey], uses: [weatherKey])
     let mapsResolver = locator.resolver(for: maps)
     let context = ModuleContext.testing(moduleName: "Maps", resolver: mapsResolver)
-    return (locator, ModuleRegistry(context: context, locator: locator), locator.resolver(for: trip))
+    return (locator, ModuleRegistry(context: context, locator: plain), locator.resolver(for: trip))
+}
+
+/// A locator with the access a host holds to it.
+struct HostedLocator {
+    let locator: ServiceLocator
+    let access: HostAccess
+
+    func resolver(for manifest: ModuleManifest) -> ModuleResolver { locator.resolver(for: manifest, access: access) }
+    func hostResolver() -> ModuleResolver { locator.hostResolver(access: access) }
+    func seal() { locator.seal() }
+    var isSealed: Bool { locator.isSealed }
+    func withdraw(module: String, provided: [RouteKey], reason: String) {
+        locator.withdraw(module: module, provided: provided, reason: reason)
+    }
+    func markUnavailable(_ route: RouteKey, reason: String) { locator.markUnavailable(route, reason: reason) }
 }
 
 @Suite struct ServiceLocatorTests {
@@ -207,7 +224,7 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         let other = locator.resolver(for: ModuleManifest(name: "OtherMaps", version: "1", provides: [mapKey]))
         let registry = ModuleRegistry(
             context: ModuleContext.testing(moduleName: "OtherMaps", resolver: other),
-            locator: locator)
+            locator: locator.locator)
         let error = #expect(throws: LocatorError.self) { try registry.route((any MapRoute).self, .singleton(Map())) }
         #expect(error?.kind == .duplicate)
         #expect(error?.message == "route 'MapRoute' is provided by both 'Maps' and 'OtherMaps'")
@@ -235,6 +252,15 @@ func makeLocator() -> (ServiceLocator, maps: ModuleRegistry, trip: ModuleResolve
         #expect(try maps.resolver.resolve(Counter.self).now == 7)
         let error = #expect(throws: LocatorError.self) { try trip.resolve(Counter.self) }
         #expect(error?.kind == .undeclared)
+    }
+
+    @Test func theHostAccessGoesOnlyToTheFirstClaimant() {
+        // The host claims it before any module is loaded; a module asking later gets nothing,
+        // even through `@_spi(Host) import ModuleKit`.
+        let locator = ServiceLocator()
+        #expect(locator.claimHostAccess() != nil)
+        #expect(locator.claimHostAccess() == nil)
+        #expect(ServiceLocator.withHostAccess().locator.claimHostAccess() == nil)
     }
 
     @Test func hostResolverReachesEveryRoute() throws {

@@ -52,8 +52,8 @@ final class InMemoryGeoStorage: GeoStorageService {
 
 /// A resolver with Geo's services, the storage being the in-memory double.
 func makeResolver(storage: any GeoStorageService = InMemoryGeoStorage()) throws -> ModuleResolver {
-    let locator = ServiceLocator()
-    let resolver = locator.resolver(for: GeoModule.manifest)
+    let (locator, access) = ServiceLocator.withHostAccess()
+    let resolver = locator.resolver(for: GeoModule.manifest, access: access)
     let registry = ModuleRegistry(context: .testing(moduleName: "Geo", resolver: resolver), locator: locator)
     try registry.service((any GeoStorageService).self, .singleton(storage))
     try registry.service(RegionCatalog.self, .singleton(sharedCatalog))

@@ -1,6 +1,6 @@
 import CHostGuard
 import Foundation
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// `modhost`: parses the command line, runs the command, and returns the exit code
 /// (0 success, 1 failure, 2 bad usage). Everything the executable does happens here.
@@ -79,7 +79,7 @@ public enum ModhostCommandLine {
         }
         var options = RuntimeOptions(
             only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
-            dataFolder: parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment))
+            dataFolder: Self.dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
         options.retry = parsed.retry
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
         options.recordsCrashes = parsed.recordsCrashes
@@ -127,6 +127,12 @@ public enum ModhostCommandLine {
             "host.kit.mismatch",
             "modhost was built against ModuleKit %@, but the loaded libModuleKit.so is %@; rebuild with 'swift build' (remove .build if the mismatch stays)",
             [.plain(compiled), .plain(ModuleKitABI.hostFingerprint)])
+    }
+
+    /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when
+    /// it cannot be: then opening it at start says why, and modules that store data fail.
+    static func dataFolder(_ given: String) -> String {
+        (try? ModuleStorage.resolveDataFolder(given)) ?? given
     }
 
     /// The folder of the running executable: where `lib<Name>.so` is looked up by default.

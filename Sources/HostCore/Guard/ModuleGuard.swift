@@ -116,17 +116,17 @@ final class ModuleGuard: Sendable {
         }
     }
 
+    /// Creates this process's marker in the checked `.modhost` folder (see ``CrashRecords``);
+    /// without one (a folder that fails its checks) crashes are still named, not remembered.
     private func ensureMarker() {
         guard recordsCrashes else { return }
         marker.withLock { marker in
-            guard marker == nil else { return }
-            let folder = CrashRecords.folder(in: dataFolder)
-            guard (try? CrashRecords.createFolder(folder)) != nil else { return }
-            let path = folder + "/running-\(getpid())"
-            let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { return }
+            guard marker == nil, let folder = try? CrashRecords.open(dataFolder, create: true) else { return }
+            let name = "running-\(getpid())"
+            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR | O_TRUNC, create: true) else { return }
+            let path = folder.path + "/" + name
             marker = Marker(descriptor: descriptor, path: path)
-            modhost_guard_set_marker(descriptor, path, folder + "/backtrace-\(getpid()).txt")
+            modhost_guard_set_marker(descriptor, path, folder.path + "/backtrace-\(getpid()).txt")
         }
     }
 

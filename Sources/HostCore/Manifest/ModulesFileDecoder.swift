@@ -136,6 +136,13 @@ public struct ModulesFileDecoder {
                         HostText("config.search.empty", "searchPaths[%@] is empty; remove it or name a folder", [.plain("\(index)")]))
                     continue
                 }
+                guard !path.utf8.contains(0) else {
+                    problems.append(
+                        HostText(
+                            "config.search.nul", "searchPaths[%@] holds a NUL character (\\u0000), which no path can; remove it",
+                            [.plain("\(index)")]))
+                    continue
+                }
                 paths.append(FilePaths.absolute(path, relativeTo: folder))
             }
             return paths
@@ -184,6 +191,9 @@ public struct ModulesFileDecoder {
             var library: String?
             switch fields["library"] {
             case nil: break
+            case .string(let value)? where value.utf8.contains(0):
+                entryProblems.append(
+                    HostText("config.library.nul", "'library' holds a NUL character (\\u0000), which no path can; remove it"))
             case .string(let value)? where !value.isEmpty: library = value
             case .string?:
                 entryProblems.append(HostText("config.library.empty", "'library' is empty; remove it or give the library's path"))

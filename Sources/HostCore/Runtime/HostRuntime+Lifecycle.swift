@@ -24,7 +24,8 @@ extension HostRuntime {
                 continue
             }
             let context = self.context(
-                named: name, resolver: locator.resolver(for: module.manifest), strings: state.strings[name] ?? .none(locale: locale),
+                named: name, resolver: locator.resolver(for: module.manifest, access: access),
+                strings: state.strings[name] ?? .none(locale: locale),
                 libraryFolder: module.folder)
             state.contexts[name] = context
             do {

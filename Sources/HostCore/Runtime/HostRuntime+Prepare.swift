@@ -23,6 +23,7 @@ extension HostRuntime {
         if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { $0.lowercased() == "all" }) {
             crashes.forgetAll()
         }
+        if let problem = crashes.problem { logger.warn("crash records are neither read nor obeyed: \(problem)") }
         for record in crashes.vanished { logger.warn(record.warningText.description) }
         moduleGuard.watch(crashes.warnings)
         var reports: [ModuleReport] = []
@@ -395,7 +396,9 @@ extension HostRuntime {
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.
     private func locate(_ entry: ModuleEntry) throws(LoadError) -> String {
-        let folder = FilePaths.folder(of: configuration.path)
+        // The file's folder however `--config` was written: a relative path is taken from
+        // the current folder first ("modules.json" → "/srv/app").
+        let folder = FilePaths.folder(of: FilePaths.absolute(configuration.path, relativeTo: FilePaths.currentFolder))
         if let library = entry.library {
             return FilePaths.absolute(library, relativeTo: folder)
         }

@@ -20,6 +20,8 @@ public final class HostRuntime: Sendable {
     public let configuration: HostConfiguration
     public let options: RuntimeOptions
     let locator: ServiceLocator
+    /// The host's right to make resolvers of `locator` (see ``HostAccessKeeper``).
+    let access: HostAccess
     let loader: ModuleLibraryLoader
     let logger: Logger
     let hostInfo: HostInfo
@@ -88,6 +90,11 @@ public final class HostRuntime: Sendable {
             if options.enable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = true }
             if options.disable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = false }
         }
+        guard let access = HostAccessKeeper.access(to: locator) else {
+            throw UsageError(
+                HostText("usage.locator.claimed", "the locator's host access was claimed before the host's; run modules on a fresh one"))
+        }
+        self.access = access
         self.configuration = configuration
         self.options = options
         self.locator = locator
@@ -126,7 +133,7 @@ public final class HostRuntime: Sendable {
     }
 
     /// The host's own view of the locator: it reaches every route.
-    public var resolver: ModuleResolver { locator.hostResolver(name: Self.hostName) }
+    public var resolver: ModuleResolver { locator.hostResolver(name: Self.hostName, access: access) }
 
     /// Routes the host provides to every module.
     static let hostRoutes: [RouteKey] = [.route((any HostInfoRoute).self)]

@@ -69,6 +69,11 @@ extension StringsError {
                 "strings.no.english", "module '%@': no 'en.lproj/Localizable.strings' in '%@'", [module, .plain(folder)])
         case .syntax(let path, let detail):
             return HostText("", "module '%@': '%@': %@", [module, .plain(path), .plain(detail)])
+        case .untrusted(let path, let reason):
+            return HostText("strings.untrusted", "module '%@': strings file '%@' is refused: %@", [module, .plain(path), .plain(reason)])
+        case .noKeys(let path):
+            return HostText(
+                "strings.no.keys", "module '%@': '%@' holds no strings; every screen would show raw keys", [module, .plain(path)])
         }
     }
 }

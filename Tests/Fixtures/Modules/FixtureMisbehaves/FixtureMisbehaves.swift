@@ -1,6 +1,6 @@
 import FixtureContracts
 import Foundation
-import ModuleKit
+@_spi(Host) import ModuleKit
 import Synchronization
 
 /// Test module that misbehaves where its `config` says: `{"in": "load" | "register" | "start" |
@@ -11,7 +11,8 @@ import Synchronization
 /// - "closeStandardFiles": closes descriptors 0, 1 and 2;
 /// - "fail": throws an error carrying `secret` (registered with Redaction when `register`
 ///   is true), or prints it with `context.ui.print` in a screen;
-/// - "crashOnThread": a thread of its own waits until the file `trigger` exists, then crashes.
+/// - "crashOnThread": a thread of its own waits until the file `trigger` exists, then crashes;
+/// - "claimHostAccess": tries to take the host's right to make resolvers, and says what it got.
 /// With no config it behaves.
 final class FixtureMisbehaves: Module, Sendable {
     // Name, version and routes: module.manifest (the build generates them).
@@ -77,6 +78,7 @@ final class FixtureMisbehaves: Module, Sendable {
             for _ in 0..<1_000_000 { print(line) }
         case "closeStandardFiles": for descriptor: Int32 in 0...2 { close(descriptor) }
         case "fail": throw Failure(description: "told to fail with \(configuration.secret ?? "")")
+        case "claimHostAccess": print(ServiceLocator.shared.claimHostAccess() == nil ? "no host access" : "host access taken")
         default: return
         }
     }

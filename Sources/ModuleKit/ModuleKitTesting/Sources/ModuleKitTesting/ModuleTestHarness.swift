@@ -25,7 +25,9 @@ public final class ModuleTestHarness<M: Module> {
     /// The app's locale; `set(_:)` switches the module's strings.
     public let locale = LocaleSetting(environment: [:])
 
-    private let locator = ServiceLocator()
+    private let locator: ServiceLocator
+    /// The harness stands in for the host: it holds its locator's one host access.
+    private let access: HostAccess
     private let log = LogCapture()
     private var doubles: Set<RouteKey> = []
     private var context: ModuleContext?
@@ -37,6 +39,7 @@ public final class ModuleTestHarness<M: Module> {
     ///   - input: Lines the module's screens and prompts read, in order.
     public init(_ type: M.Type = M.self, environment: HostEnvironment = .test, input: [String] = []) {
         module = M()
+        (locator, access) = ServiceLocator.withHostAccess()
         self.environment = environment
         dataFolder = NSTemporaryDirectory() + "modhost-harness-" + UUID().uuidString
         terminal = ScriptedTerminal(lines: input)
@@ -72,7 +75,7 @@ public final class ModuleTestHarness<M: Module> {
             throw HarnessError("'\(M.name)' neither requires nor uses '\(key)'; declare it before giving it a double")
         }
         let owner = ModuleManifest(name: "double of \(key)", version: "test", provides: [key])
-        let resolver = locator.resolver(for: owner)
+        let resolver = locator.resolver(for: owner, access: access)
         let registry = ModuleRegistry(
             context: makeContext(name: owner.name, resolver: resolver, strings: .none(locale: locale)), locator: locator)
         try registry.route(route, .singleton(double))
@@ -90,7 +93,7 @@ public final class ModuleTestHarness<M: Module> {
             throw HarnessError(
                 "'\(M.name)' requires \(missing.map { "'\($0)'" }.joined(separator: ", ")); give each a double with provide(_:_:)")
         }
-        let context = makeContext(name: M.name, resolver: locator.resolver(for: M.manifest), strings: try loadStrings())
+        let context = makeContext(name: M.name, resolver: locator.resolver(for: M.manifest, access: access), strings: try loadStrings())
         self.context = context
         let instance = ModuleInstance(module)
         try instance.register(
@@ -103,14 +106,14 @@ public final class ModuleTestHarness<M: Module> {
     ///
     /// - Throws: ``LocatorError`` when the route is not registered or is a factory.
     public func resolve<Route: Sendable>(_ route: Route.Type) throws(LocatorError) -> Route {
-        try locator.hostResolver(name: "test").resolve(route)
+        try locator.hostResolver(name: "test", access: access).resolve(route)
     }
 
     /// Makes a new value of a route the module provides as a factory, as another module would.
     ///
     /// - Throws: ``LocatorError`` when the route is not registered or is a shared value.
     public func make<Route: Sendable>(_ route: Route.Type) throws(LocatorError) -> Route {
-        try locator.hostResolver(name: "test").make(route)
+        try locator.hostResolver(name: "test", access: access).make(route)
     }
 
     /// The commands the module contributes.

@@ -19,6 +19,8 @@ public final class ServiceLocator: Sendable {
         var unavailableReasons: [ObjectIdentifier: String] = [:]
         var resolvers: [String: ModuleResolver] = [:]
         var isSealed = false
+        /// Whether the one ``HostAccess`` of this locator was handed out.
+        var hostAccessClaimed = false
         /// Entries withdrawn from a failed module, kept: a resolve on another thread may still
         /// read a value it found before the withdrawal.
         var retired: [AnyEntry] = []
@@ -32,10 +34,32 @@ public final class ServiceLocator: Sendable {
     /// Whether start-up is over and the locator is read-only.
     public var isSealed: Bool { state.withLock { $0.isSealed } }
 
+    /// The right to make resolvers: handed out once per locator, to the first caller, which is
+    /// the host (it claims it before any module library is opened). A module's code, even with
+    /// `@_spi(Host) import ModuleKit`, gets `nil`, so it cannot make itself a resolver that
+    /// reaches routes it never declared.
+    @_spi(Host)
+    public func claimHostAccess() -> HostAccess? {
+        state.withLock { state in
+            guard !state.hostAccessClaimed else { return nil }
+            state.hostAccessClaimed = true
+            return HostAccess(locator: ObjectIdentifier(self))
+        }
+    }
+
+    /// A new locator and its host access, for a host of its own (a test harness, a benchmark).
+    @_spi(Host)
+    public static func withHostAccess() -> (locator: ServiceLocator, access: HostAccess) {
+        let locator = ServiceLocator()
+        locator.state.withLock { $0.hostAccessClaimed = true }
+        return (locator, HostAccess(locator: ObjectIdentifier(locator)))
+    }
+
     /// The resolver of the module described by `manifest`, made on first request.
     @_spi(Host)
-    public func resolver(for manifest: ModuleManifest) -> ModuleResolver {
-        makeResolver(name: manifest.name) {
+    public func resolver(for manifest: ModuleManifest, access: HostAccess) -> ModuleResolver {
+        precondition(access.locator == ObjectIdentifier(self), "a HostAccess is good only for the locator that gave it")
+        return makeResolver(name: manifest.name) {
             ModuleResolver(
                 moduleName: manifest.name,
                 reachableRoutes: Set(manifest.declaredRoutes.map(\.id)),
@@ -47,8 +71,9 @@ public final class ServiceLocator: Sendable {
 
     /// The host's own resolver: it reaches every route.
     @_spi(Host)
-    public func hostResolver(name: String = "modhost") -> ModuleResolver {
-        makeResolver(name: name) {
+    public func hostResolver(name: String = "modhost", access: HostAccess) -> ModuleResolver {
+        precondition(access.locator == ObjectIdentifier(self), "a HostAccess is good only for the locator that gave it")
+        return makeResolver(name: name) {
             ModuleResolver(moduleName: name, reachableRoutes: nil, providedRoutes: nil, locator: self)
         }
     }
@@ -107,5 +132,15 @@ public final class ServiceLocator: Sendable {
             entries[id] = entry
         }
         return entries
+    }
+}
+
+/// The host's right to make resolvers of a ``ServiceLocator`` (see
+/// ``ServiceLocator/claimHostAccess()``); only the locator makes one.
+@_spi(Host) public final class HostAccess: Sendable {
+    let locator: ObjectIdentifier
+
+    fileprivate init(locator: ObjectIdentifier) {
+        self.locator = locator
     }
 }

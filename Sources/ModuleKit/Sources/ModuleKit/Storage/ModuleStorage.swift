@@ -60,7 +60,10 @@ public final class ModuleStorage: Sendable {
     ///   someone else's — come with the first use.
     public func database(named name: String = "data", migrations: [Migration]) throws(StorageError) -> Database {
         let file = name + ".sqlite"
-        guard Self.isPlainName(file) else { throw StorageError(.open, "'\(name)' is not a plain database name") }
+        // "", "." and ".." would make ".sqlite", "..sqlite" and "...sqlite": hidden, and no name.
+        guard Self.isPlainName(name), !name.hasPrefix(".") else {
+            throw StorageError(.open, "'\(Escaped(name))' is not a plain database name; use letters, digits, '-' and '_'")
+        }
         return Database(
             path: folder + "/" + file, migrations: migrations,
             prepare: { () throws(StorageError) in
@@ -91,5 +94,14 @@ public final class ModuleStorage: Sendable {
     @_spi(Host)
     public static func checkDataFolder(_ path: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) {
         _ = try StorageFolder.openRoot(path, report: report)
+    }
+
+    /// The data folder at `path` as the host uses it: absolute, its symlinks resolved once
+    /// (each only from a folder no one else can write). Creates nothing.
+    ///
+    /// - Throws: ``StorageError`` naming a symlink another user could replace.
+    @_spi(Host)
+    public static func resolveDataFolder(_ path: String) throws(StorageError) -> String {
+        try StorageFolder.resolve(dataFolder: path)
     }
 }

@@ -129,6 +129,13 @@ public final class StorageFolder: Sendable {
         return try Self.open(folder: name, in: descriptor, parentPath: path, report: report)
     }
 
+    /// The file `name` opened with `flags` (and created 0600 when `create`), checked as every
+    /// file here is; `-1` when it does not exist and `create` is false. The caller closes it.
+    @_spi(Host)
+    public func openDescriptor(_ name: String, flags: Int32, create: Bool) throws(StorageError) -> Int32 {
+        try open(name, flags, create: create)
+    }
+
     // MARK: - Checks
 
     /// Opens `name` without following a symlink; `-1` when it does not exist and `create` is
@@ -242,9 +249,36 @@ public final class StorageFolder: Sendable {
         return try checked(fd, path: path, report: report)
     }
 
+    /// The data folder `path` as it will be used: absolute (a relative one is taken from the
+    /// current folder), with every symlink in the part that exists resolved once, each taken
+    /// only from a folder no one else can write (see `TrustedPath`). Creates nothing.
+    ///
+    /// SQLite opens databases with `SQLITE_OPEN_NOFOLLOW`, which refuses a symlink anywhere in
+    /// the path: so a data folder below a symlinked parent is used by its resolved path.
+    static func resolve(dataFolder path: String) throws(StorageError) -> String {
+        var existing = FilePaths.absolute(path, relativeTo: FilePaths.currentFolder)
+        var missing: [String] = []
+        var status = stat()
+        while existing != "/" && lstat(existing, &status) != 0 && errno == ENOENT {
+            missing.append(String(existing[existing.index(after: existing.lastIndex(of: "/") ?? existing.startIndex)...]))
+            existing = FilePaths.folder(of: existing)
+        }
+        let resolved: String
+        do {
+            resolved = try TrustedPath.resolve(existing)
+        } catch {
+            throw StorageError(.open, "the data folder '\(Escaped(path))' cannot be used: \(error)")
+        }
+        var full = resolved == "/" ? "" : resolved
+        for component in missing.reversed() { full += "/" + component }
+        return full.isEmpty ? "/" : full
+    }
+
     /// Opens the data folder itself at `path` (created 0700 with its parents if needed). The
-    /// path may be a symlink the person set up; what it leads to must be theirs.
-    static func openRoot(_ path: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) -> StorageFolder {
+    /// path may lead through symlinks the person set up (see ``resolve(dataFolder:)``); what it
+    /// leads to must be theirs.
+    static func openRoot(_ given: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) -> StorageFolder {
+        let path = try resolve(dataFolder: given)
         var partial = ""
         for component in path.split(separator: "/") {
             partial.append("/")
@@ -253,7 +287,7 @@ public final class StorageFolder: Sendable {
                 throw StorageError(.open, "cannot create folder '\(partial)': \(String(cString: strerror(errno)))")
             }
         }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError(.open, "cannot open the data folder '\(path)': \(String(cString: strerror(errno)))") }
         var status = stat()
         // A shared folder such as /tmp is never made private (that would lock everyone else

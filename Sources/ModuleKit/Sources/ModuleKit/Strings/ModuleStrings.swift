@@ -74,7 +74,12 @@ public final class ModuleStrings: Sendable {
     public static func loadEveryLocale(module: String, from folder: String, locale: LocaleSetting) throws(StringsError)
         -> ModuleStrings
     {
-        var tables: [String: Table?] = [fallbackLocale: try readEnglish(module: module, folder: folder)]
+        let english = try readEnglish(module: module, folder: folder)
+        // Every lookup falls back to English: a table without keys shows raw keys everywhere.
+        guard !english.isEmpty else {
+            throw StringsError(module: module, .noKeys(path: "\(folder)/\(fallbackLocale).lproj/Localizable.strings"))
+        }
+        var tables: [String: Table?] = [fallbackLocale: english]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for entry in entries.sorted() where entry.hasSuffix(".lproj") {
             let code = String(entry.dropLast(".lproj".count))
@@ -111,7 +116,13 @@ public final class ModuleStrings: Sendable {
     /// One locale's table; nil when the file is not there.
     private static func readTable(module: String, folder: String, locale code: String) throws(StringsError) -> Table? {
         let path = "\(folder)/\(code).lproj/Localizable.strings"
-        guard let bytes = StringsFile.read(path) else { return nil }
+        let read: [UInt8]?
+        do {
+            read = try StringsFile.read(path)
+        } catch {
+            throw StringsError(module: module, .untrusted(path: path, reason: "\(error)"))
+        }
+        guard let bytes = read else { return nil }
         do {
             return try StringsFile.parse(bytes)
         } catch {
@@ -192,6 +203,10 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
         case noEnglish(folder: String)
         /// A table is not valid `.strings` syntax; `detail` is the parser's, with the line.
         case syntax(path: String, detail: String)
+        /// A table fails the trust rules a library does (owner, mode, symlinks) or is too large.
+        case untrusted(path: String, reason: String)
+        /// The English table holds no key (`modhost check` says so).
+        case noKeys(path: String)
     }
 
     public let module: String
@@ -209,6 +224,8 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
             "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?"
         case .noEnglish(let folder): "module '\(module)': no '\(ModuleStrings.fallbackLocale).lproj/Localizable.strings' in '\(folder)'"
         case .syntax(let path, let detail): "module '\(module)': '\(path)': \(detail)"
+        case .untrusted(let path, let reason): "module '\(module)': strings file '\(path)' is refused: \(reason)"
+        case .noKeys(let path): "module '\(module)': '\(path)' holds no strings; every screen would show raw keys"
         }
     }
 

@@ -24,21 +24,14 @@ enum StringsFile {
     /// The bytes of the file at `path`, read whole with one `read(2)` per 64 KiB (nil when it
     /// cannot be opened, e.g. a locale the module does not ship). Only regular files: a FIFO
     /// planted in a strings folder must not block the host.
-    static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= maximumSize else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var count = 0
-        while count < bytes.count {
-            let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            count += got
+    static func read(_ path: String) throws(TrustError) -> [UInt8]? {
+        // Checked as a library is (owner, mode, folders, symlinks): what it says is shown to
+        // the person, and a planted table could make a screen say anything.
+        do {
+            return try TrustedFile(path: path, maximumSize: maximumSize).contents()
+        } catch .missing {
+            return nil
         }
-        return count == bytes.count ? bytes : Array(bytes[..<count])
     }
 
     /// The largest strings file read (a module's tables are a few KiB).
