@@ -32,6 +32,14 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
         #expect(throws: StorageError.self) { try storage.files(in: name) }
     }
 
+    @Test(arguments: ["", ".", "..", "...", ".hidden"])
+    func aDatabaseNameThatIsNoNameIsRefused(name: String) throws {
+        let storage = temporaryStorage()
+        let error = #expect(throws: StorageError.self) { try storage.database(named: name, migrations: [citySchema]) }
+        #expect(error?.message == "'\(name)' is not a plain database name; use letters, digits, '-' and '_'")
+        #expect(!FileManager.default.fileExists(atPath: storage.folder), "nothing was made")
+    }
+
     @Test func aDatabaseIsOpenedOnItsFirstUseNotWhenMade() throws {
         let storage = temporaryStorage()
         let database = try storage.database(migrations: [citySchema])

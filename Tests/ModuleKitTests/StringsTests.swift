@@ -102,6 +102,41 @@ import Testing
         #expect(syntax?.message == "module 'Geo': '\(broken)/en.lproj/Localizable.strings': line 1: expected '\"' at end of file")
     }
 
+    @Test func aStringsFileOthersCouldChangeOrTooLargeIsRefusedWithItsReason() throws {
+        let locale = LocaleSetting(environment: [:])
+        let open = try stringsFolder(["en": "\"a\" = \"A\";"])
+        let file = open + "/en.lproj/Localizable.strings"
+        chmod(file, 0o666)
+        let writable = #expect(throws: StringsError.self) { try ModuleStrings.load(module: "Geo", from: open, locale: locale) }
+        #expect(
+            writable?.message.hasPrefix(
+                "module 'Geo': strings file '\(file)' is refused: '\(file)' is writable by others than its owner (mode 0666") == true,
+            "\(writable?.message ?? "")")
+        let large = try stringsFolder(["en": "\"a\" = \"" + String(repeating: "x", count: 5 << 20) + "\";"])
+        let tooLarge = #expect(throws: StringsError.self) { try ModuleStrings.load(module: "Geo", from: large, locale: locale) }
+        #expect(
+            tooLarge?.message
+                == "module 'Geo': strings file '\(large)/en.lproj/Localizable.strings' is refused: '\(large)/en.lproj/Localizable.strings' is \((5 << 20) + 9) bytes, more than the 4194304 allowed"
+        )
+        // A symlink to a table, in a folder others may write: another user could point it elsewhere.
+        let real = try stringsFolder(["en": "\"a\" = \"A\";"])
+        let linked = NSTemporaryDirectory() + "strings-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: linked + "/en.lproj", withIntermediateDirectories: true)
+        chmod(linked + "/en.lproj", 0o777)
+        symlink(real + "/en.lproj/Localizable.strings", linked + "/en.lproj/Localizable.strings")
+        let link = #expect(throws: StringsError.self) { try ModuleStrings.load(module: "Geo", from: linked, locale: locale) }
+        #expect(link?.message.contains("goes through symlink '\(linked)/en.lproj/Localizable.strings'") == true, "\(link?.message ?? "")")
+    }
+
+    @Test func checkRefusesAnEnglishTableWithoutKeys() throws {
+        let locale = LocaleSetting(environment: [:])
+        let empty = try stringsFolder(["en": "/* nothing yet */\n"])
+        let error = #expect(throws: StringsError.self) { try ModuleStrings.loadEveryLocale(module: "Geo", from: empty, locale: locale) }
+        #expect(
+            error?.message
+                == "module 'Geo': '\(empty)/en.lproj/Localizable.strings' holds no strings; every screen would show raw keys")
+    }
+
     private func stringsFolder(_ tables: [String: String]) throws -> String {
         let folder = NSTemporaryDirectory() + "strings-" + UUID().uuidString
         for (locale, text) in tables {
