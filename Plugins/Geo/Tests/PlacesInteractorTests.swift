@@ -45,6 +45,21 @@ import Testing
         #expect(try interactor.add(country: "BE", city: "Besançon").country == "BE")
     }
 
+    @Test func theDuplicateRuleHoldsOnTheRealTableToo() throws {
+        // The interactor over SQLite, as the module runs: the table's own rule, not the double's.
+        let folder = NSTemporaryDirectory() + "geo-interactor-" + UUID().uuidString
+        let interactor = try makeInteractor(storage: try SQLiteGeoStorage(storage: ModuleStorage(dataFolder: folder, module: "Geo")))
+        _ = try interactor.add(country: "FR", city: "Besançon")
+        #expect(throws: GeoError.duplicate(city: "besancon", country: "France")) { try interactor.add(country: "France", city: "besancon") }
+        #expect(throws: GeoError.duplicate(city: "BESANÇON", country: "France")) { try interactor.add(country: "FR", city: " BESANÇON ") }
+        #expect(try interactor.add(country: "BE", city: "Besançon").country == "BE")
+        _ = try interactor.add(country: "FR", city: "Lyon")
+        #expect(throws: GeoError.duplicate(city: "Lyon", country: "France")) {
+            try interactor.rename(country: "FR", city: "besançon", to: "Lyon")
+        }
+        #expect(try interactor.groups().flatMap(\.cities).map(\.name).sorted() == ["Besançon", "Besançon", "Lyon"])
+    }
+
     @Test func groupsAreSortedForTheLocale() throws {
         let storage = InMemoryGeoStorage()
         let english = try makeInteractor(locale: "en", storage: storage)
