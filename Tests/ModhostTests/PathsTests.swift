@@ -76,7 +76,8 @@ import Testing
         let library = TestEnvironment.library("Settings")
         var status = stat()
         #expect(stat(library, &status) == 0)
-        return "Settings\tstart\t1796120950\t\(library)\t\(status.st_size)\t\(status.st_mtim.tv_sec)\t\(status.st_mtim.tv_nsec)\t\(status.st_ino)\t0.0\tsignal SIGSEGV\n"
+        return
+            "Settings\tstart\t1796120950\t\(library)\t\(status.st_size)\t\(status.st_mtim.tv_sec)\t\(status.st_mtim.tv_nsec)\t\(status.st_ino)\t0.0\tsignal SIGSEGV\n"
     }
 
     @Test func aLooseModhostFolderIsTightenedAndItsRecordsObeyed() throws {

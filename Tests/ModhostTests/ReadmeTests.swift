@@ -83,7 +83,15 @@ import Testing
         let initialized = host.stderr.split(separator: "\n").compactMap { line in
             line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
         }
-        #expect(initialized.filter { $0.hasSuffix("/libGeo.so") } == [Self.repository + "/Plugins/Geo/.build/debug/libGeo.so"])
+        #expect(initialized.filter { $0.hasSuffix("/libGeo.so") }.count == 1)
+        let logged = try ChildProcess.run(
+            TestEnvironment.modhost, ["--log-level", "debug"] + arguments, environment: ["MODHOST_DATA_DIR": data],
+            currentDirectory: Self.repository)
+        #expect(
+            logged.stderr.contains(
+                "module 'Geo': loaded '\(URL(fileURLWithPath: Self.repository + "/Plugins/Geo/.build/debug/libGeo.so").resolvingSymlinksInPath().path)' from the file that was checked"
+            ),
+            "\(logged.stderr.suffix(2000))")
         #expect(initialized.filter { $0.hasSuffix("/libAuth.so") || $0.hasSuffix("/libPhotos.so") } == [])
     }
 

@@ -180,6 +180,7 @@ extension HostRuntime {
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+            let before = TrustedLibrary.loadedPaths.count
             do {
                 state.loaded[name] = try moduleGuard.run(
                     name, .load, library: inspected.path, identity: inspected.identity, timeout: timeout
@@ -188,6 +189,9 @@ extension HostRuntime {
                 }
             } catch {
                 fail(name, error)
+            }
+            for path in TrustedLibrary.loadedPaths.dropFirst(before) {
+                logger.debug("module '\(name)': loaded '\(path)' from the file that was checked")
             }
         }
         for name in state.plan.order {

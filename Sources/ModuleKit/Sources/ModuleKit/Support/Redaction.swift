@@ -34,13 +34,21 @@ public enum Redaction {
 
     /// `text` with every secret it holds replaced by `***`.
     public static func redact(_ text: String) -> String {
+        redact(text, jsonFields: true)
+    }
+
+    /// ``redact(_:)``, where `jsonFields: false` leaves `"name": "value"` pairs alone: what a
+    /// screen prints may be a JSON document whose schema has a field such as `"key"` (a
+    /// setting's name). Registered secrets, URL credentials, `name=value` and authorization
+    /// are still removed.
+    static func redact(_ text: String, jsonFields: Bool) -> String {
         var result = text
         for secret in secrets.withLock({ $0 }) where result.contains(secret) {
             result = result.split(separator: secret, omittingEmptySubsequences: false).joined(separator: "***")
         }
         var bytes = Array(result.utf8)
         bytes = redactURLCredentials(bytes)
-        bytes = redactNamedValues(bytes)
+        bytes = redactNamedValues(bytes, jsonFields: jsonFields)
         bytes = redactAuthorization(bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -100,7 +108,7 @@ public enum Redaction {
     }
 
     /// `name=value` or `"name": "value"` with a secret's name → the value as `***`.
-    private static func redactNamedValues(_ bytes: [UInt8]) -> [UInt8] {
+    private static func redactNamedValues(_ bytes: [UInt8], jsonFields: Bool) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
@@ -121,7 +129,7 @@ public enum Redaction {
             let name = String(decoding: output[nameStart..<nameEnd], as: UTF8.self).lowercased()
             output.append(byte)
             index += 1
-            guard secretNames.contains(name), byte == UInt8(ascii: "=") || isQuoted else { continue }
+            guard secretNames.contains(name), byte == UInt8(ascii: "=") || (isQuoted && jsonFields) else { continue }
             // A JSON value: skip the spaces and the opening quote, then the value to its end.
             while index < bytes.count, bytes[index] == UInt8(ascii: " ") {
                 output.append(bytes[index])

@@ -19,6 +19,10 @@ import Synchronization
     /// Files of loaded libraries, kept open for the process's life (see above).
     private static let keptOpen = Mutex<[TrustedFile]>([])
 
+    /// The resolved paths of the files loaded so far, in order (dependencies after the
+    /// library that needed them): what `--log-level debug` reports the host loaded.
+    public static var loadedPaths: [String] { keptOpen.withLock { $0.map(\.resolvedPath) } }
+
     /// Loads `file` (`RTLD_NOW | RTLD_LOCAL`) and returns its handle.
     ///
     /// - Parameter maximumSize: The largest dependency accepted, in bytes.

@@ -34,9 +34,10 @@ public final class TerminalUI {
     }
 
     /// Everything a screen writes goes through here, redacted: a module's text may carry a
-    /// secret (an error quoting a URL with its key).
+    /// secret (an error quoting a URL with its key). JSON fields keep their values: a module's
+    /// `--json` document may have a field named `key` (see `Redaction.redact(_:jsonFields:)`).
     private func show(_ text: String) {
-        terminal.write(Redaction.redact(text))
+        terminal.write(Redaction.redact(text, jsonFields: false))
     }
 
     private func style(_ text: String, code: String) -> String {
