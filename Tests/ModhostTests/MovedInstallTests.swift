@@ -43,6 +43,27 @@ import Testing
         #expect(check.stderr == "modhost: error: module 'Auth': \(reason)\n")
     }
 
+    @Test func aStringsFileOthersCouldChangeFailsItsModuleWithTheReason() throws {
+        let folder = try install()
+        let english = folder + "/Auth_AuthFeature.resources/Strings/en.lproj/Localizable.strings"
+        chmod(english, 0o666)
+        let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "modules"])
+        #expect(
+            result.stdout.contains(
+                "    reason: module 'Auth': strings file '\(english)' is writable by others than its owner (mode 0666"),
+            "\(result.stdout)")
+    }
+
+    @Test func checkRefusesAnEnglishTableWithoutKeys() throws {
+        // The app would show raw keys on every screen, though the file parses.
+        let folder = try install()
+        let english = folder + "/Auth_AuthFeature.resources/Strings/en.lproj/Localizable.strings"
+        try Data("/* emptied */\n".utf8).write(to: URL(fileURLWithPath: english))
+        let check = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "check"])
+        #expect(check.status == 1)
+        #expect(check.stderr == "modhost: error: module 'Auth': module 'Auth': '\(english)' holds no strings; every screen would show raw keys\n")
+    }
+
     @Test func theHostWithoutItsStringsStillRuns() throws {
         let folder = try install(without: "ModuleHost_HostCore.resources")
         let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json"], input: "")

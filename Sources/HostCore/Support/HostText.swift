@@ -70,7 +70,7 @@ extension StringsError {
         case .syntax(let path, let detail):
             return HostText("", "module '%@': '%@': %@", [module, .plain(path), .plain(detail)])
         case .untrusted(let path, let reason):
-            return HostText("strings.untrusted", "module '%@': strings file '%@' is refused: %@", [module, .plain(path), .plain(reason)])
+            return HostText("strings.untrusted", "module '%@': strings file '%@' %@", [module, .plain(path), .plain(reason)])
         case .noKeys(let path):
             return HostText(
                 "strings.no.keys", "module '%@': '%@' holds no strings; every screen would show raw keys", [module, .plain(path)])

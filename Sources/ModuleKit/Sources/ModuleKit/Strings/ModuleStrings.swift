@@ -120,7 +120,7 @@ public final class ModuleStrings: Sendable {
         do {
             read = try StringsFile.read(path)
         } catch {
-            throw StringsError(module: module, .untrusted(path: path, reason: "\(error)"))
+            throw StringsError(module: module, .untrusted(path: path, reason: error.reason(for: path)))
         }
         guard let bytes = read else { return nil }
         do {
@@ -203,7 +203,8 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
         case noEnglish(folder: String)
         /// A table is not valid `.strings` syntax; `detail` is the parser's, with the line.
         case syntax(path: String, detail: String)
-        /// A table fails the trust rules a library does (owner, mode, symlinks) or is too large.
+        /// A table fails the trust rules a library does (owner, mode, symlinks) or is too large;
+        /// `reason` follows the path ("is writable by others …").
         case untrusted(path: String, reason: String)
         /// The English table holds no key (`modhost check` says so).
         case noKeys(path: String)
@@ -224,7 +225,7 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
             "module '\(module)': strings folder '\(folder)' cannot be read; is the module's resources folder next to its library?"
         case .noEnglish(let folder): "module '\(module)': no '\(ModuleStrings.fallbackLocale).lproj/Localizable.strings' in '\(folder)'"
         case .syntax(let path, let detail): "module '\(module)': '\(path)': \(detail)"
-        case .untrusted(let path, let reason): "module '\(module)': strings file '\(path)' is refused: \(reason)"
+        case .untrusted(let path, let reason): "module '\(module)': strings file '\(path)' \(reason)"
         case .noKeys(let path): "module '\(module)': '\(path)' holds no strings; every screen would show raw keys"
         }
     }

@@ -21,6 +21,15 @@ import Glibc
     case tooLarge(String, size: Int, limit: Int)
 }
 
+extension TrustError {
+    /// ``description`` for a message that names `file` first: "is writable by others …" when
+    /// the problem is the file itself, "is refused: '/folder' is …" when it is elsewhere.
+    public func reason(for file: String) -> String {
+        let own = "'\(Escaped(file))' "
+        return description.hasPrefix(own) ? String(description.dropFirst(own.count)) : "is refused: \(description)"
+    }
+}
+
 extension TrustError: CustomStringConvertible {
     public var description: String {
         func mode(_ value: mode_t) -> String { "0" + String(value & 0o7777, radix: 8) }
