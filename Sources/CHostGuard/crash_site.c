@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAXIMUM_MODULES = 4096 };
 
@@ -36,6 +37,37 @@ const struct crash_site_module *crash_site_culprit(void *const *frames, int fram
         if (module != NULL) return module;
     }
     return NULL;
+}
+
+static void write_text(int fd, const char *text) {
+    if (text != NULL) (void)write(fd, text, strlen(text));
+}
+
+static void write_hex(int fd, uintptr_t value) {
+    char digits[2 + 2 * sizeof value + 1];
+    size_t position = sizeof digits - 1;
+    digits[position] = '\0';
+    do {
+        digits[--position] = "0123456789abcdef"[value & 0xf];
+        value >>= 4;
+    } while (value != 0 && position > 2);
+    digits[--position] = 'x';
+    digits[--position] = '0';
+    write_text(fd, digits + position);
+}
+
+void crash_site_write_legend(int fd) {
+    int known = atomic_load_explicit(&count, memory_order_acquire);
+    if (known > 0) write_text(fd, "module libraries (the linker names them /proc/self/fd/N):\n");
+    for (int index = 0; index < known; index++) {
+        write_text(fd, "  ");
+        write_hex(fd, entries[index].start);
+        write_text(fd, "-");
+        write_hex(fd, entries[index].end);
+        write_text(fd, " module '");
+        write_text(fd, entries[index].module.name);
+        write_text(fd, "'\n");
+    }
 }
 
 struct range_query {

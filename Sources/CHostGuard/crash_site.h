@@ -23,6 +23,10 @@ const struct crash_site_module *crash_site_module_at(const void *address);
 /* The first module whose code holds one of `frames` (innermost first), or NULL. */
 const struct crash_site_module *crash_site_culprit(void *const *frames, int count);
 
+/* Writes to `fd` one line per registered module library: its name and address range, so that
+ * the raw addresses of a backtrace can be told apart. Async-signal-safe. */
+void crash_site_write_legend(int fd);
+
 /* See modhost_guard_add_module. */
 int crash_site_add(void *handle, const char *name, const char *record_head, const char *record_tail);
 

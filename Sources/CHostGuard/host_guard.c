@@ -171,6 +171,7 @@ static int write_backtrace(int signal, void *const *frames, int count) {
     (void)write(fd, signal_name(signal), strlen(signal_name(signal)));
     (void)write(fd, "\n", 1);
     backtrace_symbols_fd(frames, count, fd);
+    crash_site_write_legend(fd);
     close(fd);
     return 1;
 }

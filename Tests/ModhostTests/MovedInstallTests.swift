@@ -61,7 +61,9 @@ import Testing
         try Data("/* emptied */\n".utf8).write(to: URL(fileURLWithPath: english))
         let check = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "check"])
         #expect(check.status == 1)
-        #expect(check.stderr == "modhost: error: module 'Auth': module 'Auth': '\(english)' holds no strings; every screen would show raw keys\n")
+        #expect(
+            check.stderr
+                == "modhost: error: module 'Auth': module 'Auth': '\(english)' holds no strings; every screen would show raw keys\n")
     }
 
     @Test func theHostWithoutItsStringsStillRuns() throws {

@@ -25,10 +25,10 @@ import Testing
     func aCatalogRunMapsNoNetworkLibrary(arguments: [String]) throws {
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", #""config": {"source": "catalog"}"#)]))
         let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config] + arguments, input: "q\n",
+            TestEnvironment.modhost, ["--config", config, "--log-level", "debug"] + arguments, input: "q\n",
             environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
-        #expect(Self.initialized(result.stderr).contains { $0.hasSuffix("/libPhotos.so") }, "Photos was loaded")
+        #expect(LoadOnlyWhatIsNeededTests.loaded(result.stderr).contains("libPhotos.so"), "Photos was loaded")
         #expect(Self.networkLibraries(in: result.stderr) == [])
     }
 
@@ -43,7 +43,8 @@ import Testing
         #expect(search.status == 0, "\(search.stderr.suffix(2000))")
         #expect(search.stdout.hasPrefix("Page 1 of 1 (1 photo)\n"))
         let opened = Self.networkLibraries(in: search.stderr)
-        #expect(opened.contains { $0.hasSuffix("/libModuleKitNetworking.so") }, "\(opened)")
+        // libModuleKitNetworking.so itself is loaded from its checked descriptor (the linker
+        // calls it /proc/self/fd/N); FoundationNetworking, which only it links, comes with it.
         #expect(opened.contains { $0.contains("libFoundationNetworking.so") }, "\(opened)")
         // Only listing the modules sends nothing, so it opens nothing.
         let modules = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules"], environment: environment)

@@ -400,10 +400,10 @@ extension HostRuntime {
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.
     private func locate(_ entry: ModuleEntry) throws(LoadError) -> String {
-        // The file's folder however `--config` was written: a relative path is taken from
-        // the current folder first ("modules.json" → "/srv/app").
-        let folder = FilePaths.folder(of: FilePaths.absolute(configuration.path, relativeTo: FilePaths.currentFolder))
         if let library = entry.library {
+            // The file's folder however `--config` was written: a relative path is taken from
+            // the current folder first ("modules.json" → "/srv/app").
+            let folder = FilePaths.folder(of: FilePaths.absolute(configuration.path, relativeTo: FilePaths.currentFolder))
             return FilePaths.absolute(library, relativeTo: folder)
         }
         let file = "lib\(entry.name).so"

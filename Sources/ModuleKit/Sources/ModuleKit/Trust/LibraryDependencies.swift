@@ -30,20 +30,29 @@ enum LibraryDependencies {
         guard dynamic.link < count, dynamic.size <= 1 << 20 else { throw .malformed("has a malformed dynamic section") }
         let strings = section(Int(dynamic.link))
         let entries = try read(fd, count: Int(dynamic.size), at: dynamic.offset, fileSize: size)
-        var names: [String] = []
         // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list.
+        var offsets: [UInt64] = []
         for base in stride(from: 0, to: entries.count - 15, by: 16) {
             let tag = integer(entries, base, 8)
             if tag == UInt64(DT_NULL) { break }
             guard tag == UInt64(DT_NEEDED) else { continue }
             let offset = integer(entries, base + 8, 8)
             guard offset < strings.size else { throw .malformed("names a needed library outside its string table") }
-            let available = min(256, strings.size - offset, size - min(size, strings.offset + offset))
-            let bytes = try read(fd, count: Int(available), at: strings.offset + offset, fileSize: size)
-            guard let end = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library without an end") }
-            names.append(String(decoding: bytes[..<end], as: UTF8.self))
+            offsets.append(offset)
         }
-        return names
+        guard let first = offsets.min(), let last = offsets.max() else { return [] }
+        // The names lie together near the table's start: one read of their span (each name
+        // at most 256 bytes), bounded by the table and the file.
+        let span = min(last - first + 256, strings.size - first)
+        guard strings.offset <= size, first <= size - strings.offset, span <= 1 << 20 else {
+            throw .malformed("has a string table outside the file (truncated?)")
+        }
+        let bytes = try read(fd, count: Int(min(span, size - strings.offset - first)), at: strings.offset + first, fileSize: size)
+        return try offsets.map { (offset: UInt64) throws(LibraryError) -> String in
+            let start = Int(offset - first)
+            guard let end = bytes[start...].firstIndex(of: 0) else { throw .malformed("names a needed library without an end") }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
     }
 
     private static func read(_ fd: Int32, count: Int, at offset: UInt64, fileSize: UInt64) throws(LibraryError) -> [UInt8] {

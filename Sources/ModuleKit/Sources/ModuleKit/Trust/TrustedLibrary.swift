@@ -9,12 +9,13 @@ import Synchronization
 /// process: libraries are never unloaded, and a closed descriptor's number, reused, would make
 /// the dynamic linker take a later `/proc/self/fd/N` for the library already loaded under it.
 ///
-/// The library is opened through a private folder (mode 0700) of links to those descriptors,
-/// made for the load and removed after it, so that the dynamic linker knows it by its own file
-/// name (in `LD_DEBUG`, backtraces and `/proc/self/maps`), and finds its dependencies there:
-/// it looks for them through the library's run path, whose `$ORIGIN` is the folder the library
-/// was opened from. So a dependency that no loaded library answers to yet and that lies beside
-/// the library (a contracts library) is checked, opened and linked in that folder too.
+/// The dynamic linker finds a library's dependencies through its run path, whose `$ORIGIN`
+/// is the folder the library was opened from: `/proc/self/fd` for a descriptor. So when a
+/// dependency that no loaded library answers to yet lies beside the library (a contracts
+/// library), it is checked and opened the same way, and both are loaded through a private
+/// folder (mode 0700) of links to their descriptors, made for the load and removed after it.
+/// (The linker then knows them by their file names; `--log-level debug` names every file the
+/// host loaded, and a crash's backtrace file names the module of each address.)
 @_spi(Host) public enum TrustedLibrary {
     /// Files of loaded libraries, kept open for the process's life (see above).
     private static let keptOpen = Mutex<[TrustedFile]>([])
@@ -32,18 +33,15 @@ import Synchronization
         let folder = FilePaths.folder(of: file.resolvedPath)
         var beside: [(name: String, file: TrustedFile)] = []
         try collectDependencies(of: file, in: folder, into: &beside, maximumSize: maximumSize)
-        let name = fileName(of: file.resolvedPath)
         let handle: UnsafeMutableRawPointer?
         _ = dlerror()
-        do {
+        if beside.isEmpty {
+            handle = dlopen("/proc/self/fd/\(file.descriptor)", RTLD_NOW | RTLD_LOCAL)
+        } else {
+            let name = fileName(of: file.resolvedPath)
             let links = try LinkFolder(naming: [(name, file)] + beside)
             defer { links.remove() }
             handle = dlopen(links.path + "/" + name, RTLD_NOW | RTLD_LOCAL)
-        } catch {
-            // Without a folder for links, a library that needs nothing beside it still loads
-            // from its descriptor (under a name that tells less).
-            guard beside.isEmpty else { throw error }
-            handle = dlopen("/proc/self/fd/\(file.descriptor)", RTLD_NOW | RTLD_LOCAL)
         }
         guard let handle else { throw .dynamicLinker(dlerror().map { String(cString: $0) } ?? "unknown dlopen error") }
         keptOpen.withLock { $0 += [file] + beside.map(\.file) }
@@ -56,14 +54,12 @@ import Synchronization
         of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
     ) throws(LibraryError) {
         for name in try LibraryDependencies.needed(fileDescriptor: file.descriptor) {
-            guard !name.contains("/"), !beside.contains(where: { $0.name == name }) else { continue }
-            if let loaded = dlopen(name, RTLD_NOW | RTLD_NOLOAD) {
-                dlclose(loaded)
-                continue
-            }
+            guard !name.utf8.contains(UInt8(ascii: "/")), !beside.contains(where: { $0.name == name }) else { continue }
+            // Only what lies beside it matters (the rest the linker finds in system folders);
+            // looking there first spares a dlopen for each of the toolchain's libraries.
+            guard names(in: folder).contains(name) else { continue }
             let path = folder + "/" + name
-            var status = stat()
-            guard lstat(path, &status) == 0 else { continue }
+            if isLoaded(name) { continue }
             let dependency: TrustedFile
             do {
                 dependency = try TrustedFile(path: path, maximumSize: maximumSize)
@@ -74,6 +70,37 @@ import Synchronization
             try collectDependencies(of: dependency, in: folder, into: &beside, maximumSize: maximumSize)
         }
     }
+
+    /// The names in `folder`, read once per process: the libraries of a run share a few
+    /// folders, and each needs about twenty libraries that are not there.
+    private static func names(in folder: String) -> Set<String> {
+        listings.withLock { listings in
+            if let known = listings[folder] { return known }
+            var names: Set<String> = []
+            if let directory = opendir(folder) {
+                while let entry = readdir(directory) {
+                    names.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+                }
+                closedir(directory)
+            }
+            listings[folder] = names
+            return names
+        }
+    }
+
+    private static let listings = Mutex<[String: Set<String>]>([:])
+
+    /// Whether a library answers to `name` already (the kit, the contracts), remembered: asking
+    /// the dynamic linker compares the name with every loaded library's, and libraries stay.
+    private static func isLoaded(_ name: String) -> Bool {
+        if loadedNames.withLock({ $0.contains(name) }) { return true }
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        loadedNames.withLock { _ = $0.insert(name) }
+        return true
+    }
+
+    private static let loadedNames = Mutex<Set<String>>([])
 
     private static func fileName(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path

@@ -20,11 +20,35 @@ import Synchronization
     ///   `.symlinkLoop`, `.untrustedSymlink`, `.unreadable` or `.nulInPath`.
     public static func resolve(_ path: String) throws(TrustError) -> String {
         guard !path.utf8.contains(0) else { throw .nulInPath(path) }
-        var pending = Array(path.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init))
-        if !path.hasPrefix("/") {
-            pending += FilePaths.currentFolder.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+        let absolute = path.hasPrefix("/") ? path : FilePaths.currentFolder + "/" + path
+        // The folder is resolved once per process: the libraries of a run share a few folders,
+        // and each component costs an lstat. Only a folder whose every symlink passed the
+        // check is remembered.
+        guard let slash = absolute.lastIndex(of: "/") else { return try walk(components(of: absolute), from: [], path: path) }
+        let name = String(absolute[absolute.index(after: slash)...])
+        let folder = String(absolute[..<slash])
+        guard !name.isEmpty, name != ".", name != ".." else { return try walk(components(of: absolute), from: [], path: path) }
+        let resolvedFolder: [String]
+        if let known = resolvedFolders.withLock({ $0[folder] }) {
+            resolvedFolder = known
+        } else {
+            resolvedFolder = components(of: try walk(components(of: folder), from: [], path: path))
+            resolvedFolders.withLock { $0[folder] = resolvedFolder }
         }
-        var current: [String] = []
+        return try walk([name], from: resolvedFolder, path: path)
+    }
+
+    /// Folders resolved so far, by the path as written.
+    private static let resolvedFolders = Mutex<[String: [String]]>([:])
+
+    private static func components(of path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Follows `remaining` from the resolved folder `start`, symlinks and all (see ``resolve(_:)``).
+    private static func walk(_ remaining: [String], from start: [String], path: String) throws(TrustError) -> String {
+        var pending = Array(remaining.reversed())
+        var current = start
         var links = 0
         while let component = pending.popLast() {
             if component == "." { continue }
@@ -49,7 +73,7 @@ import Synchronization
             try checkFolderHoldingSymlink(folder, link: candidate)
             let target = try readLink(candidate)
             if target.hasPrefix("/") { current = [] }
-            pending += target.split(separator: "/", omittingEmptySubsequences: true).reversed().map(String.init)
+            pending += components(of: target).reversed()
         }
         return joined(current)
     }
