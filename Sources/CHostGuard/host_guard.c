@@ -13,6 +13,7 @@
 #include <string.h>
 #include <termios.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@ enum { LINE_SIZE = 1024, RECORD_SIZE = 1024 };
 /* What the host is running now. `active` is 1 while the prepared buffers describe a module call. */
 static atomic_int active;
 static char active_module[256];
+static _Atomic pid_t active_thread;
 static char crash_line[LINE_SIZE], crash_suffix[LINE_SIZE], exit_line[LINE_SIZE], hang_line[LINE_SIZE];
 static char record[RECORD_SIZE];
 static size_t record_length;
@@ -179,15 +181,29 @@ static int write_backtrace(int signal, void *const *frames, int count) {
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)info;
     modhost_guard_restore_terminal();
+    char outcome[32] = "signal ";
+    strcat(outcome, signal_name(signal));
+    int in_call = atomic_load(&active);
+    /* The thread that made the guarded call: a crash without module frames on another
+     * thread (a host thread, a library's) is not the calling module's. */
+    int on_calling_thread = in_call && (pid_t)syscall(SYS_gettid) == atomic_load(&active_thread);
+    /* Say it in the marker before unwinding: on a smashed stack the unwinder may fault in
+     * turn, and the default action then ends the process at once. */
+    void *pc = context == NULL ? NULL : instruction_pointer(context);
+    const struct crash_site_module *at_pc = crash_site_module_at(pc);
+    if (!atomic_load(&host_exiting)) {
+        if (at_pc != NULL && at_pc->name != NULL && !(in_call && strcmp(at_pc->name, active_module) == 0)) {
+            if (marker_fd >= 0) write_background_outcome(at_pc, outcome);
+        } else if (on_calling_thread || (in_call && at_pc != NULL)) {
+            write_outcome(outcome);
+        }
+    }
     /* The crashing thread's return addresses, the faulting instruction first. */
     void *frames[128];
     int count = backtrace(frames + 1, 127) + 1;
-    frames[0] = context == NULL ? NULL : instruction_pointer(context);
+    frames[0] = pc;
     if (!atomic_load(&host_exiting)) {
         const struct crash_site_module *culprit = crash_site_culprit(frames, count);
-        int in_call = atomic_load(&active);
-        char outcome[32] = "signal ";
-        strcat(outcome, signal_name(signal));
         put("modhost: error: ");
         if (culprit != NULL && culprit->name != NULL && !(in_call && strcmp(culprit->name, active_module) == 0)) {
             /* Its own code, outside any call the host made to it: a thread of its own, a
@@ -203,7 +219,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
                 put("' tries it again");
                 write_background_outcome(culprit, outcome);
             }
-        } else if (in_call) {
+        } else if (in_call && (on_calling_thread || culprit != NULL)) {
             put(crash_line);
             put(" (");
             put(signal_name(signal));
@@ -312,7 +328,10 @@ static void *watchdog(void *argument) {
 
 /* Opens /dev/null on each of 0-2 that is closed (so no file the host opens later takes its
  * number), and keeps a copy of each with what it is, to put back after a module call. */
-static void keep_standard_descriptors(void) {
+void modhost_guard_keep_standard_descriptors(void) {
+    static int kept;
+    if (kept) return;
+    kept = 1;
     for (int fd = 0; fd < 3; fd++) {
         if (fcntl(fd, F_GETFD) < 0) {
             int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
@@ -341,6 +360,8 @@ static int restore_standard_descriptors(void) {
     return restored;
 }
 
+static void on_ignored_signal(int signal) { (void)signal; }
+
 /* Installs `handler` for `signal` unless the process was started with it ignored. */
 static void handle_unless_ignored(int signal, const struct sigaction *handler) {
     struct sigaction inherited;
@@ -349,7 +370,7 @@ static void handle_unless_ignored(int signal, const struct sigaction *handler) {
 
 void modhost_guard_install(int fd) {
     wake_fd = fd;
-    keep_standard_descriptors();
+    modhost_guard_keep_standard_descriptors();
     if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_terminal) == 0) terminal_saved = 1;
     /* backtrace() loads the unwinder on its first call: never for the first time in a handler. */
     void *prime[2];
@@ -380,9 +401,12 @@ void modhost_guard_install(int fd) {
     sigaction(SIGQUIT, &stop, NULL);
     /* A closed pipe shows as EPIPE on the write, which the host reports as its own; the user
      * signals have no meaning here and must not end the process inside a module call. */
+    /* A handler that does nothing rather than SIG_IGN: an ignored signal stays ignored in
+     * every program a module starts, a caught one goes back to its default at exec. */
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
-    ignore.sa_handler = SIG_IGN;
+    ignore.sa_handler = on_ignored_signal;
+    ignore.sa_flags = SA_RESTART;
     sigemptyset(&ignore.sa_mask);
     sigaction(SIGPIPE, &ignore, NULL);
     sigaction(SIGUSR1, &ignore, NULL);
@@ -425,6 +449,7 @@ void modhost_guard_enter(const char *module, const char *crash, const char *suff
                          const char *marker_record, int64_t timeout_ms) {
     atomic_store(&active, 0);
     copy(active_module, module, sizeof active_module);
+    atomic_store(&active_thread, (pid_t)syscall(SYS_gettid));
     copy(crash_line, crash, sizeof crash_line);
     copy(crash_suffix, suffix, sizeof crash_suffix);
     copy(exit_line, exited, sizeof exit_line);

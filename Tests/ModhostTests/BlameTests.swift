@@ -141,4 +141,16 @@ import Testing
         let result = try modhost(["--config", config, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
         #expect(result.stdout == "no host access\nfine\n", "\(result.stderr)")
     }
+
+    @Test(arguments: ["0<&-", "1>&-", "0<&- 1>&- 2>&-"])
+    func aHostStartedWithStandardDescriptorsClosedStillRuns(closing: String) throws {
+        // No pipe or file of the host's takes their numbers: /dev/null does.
+        let (config, data) = try world()
+        let status = data + "/status"
+        let result = try ChildProcess.run(
+            "/bin/sh", ["-c", "'\(TestEnvironment.modhost)' --config '\(config)' modules \(closing); echo status=$? > '\(status)'"],
+            environment: ["MODHOST_DATA_DIR": data])
+        #expect((try? String(contentsOfFile: status, encoding: .utf8)) == "status=0\n", "\(closing): \(result.stdout)\(result.stderr)")
+        if !closing.contains("1>&-") { #expect(result.stdout.contains("Geo")) }
+    }
 }

@@ -75,6 +75,49 @@ import Testing
         )
     }
 
+    @Test func anLDLibraryPathFolderAnyoneMayAddToRunsNoModule() throws {
+        // The dynamic linker looks there before a module's own run path: a sticky folder is no
+        // better than an open one, anyone may add a library under a name not yet taken.
+        let folder = try TestEnvironment.temporaryFolder()
+        chmod(folder, 0o1777)
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", "")]))
+        let result = try modhost(["--config", config, "check"], environment: ["LD_LIBRARY_PATH": folder])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "modhost: error: module 'FixtureProvider': LD_LIBRARY_PATH names '\(folder)', which is writable by group and others (mode 01777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs while it does\n"
+        )
+    }
+
+    @Test func aRunPathRelativeToTheLibrarysFolderIsRefusedBeforeItLoads() throws {
+        // Loaded from its checked file, $ORIGIN is no longer its folder: "$ORIGIN/../lib" would
+        // send the linker to a folder nobody checked. Made with gcc, as a third party might.
+        let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        let folder = (library as NSString).deletingLastPathComponent
+        let source = Self.repository + "/Tests/Fixtures/Hostile/HostileLeavesEvidence/HostileLeavesEvidence.c"
+        let built = try ChildProcess.run(
+            "/usr/bin/gcc", ["-shared", "-fPIC", "-Wl,-rpath,$ORIGIN/../lib", "-o", folder + "/libRelative.so", source])
+        #expect(built.status == 0, "\(built.stderr)")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/libRelative.so")))
+        let start = try #require(HostileLibrary.find([UInt8](repeating: UInt8(ascii: "f"), count: 32), in: bytes))
+        bytes.replaceSubrange(start..<start + 32, with: Array(try HostileLibrary.kitFingerprint().utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/libRelative.so"))
+        let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(folder)/libRelative.so""#)]))
+        let result = try modhost(["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": evidence])
+        #expect(
+            result.stdout.contains(
+                "has run path '$ORIGIN/../lib', relative to its own folder, which the host cannot honour while it loads the file it checked"
+            ),
+            "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .path
+
     @Test func aGroupWritableFolderAboveTheLibraryIsRefused() throws {
         let (folder, library) = try privateCopy()
         chmod(folder, 0o770)

@@ -17,11 +17,16 @@
  *   (never through the Swift runtime's backtracer, which waits for input on a terminal).
  * - SIGINT, SIGTERM, SIGHUP and SIGQUIT end the host: `wake_fd` is written one byte the first
  *   time (a SIGINT or SIGHUP ignored on entry, as by `nohup` or a script's `&`, stays ignored).
- * - SIGPIPE, SIGUSR1 and SIGUSR2 are ignored: a closed pipe is reported by the write (EPIPE).
+ * - SIGPIPE, SIGUSR1 and SIGUSR2 are caught and do nothing: a closed pipe is reported by the
+ *   write (EPIPE); programs a module starts get them back at their default.
  * - on_exit names an exit() inside module code.
  * It also saves the terminal's settings when standard input is a TTY, opens /dev/null on any
  * of the descriptors 0-2 that is closed, and keeps copies of them to restore. */
 void modhost_guard_install(int wake_fd);
+
+/* Opens /dev/null on each of descriptors 0-2 that is closed and keeps copies of them (the first
+ * call only): call it before opening anything, so that no pipe or file takes their numbers. */
+void modhost_guard_keep_standard_descriptors(void);
 
 /* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries);
  * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. */

@@ -16,6 +16,8 @@ enum SignalTrap {
 
     /// Installs the process-wide guard and its signal path; called once, by `main`.
     static func install() {
+        // First: a host started with 0, 1 or 2 closed would otherwise give them to the pipe.
+        modhost_guard_keep_standard_descriptors()
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)

@@ -106,7 +106,7 @@ struct CrashRecord: Sendable, Equatable {
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 10, ModuleDescriptor.isIdentifier(fields[0]), GuardPhase(rawValue: fields[1]) != nil,
-            let seconds = Int(fields[2]), let timeout = Double(fields[8])
+            let seconds = Int(fields[2]), let timeout = Double(fields[8]), timeout.isFinite, (0...86_400 * 365).contains(timeout)
         else { return nil }
         module = fields[0]
         phase = fields[1]

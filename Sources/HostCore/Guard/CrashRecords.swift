@@ -55,6 +55,9 @@ struct CrashRecords {
             problem = error.message
         }
         var changed = false
+        // A vanishing counts twice only after one recorded by an earlier start: two processes
+        // killed together leave two markers, and that is once, not twice in a row.
+        let earlier = records
         // Plain system calls: this runs at every start, usually to find nothing.
         for name in readingMarkers ? storage.names() : [] {
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
@@ -62,7 +65,7 @@ struct CrashRecords {
             if let bytes = try? storage.read(name, limit: 1 << 16),
                 let found = CrashRecord(line: Substring(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)))
             {
-                let record = found.afterVanishing(previous: records[found.module])
+                let record = found.afterVanishing(previous: earlier[found.module])
                 if !record.skips { vanished.append(record) }
                 records[record.module] = record
                 changed = true

@@ -20,7 +20,7 @@ final class ModuleGuard: Sendable {
 
     private let marker: Mutex<Marker?> = Mutex(nil)
     /// Module and phase of each record that only warns (a vanishing), and those of them this
-    /// process came through: their records are forgotten when it ends normally.
+    /// process came through (their records are forgotten then).
     private let vanishings = Mutex<(watched: Set<String>, passed: Set<String>)>(([], []))
     /// How many guarded calls are under way: module code that reaches the host, which calls
     /// into a module again, stays attributed to the outermost module.
@@ -68,12 +68,18 @@ final class ModuleGuard: Sendable {
         vanishings.withLock { $0.watched = Set(warnings.map { "\($0.module)\t\($0.phase)" }) }
     }
 
+    /// Forgets the warning of `module` in `phase` the first time a call comes through it, at
+    /// once: the process may end without `finish()` (a closed pipe, a signal).
     private func notePassed(_ module: String, _ phase: GuardPhase) {
-        vanishings.withLock { state in
-            guard !state.watched.isEmpty else { return }
-            let key = "\(module)\t\(phase.rawValue)"
-            if state.watched.contains(key) { state.passed.insert(key) }
+        let key = "\(module)\t\(phase.rawValue)"
+        let first = vanishings.withLock { state in
+            guard !state.watched.isEmpty, state.watched.contains(key), !state.passed.contains(key) else { return false }
+            state.passed.insert(key)
+            return true
         }
+        guard first, recordsCrashes else { return }
+        var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
+        if let record = records.records[module], !record.skips, record.phase == phase.rawValue { records.forget(module) }
     }
 
     /// Registers a loaded module library's code with the C guard: a crash whose backtrace
@@ -96,17 +102,8 @@ final class ModuleGuard: Sendable {
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
-    /// Removes this process's marker and clears the warnings it came through: the host ends
-    /// normally.
+    /// Removes this process's marker: the host ends normally.
     func finish() {
-        let passed = vanishings.withLock { state in
-            defer { state.passed = [] }
-            return state.passed
-        }
-        if recordsCrashes && !passed.isEmpty {
-            var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
-            for record in records.warnings where passed.contains("\(record.module)\t\(record.phase)") { records.forget(record.module) }
-        }
         marker.withLock { marker in
             guard let current = marker else { return }
             modhost_guard_set_marker(-1, nil, nil)
@@ -135,6 +132,6 @@ final class ModuleGuard: Sendable {
     }
 
     static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        seconds.isFinite && abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

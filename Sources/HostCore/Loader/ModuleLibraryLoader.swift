@@ -120,7 +120,20 @@ public final class ModuleLibraryLoader: Sendable {
                         [.plain("\(Escaped(needed))"), .plain("\(Escaped(path))"), .text(problem.text(for: path))]))
             case .dynamicLinker(let message), .malformed(let message), .linkFolder(let message):
                 throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(message)]))
+            case .relativeRunPath(let entry):
+                throw refuse(
+                    .notLoadable,
+                    HostText(
+                        "loader.relative.run.path",
+                        "has run path '%@', relative to its own folder, which the host cannot honour while it loads the file it checked; link it with run path '$ORIGIN' and put the libraries it needs beside it",
+                        [.plain("\(Escaped(entry))")]))
             }
+        }
+        // The same inode was loaded; written over in place since it was hashed (by its owner:
+        // no one else may write it), its bytes are not the ones checked.
+        var status = stat()
+        guard fstat(file.descriptor, &status) == 0, FileIdentity(status) == file.identity else {
+            throw refuse(.untrusted, HostText("loader.changed", "changed while it was being loaded; try again"))
         }
         ModuleGuard.registerCode(of: name, handle: handle, library: file.path, identity: file.identity)
         guard let symbol = dlsym(handle, ModuleKitABI.entrySymbol) else {

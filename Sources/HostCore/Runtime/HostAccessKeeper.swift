@@ -5,15 +5,17 @@ import Synchronization
 /// runtime is made for that locator (before any module library is opened) and kept for the
 /// process: later runtimes on the same locator reuse it, and no module can claim it.
 enum HostAccessKeeper {
-    private static let claimed = Mutex<[ObjectIdentifier: HostAccess]>([:])
+    /// Each locator is kept with its access: a freed locator's address, reused by a new
+    /// one, would otherwise hand the new one an access it never gave.
+    private static let claimed = Mutex<[ObjectIdentifier: (locator: ServiceLocator, access: HostAccess?)]>([:])
 
     /// The access to `locator`, claimed now if the host has not yet; `nil` when someone else
     /// claimed it first (never in the host, which claims before loading modules).
     static func access(to locator: ServiceLocator) -> HostAccess? {
         claimed.withLock { claimed in
-            if let access = claimed[ObjectIdentifier(locator)] { return access }
+            if let known = claimed[ObjectIdentifier(locator)] { return known.access }
             let access = locator.claimHostAccess()
-            claimed[ObjectIdentifier(locator)] = access
+            claimed[ObjectIdentifier(locator)] = (locator, access)
             return access
         }
     }

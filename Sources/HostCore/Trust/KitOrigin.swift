@@ -13,8 +13,30 @@ enum KitOrigin {
         for type in [ServiceLocator.self as Any.Type, AuthUser.self as Any.Type] {
             if let problem = problem(ofImageHolding: unsafeBitCast(type, to: UnsafeRawPointer.self)) { return problem }
         }
-        return nil
+        return libraryPathProblem()
     }()
+
+    /// The dynamic linker looks in `LD_LIBRARY_PATH` before a module's own run path: a folder
+    /// there that others can write would let them give a module its dependencies.
+    private static func libraryPathProblem() -> HostText? {
+        guard let variable = ProcessEnvironment.variables["LD_LIBRARY_PATH"] else { return nil }
+        for entry in variable.split(separator: ":").map(String.init) where !entry.isEmpty {
+            var exists = stat()
+            guard stat(entry, &exists) == 0 else { continue }
+            do throws(TrustError) {
+                let folder = try TrustedPath.resolve(entry)
+                var status = stat()
+                guard stat(folder, &status) == 0 else { continue }
+                try TrustedPath.checkOwnerAndMode(of: folder, status, isFolder: false)
+                try TrustedPath.checkFolders(above: folder)
+            } catch {
+                return HostText(
+                    "kit.library.path.folder", "LD_LIBRARY_PATH names '%@', which %@; no module runs while it does",
+                    [.plain("\(Escaped(entry))"), .text(error.text(for: entry))])
+            }
+        }
+        return nil
+    }
 
     /// The trust problem of the library that holds `address`, if any.
     static func problem(ofImageHolding address: UnsafeRawPointer) -> HostText? {

@@ -1,13 +1,25 @@
 import Glibc
 
-/// The libraries an ELF shared object names in its dynamic section (`DT_NEEDED`), read from
-/// its open file with `pread`: the section headers, the dynamic section and only the strings
-/// it points at, each bounded by the file's size. Nothing in the file is trusted.
-enum LibraryDependencies {
-    /// The names `fd`'s library needs, in order; empty when it has no dynamic section.
+/// The libraries an ELF shared object names in its dynamic section (`DT_NEEDED`) and its run
+/// paths (`DT_RUNPATH`, `DT_RPATH`), read from its open file with `pread`: the section
+/// headers, the dynamic section and only the strings it points at, each bounded by the file's
+/// size. Nothing in the file is trusted.
+struct LibraryDependencies {
+    /// The names the library needs, in order.
+    let needed: [String]
+    /// Its run paths as written, each a `:`-separated list.
+    let runPaths: [String]
+
+    /// The dependencies of `fd`'s library; none when it has no dynamic section.
     ///
     /// - Throws: a short English reason when the file is not a 64-bit ELF file one can read.
-    static func needed(fileDescriptor fd: Int32) throws(LibraryError) -> [String] {
+    init(fileDescriptor fd: Int32) throws(LibraryError) {
+        let (needed, runPaths) = try Self.read(fileDescriptor: fd)
+        self.needed = needed
+        self.runPaths = runPaths
+    }
+
+    private static func read(fileDescriptor fd: Int32) throws(LibraryError) -> (needed: [String], runPaths: [String]) {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .malformed("cannot be examined") }
         let size = UInt64(status.st_size)
@@ -26,33 +38,42 @@ enum LibraryDependencies {
             let base = index * 64
             return (integer(table, base + 4, 4), integer(table, base + 24, 8), integer(table, base + 32, 8), integer(table, base + 40, 4))
         }
-        guard let dynamic = (0..<Int(count)).map(section).first(where: { $0.type == UInt64(SHT_DYNAMIC) }) else { return [] }
+        guard let dynamic = (0..<Int(count)).map(section).first(where: { $0.type == UInt64(SHT_DYNAMIC) }) else { return ([], []) }
         guard dynamic.link < count, dynamic.size <= 1 << 20 else { throw .malformed("has a malformed dynamic section") }
         let strings = section(Int(dynamic.link))
         let entries = try read(fd, count: Int(dynamic.size), at: dynamic.offset, fileSize: size)
         // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list.
         var offsets: [UInt64] = []
+        var isNeeded: [Bool] = []
         for base in stride(from: 0, to: entries.count - 15, by: 16) {
             let tag = integer(entries, base, 8)
             if tag == UInt64(DT_NULL) { break }
-            guard tag == UInt64(DT_NEEDED) else { continue }
+            guard tag == UInt64(DT_NEEDED) || tag == UInt64(DT_RUNPATH) || tag == UInt64(DT_RPATH) else { continue }
             let offset = integer(entries, base + 8, 8)
             guard offset < strings.size else { throw .malformed("names a needed library outside its string table") }
             offsets.append(offset)
+            isNeeded.append(tag == UInt64(DT_NEEDED))
         }
-        guard let first = offsets.min(), let last = offsets.max() else { return [] }
+        guard let first = offsets.min(), let last = offsets.max() else { return ([], []) }
         // The names lie together near the table's start: one read of their span (each name
-        // at most 256 bytes), bounded by the table and the file.
-        let span = min(last - first + 256, strings.size - first)
-        guard strings.offset <= size, first <= size - strings.offset, span <= 1 << 20 else {
+        // at most 256 bytes), bounded by the table and the file. Every figure comes from the
+        // file, so each step is checked before it is added.
+        guard last - first <= 1 << 20, strings.offset <= size, first <= size - strings.offset else {
             throw .malformed("has a string table outside the file (truncated?)")
         }
-        let bytes = try read(fd, count: Int(min(span, size - strings.offset - first)), at: strings.offset + first, fileSize: size)
-        return try offsets.map { (offset: UInt64) throws(LibraryError) -> String in
+        let span = min(last - first + 256, strings.size - first, size - strings.offset - first)
+        let bytes = try read(fd, count: Int(span), at: strings.offset + first, fileSize: size)
+        var needed: [String] = []
+        var runPaths: [String] = []
+        for (index, offset) in offsets.enumerated() {
             let start = Int(offset - first)
-            guard let end = bytes[start...].firstIndex(of: 0) else { throw .malformed("names a needed library without an end") }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
+            guard start < bytes.count, let end = bytes[start...].firstIndex(of: 0) else {
+                throw .malformed("names a needed library or a run path without an end")
+            }
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            if isNeeded[index] { needed.append(text) } else { runPaths.append(text) }
         }
+        return (needed, runPaths)
     }
 
     private static func read(_ fd: Int32, count: Int, at offset: UInt64, fileSize: UInt64) throws(LibraryError) -> [UInt8] {

@@ -53,7 +53,15 @@ import Synchronization
     private static func collectDependencies(
         of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
     ) throws(LibraryError) {
-        for name in try LibraryDependencies.needed(fileDescriptor: file.descriptor) {
+        let dependencies = try LibraryDependencies(fileDescriptor: file.descriptor)
+        // Loaded from its descriptor (or the link folder), the library's $ORIGIN is no longer
+        // its folder: a run path relative to it ("$ORIGIN/../lib") would send the linker to a
+        // folder nobody checked, perhaps one anyone can write.
+        for entry in dependencies.runPaths.flatMap({ $0.split(separator: ":").map(String.init) })
+        where entry.contains("ORIGIN") && entry != "$ORIGIN" && entry != "${ORIGIN}" {
+            throw .relativeRunPath(entry)
+        }
+        for name in dependencies.needed {
             guard !name.utf8.contains(UInt8(ascii: "/")), !beside.contains(where: { $0.name == name }) else { continue }
             // Only what lies beside it matters (the rest the linker finds in system folders);
             // looking there first spares a dlopen for each of the toolchain's libraries.
@@ -113,7 +121,15 @@ private struct LinkFolder {
     let names: [String]
 
     init(naming files: [(name: String, file: TrustedFile)]) throws(LibraryError) {
-        let temporary = ProcessEnvironment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        // Resolved by the trust rules: a TMPDIR through a link someone else could replace
+        // would let them swap the folder between its check and the load.
+        let given = ProcessEnvironment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let temporary: String
+        do {
+            temporary = try TrustedPath.resolve(given)
+        } catch {
+            throw .linkFolder("'\(Escaped(given))' is not a folder to load from: \(error)")
+        }
         var template = Array((temporary + "/modhost-load-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .linkFolder("cannot make a folder in '\(Escaped(temporary))': \(TrustedPath.systemError())")
@@ -150,4 +166,7 @@ private struct LinkFolder {
     case malformed(String)
     /// The private folder of links to its dependencies could not be made.
     case linkFolder(String)
+    /// Its run path names a folder relative to its own (`$ORIGIN/../lib`), which cannot be
+    /// honoured when it is loaded from its checked file.
+    case relativeRunPath(String)
 }
