@@ -20,7 +20,8 @@ enum KitOrigin {
     /// there that others can write would let them give a module its dependencies.
     private static func libraryPathProblem() -> HostText? {
         guard let variable = ProcessEnvironment.variables["LD_LIBRARY_PATH"] else { return nil }
-        for entry in variable.split(separator: ":").map(String.init) where !entry.isEmpty {
+        // An empty entry is the current folder, to the dynamic linker.
+        for entry in variable.split(separator: ":", omittingEmptySubsequences: false).map({ $0.isEmpty ? "." : String($0) }) {
             var exists = stat()
             guard stat(entry, &exists) == 0 else { continue }
             do throws(TrustError) {
