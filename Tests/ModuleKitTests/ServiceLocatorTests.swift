@@ -263,6 +263,23 @@ struct HostedLocator {
         #expect(ServiceLocator.withHostAccess().locator.claimHostAccess() == nil)
     }
 
+    @Test func anAccessOfAnotherLocatorReachesNothingAndCrashesNothing() throws {
+        // Module code can make itself an access, of a locator of its own; offered to the
+        // host's locator it gets a resolver that reaches no route, not the host's.
+        let (locator, maps, _) = makeLocator()
+        try maps.route((any MapRoute).self, .singleton(Map()))
+        locator.seal()
+        let foreign = ServiceLocator.withHostAccess().access
+        for resolver in [
+            locator.locator.hostResolver(access: foreign),
+            locator.locator.resolver(for: ModuleManifest(name: "Trip", version: "1", requires: [mapKey]), access: foreign),
+        ] {
+            let error = #expect(throws: LocatorError.self) { try resolver.resolve((any MapRoute).self) }
+            #expect(error?.kind == .undeclared, "\(String(describing: error))")
+        }
+        #expect(try locator.hostResolver().resolve((any MapRoute).self).locate("Rome") == "Rome: 48.8N")
+    }
+
     @Test func hostResolverReachesEveryRoute() throws {
         let (locator, maps, _) = makeLocator()
         try maps.route((any MapRoute).self, .singleton(Map()))

@@ -5,8 +5,8 @@ import Synchronization
 /// runtime is made for that locator (before any module library is opened) and kept for the
 /// process: later runtimes on the same locator reuse it, and no module can claim it.
 enum HostAccessKeeper {
-    /// Each locator is kept with its access: a freed locator's address, reused by a new
-    /// one, would otherwise hand the new one an access it never gave.
+    /// Each locator is kept with its access (or the `nil` it answered): a freed locator's
+    /// address, reused by a new one, would otherwise find the old one's answer.
     private static let claimed = Mutex<[ObjectIdentifier: (locator: ServiceLocator, access: HostAccess?)]>([:])
 
     /// The access to `locator`, claimed now if the host has not yet; `nil` when someone else

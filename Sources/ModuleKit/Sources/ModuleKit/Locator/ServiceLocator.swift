@@ -43,7 +43,7 @@ public final class ServiceLocator: Sendable {
         state.withLock { state in
             guard !state.hostAccessClaimed else { return nil }
             state.hostAccessClaimed = true
-            return HostAccess(locator: ObjectIdentifier(self))
+            return HostAccess(locator: self)
         }
     }
 
@@ -52,13 +52,13 @@ public final class ServiceLocator: Sendable {
     public static func withHostAccess() -> (locator: ServiceLocator, access: HostAccess) {
         let locator = ServiceLocator()
         locator.state.withLock { $0.hostAccessClaimed = true }
-        return (locator, HostAccess(locator: ObjectIdentifier(locator)))
+        return (locator, HostAccess(locator: locator))
     }
 
     /// The resolver of the module described by `manifest`, made on first request.
     @_spi(Host)
     public func resolver(for manifest: ModuleManifest, access: HostAccess) -> ModuleResolver {
-        precondition(access.locator == ObjectIdentifier(self), "a HostAccess is good only for the locator that gave it")
+        guard access.locator === self else { return unreachable(manifest.name) }
         return makeResolver(name: manifest.name) {
             ModuleResolver(
                 moduleName: manifest.name,
@@ -72,10 +72,16 @@ public final class ServiceLocator: Sendable {
     /// The host's own resolver: it reaches every route.
     @_spi(Host)
     public func hostResolver(name: String = "modhost", access: HostAccess) -> ModuleResolver {
-        precondition(access.locator == ObjectIdentifier(self), "a HostAccess is good only for the locator that gave it")
+        guard access.locator === self else { return unreachable(name) }
         return makeResolver(name: name) {
             ModuleResolver(moduleName: name, reachableRoutes: nil, providedRoutes: nil, locator: self)
         }
+    }
+
+    /// What an access of another locator gets (module code can make itself one, of a locator
+    /// of its own): a fresh resolver that reaches no route, never one this locator keeps.
+    private func unreachable(_ name: String) -> ModuleResolver {
+        ModuleResolver(moduleName: name, reachableRoutes: [], providedRoutes: [], locator: self)
     }
 
     private func makeResolver(name: String, _ make: () -> ModuleResolver) -> ModuleResolver {
@@ -138,9 +144,10 @@ public final class ServiceLocator: Sendable {
 /// The host's right to make resolvers of a ``ServiceLocator`` (see
 /// ``ServiceLocator/claimHostAccess()``); only the locator makes one.
 @_spi(Host) public final class HostAccess: Sendable {
-    let locator: ObjectIdentifier
+    /// Held, not just named: a freed locator's address reused by a new one must not match.
+    let locator: ServiceLocator
 
-    fileprivate init(locator: ObjectIdentifier) {
+    fileprivate init(locator: ServiceLocator) {
         self.locator = locator
     }
 }
