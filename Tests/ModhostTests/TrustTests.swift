@@ -118,6 +118,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 
+    @Test func aLibraryBesideItThatNeedsItBackStillLoads() throws {
+        // libHostileLeavesEvidence.so needs libCycle.so beside it, which needs it in turn: the
+        // library is linked once in the folder the linker finds both in.
+        let folder = try TestEnvironment.temporaryFolder()
+        let source = Self.repository + "/Tests/Fixtures/Hostile/HostileLeavesEvidence/HostileLeavesEvidence.c"
+        let empty = folder + "/cycle.c"
+        try Data("int modhost_cycle;\n".utf8).write(to: URL(fileURLWithPath: empty))
+        let steps: [[String]] = [
+            ["-shared", "-fPIC", "-o", folder + "/libCycle.so", empty],
+            [
+                "-shared", "-fPIC", "-o", folder + "/libHostileLeavesEvidence.so", source, "-L" + folder, "-Wl,--no-as-needed", "-lCycle",
+                "-Wl,-rpath,$ORIGIN",
+            ],
+            [
+                "-shared", "-fPIC", "-o", folder + "/libCycle.so", empty, "-L" + folder, "-Wl,--no-as-needed", "-lHostileLeavesEvidence",
+                "-Wl,-rpath,$ORIGIN",
+            ],
+        ]
+        for step in steps {
+            let built = try ChildProcess.run("/usr/bin/gcc", step)
+            #expect(built.status == 0, "\(built.stderr)")
+        }
+        let library = folder + "/libHostileLeavesEvidence.so"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
+        let start = try #require(HostileLibrary.find([UInt8](repeating: UInt8(ascii: "f"), count: 32), in: bytes))
+        bytes.replaceSubrange(start..<start + 32, with: Array(try HostileLibrary.kitFingerprint().utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: library))
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(library)""#)]))
+        let result = try modhost(["--config", config, "modules"])
+        // Loaded: it fails only at the handshake, which a C fixture does not answer.
+        #expect(result.stdout.contains("has no entry symbol 'modhost_module_entry'"), "\(result.stdout)")
+    }
+
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .path

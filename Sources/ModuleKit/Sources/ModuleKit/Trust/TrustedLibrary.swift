@@ -31,14 +31,16 @@ import Synchronization
     ///   linker refuses it (its own message).
     public static func open(_ file: TrustedFile, maximumSize: Int) throws(LibraryError) -> UnsafeMutableRawPointer {
         let folder = FilePaths.folder(of: file.resolvedPath)
-        var beside: [(name: String, file: TrustedFile)] = []
+        let name = fileName(of: file.resolvedPath)
+        // The library itself counts as beside it: a dependency that needs it back finds it.
+        var beside: [(name: String, file: TrustedFile)] = [(name, file)]
         try collectDependencies(of: file, in: folder, into: &beside, maximumSize: maximumSize)
+        beside.removeFirst()
         let handle: UnsafeMutableRawPointer?
         _ = dlerror()
         if beside.isEmpty {
             handle = dlopen("/proc/self/fd/\(file.descriptor)", RTLD_NOW | RTLD_LOCAL)
         } else {
-            let name = fileName(of: file.resolvedPath)
             let links = try LinkFolder(naming: [(name, file)] + beside)
             defer { links.remove() }
             handle = dlopen(links.path + "/" + name, RTLD_NOW | RTLD_LOCAL)
