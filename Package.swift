@@ -63,7 +63,7 @@ let flatFixtureDependencies: [String: [Target.Dependency]] = [
     "FixtureSplitProvider": ["FixtureSplitContracts"], "FixtureSplitConsumer": ["FixtureSplitContracts"],
 ]
 // C libraries that break the entry-point handshake in one way each.
-let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignFingerprint"]
+let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignSDK"]
 // C libraries that misbehave when opened or called: the crash guard's and probe's fixtures, and
 // one that leaves evidence of having run, for the trust tests.
 let hostileLibraries = [

@@ -11,8 +11,8 @@ let package = Package(
         .library(name: "Contracts", type: .dynamic, targets: ["Contracts"]),
         // Applied to a module's target: generates its descriptor from its module.manifest.
         .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
-        // Applied to a contracts target of another package: records its build in its library.
-        .plugin(name: "ContractsFingerprintPlugin", targets: ["ContractsFingerprintPlugin"]),
+        // Applied to a contracts target of another package: records its version in its library.
+        .plugin(name: "ContractsVersionPlugin", targets: ["ContractsVersionPlugin"]),
     ],
     targets: [
         // MARK: The plugin boundary
@@ -26,39 +26,34 @@ let package = Package(
         .target(
             name: "ModuleKit",
             dependencies: ["CModuleABI", "CSQLite"],
-            plugins: ["KitFingerprintPlugin"]
+            plugins: ["KitBuildPlugin"]
         ),
         // Route protocols and shared entities of this app: protocols and value types only.
         .target(name: "Contracts"),
 
         // MARK: Build tooling
-        // Hashes the kit's sources into the fingerprint a module is compiled against, writes
-        // each module's descriptor (Swift constants and an ELF section) from its manifest, and
-        // records a contracts library's build in its library.
-        .executableTarget(name: "KitFingerprintTool"),
-        .plugin(
-            name: "KitFingerprintPlugin",
-            capability: .buildTool(),
-            dependencies: ["KitFingerprintTool"]
-        ),
-        .plugin(
-            name: "ModuleDescriptorPlugin",
-            capability: .buildTool(),
-            dependencies: ["KitFingerprintTool"]
-        ),
-        .plugin(
-            name: "ContractsFingerprintPlugin",
-            capability: .buildTool(),
-            dependencies: ["KitFingerprintTool"]
-        ),
+        // Records the kit's SDK version and compiler in the kit, writes each module's
+        // descriptor (Swift constants and an ELF section) from its manifest, and records a
+        // contracts library's version in its library.
+        .executableTarget(name: "KitBuildTool"),
+        .plugin(name: "KitBuildPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
+        .plugin(name: "ModuleDescriptorPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
+        .plugin(name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
     ]
 )
 
+/// The SDK: built with library evolution, so that a module built against one release keeps
+/// loading in every later release of the same major, built by the same compiler (see README.md).
+let sdkTargets: Set<String> = ["ModuleKit", "Contracts"]
+
 for target in package.targets where target.type == .regular || target.type == .executable {
     guard target.name != "CModuleABI" else { continue }
-    target.swiftSettings =
-        (target.swiftSettings ?? []) + [
-            .swiftLanguageMode(.v6),
-            .enableUpcomingFeature("ExistentialAny"),
-        ]
+    var settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+    if sdkTargets.contains(target.name) {
+        // Imports are internal unless a file says `public import`: what the SDK's interface
+        // rests on is then written down, and no non-resilient module (Foundation on Linux)
+        // leaks into it.
+        settings += [.enableUpcomingFeature("InternalImportsByDefault"), .unsafeFlags(["-enable-library-evolution"])]
+    }
+    target.swiftSettings = (target.swiftSettings ?? []) + settings
 }

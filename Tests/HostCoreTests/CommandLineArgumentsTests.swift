@@ -19,7 +19,7 @@ import Testing
 
     @Test func theHostWasBuiltAgainstTheKitItLoaded() {
         #expect(ModhostCommandLine.kitMismatch() == nil)
-        #expect(ModuleKitABI.compiledFingerprint.description == ModuleKitABI.hostFingerprint)
+        #expect(ModuleKitABI.compiledSDKVersion.description == ModuleKitABI.sdkVersion)
     }
 
     @Test func noCommandRunsTheApp() throws {

@@ -2,47 +2,78 @@ import Testing
 
 @testable import HostCore
 
-/// The contracts check's rule where no file decides: without a library beside a module (or one
-/// that records no build), the first module to need a contracts library fixes the build the
-/// process holds, and later modules are compared with its record.
+/// The contracts check's rules: a module runs with the contracts library of the major it was
+/// built against, at a minor up to the one the process holds. Where no file decides (no
+/// library beside a module, or one that records no version), the first module to need a
+/// contracts library fixes the version the process holds, and later modules are compared
+/// with its record.
 @Suite struct ContractsCheckTests {
-    let old = ContractsBuild(name: "NotesContracts", fingerprint: String(repeating: "a", count: 32))
-    let new = ContractsBuild(name: "NotesContracts", fingerprint: String(repeating: "b", count: 32))
+    func version(_ text: String) -> ContractsVersion { ContractsVersion(name: "NotesContracts", version: text) }
 
-    func module(_ name: String, _ contracts: [ContractsBuild]) -> ContractsCheck.Module {
+    func module(_ name: String, _ contracts: [ContractsVersion]) -> ContractsCheck.Module {
         ContractsCheck.Module(name: name, library: "/m/\(name)/lib\(name).so", contracts: contracts)
     }
 
     @Test func withoutFilesTheFirstRecordDecides() {
         let reasons = ContractsCheck.conflicts(
-            in: [module("Notes", [new]), module("Todo", [old]), module("Tags", [new])], beside: { _, _ in .nothing })
+            in: [module("Notes", [version("1.2.0")]), module("Todo", [version("1.3.1")]), module("Tags", [version("1.1.0")])],
+            beside: { _, _ in .nothing })
         #expect(
             reasons.mapValues(\.description) == [
-                "Todo": "was built against NotesContracts \(old.fingerprint), but this run holds NotesContracts \(new.fingerprint) "
-                    + "(the build Notes was built against); two builds of a contracts library do not share an ABI: rebuild Todo "
-                    + "against the NotesContracts it is loaded with ('swift build --product Todo' in its package) and ship both together"
+                "Todo": "was built against NotesContracts 1.3.1, but this run holds NotesContracts 1.2.0 (the version Notes was "
+                    + "built against), which lacks what 1.3 added: ship NotesContracts 1.3 or later in its place"
             ])
+    }
+
+    @Test func anOlderMinorAndAnyPatchFitTheHeldLibrary() {
+        let reasons = ContractsCheck.conflicts(
+            in: [module("Notes", [version("1.4.0")]), module("Todo", [version("1.0.0")]), module("Tags", [version("1.4.9")])],
+            beside: { _, _ in .nothing })
+        #expect(reasons.isEmpty)
+    }
+
+    @Test func anotherMajorIsRefusedWithTheModuleToRebuild() {
+        let reasons = ContractsCheck.conflicts(
+            in: [module("Notes", [version("2.0.0")]), module("Todo", [version("1.5.0")])], beside: { _, _ in .nothing })
+        #expect(
+            reasons["Todo"]?.description
+                == "was built against NotesContracts 1.5.0, but this run holds NotesContracts 2.0.0 (the version Notes was built "
+                + "against); a module runs only with the major of a contracts library it was built against: rebuild Todo against "
+                + "NotesContracts 2.x ('swift build --product Todo' in its package) and ship them together")
     }
 
     @Test func aLibraryWithoutARecordIsHeldAsTheFirstModuleRecordsIt() {
         let reasons = ContractsCheck.conflicts(
-            in: [module("Notes", [new]), module("Todo", [old])], beside: { _, name in .unrecorded(path: "/m/x/lib\(name).so") })
+            in: [module("Notes", [version("1.0.0")]), module("Todo", [version("1.1.0")])],
+            beside: { _, name in .unrecorded(path: "/m/x/lib\(name).so") })
         #expect(reasons["Notes"] == nil)
         #expect(
-            reasons["Todo"]?.description.contains(
-                "this run holds NotesContracts \(new.fingerprint) ('/m/x/libNotesContracts.so', loaded with Notes)")
+            reasons["Todo"]?.description.contains("this run holds NotesContracts 1.0.0 ('/m/x/libNotesContracts.so', loaded with Notes)")
+                == true)
+    }
+
+    @Test func theLibraryBesideTheFirstModuleDecides() {
+        // Notes records 1.0.0 but ships 1.2.0 beside it: the process holds 1.2.0, so Todo,
+        // built against 1.2.0, runs; Tags, built against 1.3.0, does not.
+        let reasons = ContractsCheck.conflicts(
+            in: [module("Notes", [version("1.0.0")]), module("Todo", [version("1.2.0")]), module("Tags", [version("1.3.0")])],
+            beside: { library, _ in .version(version("1.2.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts")) })
+        #expect(reasons["Notes"] == nil)
+        #expect(reasons["Todo"] == nil)
+        #expect(
+            reasons["Tags"]?.description.contains(
+                "but this run holds NotesContracts 1.2.0 ('/m/Notes/libNotesContracts.so', loaded with Notes), which lacks what 1.3 added")
                 == true)
     }
 
     @Test func aRefusedModuleDoesNotDecideForTheOthers() {
-        // Notes' folder holds another build than Notes records: Notes is refused and never
-        // loads its copy, so Todo, whose own folder matches, is not held to it.
+        // Notes' folder holds an older minor than Notes records: Notes is refused and never
+        // loads its copy, so Todo, whose own folder fits, is not held to it.
         let reasons = ContractsCheck.conflicts(
-            in: [module("Notes", [new]), module("Todo", [old])],
-            beside: { library, _ in .build(old, path: library.replacingOccurrences(of: "libNotes", with: "libNotesContracts")) })
+            in: [module("Notes", [version("1.3.0")]), module("Todo", [version("1.0.0")])],
+            beside: { library, _ in .version(version("1.0.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts")) })
         #expect(
-            reasons["Notes"]?.description.contains(
-                "but this run holds NotesContracts \(old.fingerprint) ('/m/Notes/libNotesContracts.so', beside it)")
+            reasons["Notes"]?.description.contains("but this run holds NotesContracts 1.0.0 ('/m/Notes/libNotesContracts.so', beside it)")
                 == true)
         #expect(reasons["Todo"] == nil)
     }

@@ -12,7 +12,8 @@ private func node(_ name: String, provides: [String] = [], requires: [String] = 
     .init(
         name: name,
         descriptor: ModuleDescriptor(
-            abiVersion: 1, kitFingerprint: "", sdkVersion: nil, name: name, version: "1", provides: provides, requires: requires, uses: uses
+            abiVersion: 2, sdkVersion: "1.0.0", compiler: "Swift", name: name, version: "1", provides: provides, requires: requires,
+            uses: uses
         ))
 }
 

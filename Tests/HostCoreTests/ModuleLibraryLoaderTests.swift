@@ -99,11 +99,11 @@ import Testing
             "BrokenNoEntry", LoadError.Kind.missingEntry,
             "has no entry symbol 'modhost_module_entry'; a module declares it with ModuleExport.entry"
         ),
-        ("BrokenWrongABI", .abiMismatch, "speaks module ABI version 99, the host speaks 1; rebuild it against this host's kit"),
+        ("BrokenWrongABI", .abiMismatch, "speaks module ABI version 99, the host speaks 2; rebuild it against this host's kit"),
         ("BrokenNullName", .malformedDescriptor, "has a descriptor without a name (NULL)"),
         (
-            "BrokenForeignFingerprint", .fingerprintMismatch,
-            "was built against ModuleKit 0123456789abcdef0123456789abcdef, the host has \(ModuleKitABI.hostFingerprint); rebuild it against this host's kit"
+            "BrokenForeignSDK", .descriptorMismatch,
+            "answers SDK '9.9.9' from its entry point but its descriptor records '\(ModuleKitABI.sdkVersion)'; rebuild it against one kit"
         ),
     ])
     func theEntryPointHandshakeStillChecksWhatItAnswers(name: String, kind: LoadError.Kind, cause: String) throws {
@@ -113,14 +113,15 @@ import Testing
         #expect(error?.description == "module '\(name)': library '\(path)' \(cause)")
     }
 
-    @Test func aForeignFingerprintIsRefusedBeforeTheLibraryIsOpened() {
-        // Its constructor aborts: the test process survives only because the file is not opened.
+    @Test func anotherSDKMajorIsRefusedBeforeTheLibraryIsOpened() {
+        // Its constructor aborts: the test process survives only because the file is not
+        // opened. Unarmed, it records SDK 0.0.0.
         let path = TestEnvironment.library("HostileAbortInConstructor")
         let error = refusal("HostileAbortInConstructor", path)
-        #expect(error?.kind == .fingerprintMismatch)
+        #expect(error?.kind == .sdkMismatch)
         #expect(
             error?.description
-                == "module 'HostileAbortInConstructor': library '\(path)' was built against ModuleKit fingerprint ffffffffffffffffffffffffffffffff (no SDK version), the host has ModuleKit SDK \(ModuleKitABI.sdkVersion) (fingerprint \(ModuleKitABI.hostFingerprint)); rebuild it against this host's kit; in this checkout: 'swift build --product HostileAbortInConstructor'"
+                == "module 'HostileAbortInConstructor': library '\(path)' was built against SDK 0.0.0; this host has SDK \(ModuleKitABI.sdkVersion): a module runs only in a host of the SDK major it was built against (0.x), rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product HostileAbortInConstructor'"
         )
     }
 
@@ -134,10 +135,10 @@ import Testing
         )
     }
 
-    @Test func aSwiftModuleCarriesTheFingerprintOfTheKitItWasBuiltWith() throws {
-        // The fixture passed the fingerprint check, so its compiled-in value equals the host's.
+    @Test func aSwiftModuleRecordsTheSDKAndTheCompilerOfItsBuild() throws {
+        // The fixture passed the SDK and compiler checks and the entry point's answer agreed.
         #expect(try load("FixtureOptional", TestEnvironment.library("FixtureOptional")).version == "2.0.0")
-        #expect(ModuleKitABI.hostFingerprint.count == 32)
+        #expect(try HostileLibrary.buildRecord() == HostileLibrary.BuildRecord(sdk: ModuleKitABI.sdkVersion, compiler: ModuleKitABI.compiler))
     }
 
     @Test func aNameThatDiffersFromModulesJSON() {

@@ -29,7 +29,7 @@ import Testing
         #expect(configuration.modules.map(\.name) == ["Geo", "Auth"])
         #expect(configuration.modules.map(\.enabled) == [true, false])
         #expect(configuration.modules[0].library == "plugins/libGeo.so")
-        let config = try JSONSerialization.jsonObject(with: configuration.modules[0].config ?? Data()) as? [String: Any]
+        let config = try JSONSerialization.jsonObject(with: Data(configuration.modules[0].config ?? [])) as? [String: Any]
         #expect(config?["defaultCountry"] as? String == "FR")
         #expect(config?["n"] as? Int == 3)
         #expect(configuration.entry(named: "geo")?.name == "Geo")
@@ -48,7 +48,7 @@ import Testing
         let handed = try #require(configuration.modules.first?.config)
         #expect(try JSONParser.parse(Array(handed)) == JSONParser.parse(Array(config.utf8)))
         // Foundation reads it as well as the host's parser does.
-        let foundation = try JSONSerialization.jsonObject(with: handed) as? [String: Any]
+        let foundation = try JSONSerialization.jsonObject(with: Data(handed)) as? [String: Any]
         #expect(foundation?["text"] as? String == "quote \" slash \\ tab \t nul \u{0} bell \u{7} é 東京 🌍")
         #expect(foundation?["small"] as? Double == 1e-5)
         #expect(String(decoding: handed, as: UTF8.self).hasPrefix(#"{"big":9007199254740992,"huge":1.5e+300,"#))

@@ -230,26 +230,6 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(reason.hasSuffix(" in start (SIGILL); 'modhost --retry FixtureMisbehaves' tries it again"))
     }
 
-    @Test func aSwiftModuleBuiltAgainstAnotherKitIsRefusedFromItsFileWithTheRebuildCommand() throws {
-        // FixtureProvider's file as if built against another kit: only its descriptor differs.
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.library("FixtureProvider"))))
-        let fingerprint = try HostileLibrary.kitFingerprint()
-        let start = try #require(HostileLibrary.find(Array("\nkit=\(fingerprint)".utf8), in: bytes)) + 5
-        let foreign = "0123456789abcdef0123456789abcdef"
-        bytes.replaceSubrange(start..<start + 32, with: Array(foreign.utf8))
-        let folder = try TestEnvironment.temporaryFolder()
-        let library = folder + "/libFixtureProvider.so"
-        try Data(bytes).write(to: URL(fileURLWithPath: library))
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(library)""#)]))
-        let result = try modhost(["--config", config, "modules"])
-        #expect(result.status == 0)
-        #expect(
-            result.stdout.contains(
-                "    reason: library '\(library)' was built against ModuleKit SDK 0.2.0 (fingerprint \(foreign)), the host has ModuleKit SDK 0.2.0 (fingerprint \(fingerprint)); rebuild it against this host's kit; in its package: 'swift build --product FixtureProvider'"
-            ))
-        #expect(!result.stdout.contains("undefined symbol"))
-    }
-
     @Test func aRetryAndAChangedLibraryBothTryTheModuleAgain() throws {
         let misbehaviour = Misbehaviour.all[0]
         let (config, data) = try setUp(misbehaviour)

@@ -67,7 +67,7 @@ import Testing
         #expect(Set(built).isSuperset(of: ["ModuleKit", "Contracts", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests"]), "\(built)")
         let allowed: Set<String> = [
             "ModuleKit", "Contracts", "CModuleABI", "CSQLite", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests", "GeoPackageTests",
-            "GeoPackageDiscoveredTests", "KitFingerprintTool", "KitFingerprintTool-tool",
+            "GeoPackageDiscoveredTests", "KitBuildTool", "KitBuildTool-tool",
         ]
         #expect(Set(built).subtracting(allowed).sorted() == [], "built more than the kit, the harness and Geo")
 

@@ -102,10 +102,7 @@ import Testing
         let built = try ChildProcess.run(
             "/usr/bin/gcc", ["-shared", "-fPIC", "-Wl,-rpath,$ORIGIN/../lib", "-o", folder + "/libRelative.so", source])
         #expect(built.status == 0, "\(built.stderr)")
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/libRelative.so")))
-        let start = try #require(HostileLibrary.find([UInt8](repeating: UInt8(ascii: "f"), count: 32), in: bytes))
-        bytes.replaceSubrange(start..<start + 32, with: Array(try HostileLibrary.kitFingerprint().utf8))
-        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/libRelative.so"))
+        try HostileLibrary.arm(libraryAt: folder + "/libRelative.so", name: "HostileLeavesEvidence")
         let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
         let config = try TestEnvironment.write(
             TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(folder)/libRelative.so""#)]))
@@ -141,10 +138,7 @@ import Testing
             #expect(built.status == 0, "\(built.stderr)")
         }
         let library = folder + "/libHostileLeavesEvidence.so"
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
-        let start = try #require(HostileLibrary.find([UInt8](repeating: UInt8(ascii: "f"), count: 32), in: bytes))
-        bytes.replaceSubrange(start..<start + 32, with: Array(try HostileLibrary.kitFingerprint().utf8))
-        try Data(bytes).write(to: URL(fileURLWithPath: library))
+        try HostileLibrary.arm(libraryAt: library, name: "HostileLeavesEvidence")
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(library)""#)]))
         let result = try modhost(["--config", config, "modules"])
         // Loaded: it fails only at the handshake, which a C fixture does not answer.

@@ -42,7 +42,7 @@ private final class RichModule: Module {
 
     func problem(_ json: String) -> String? {
         do {
-            try ModuleInstance(RichModule()).validateConfiguration(Data(json.utf8))
+            try ModuleInstance(RichModule()).validateConfiguration(Array(json.utf8))
             return nil
         } catch {
             return "\(error)"

@@ -14,6 +14,10 @@ public enum TestEnvironment {
         "\(buildFolder)/lib\(name).so"
     }
 
+    /// The checkout this test was built from (this file is Tests/TestSupport/TestEnvironment.swift).
+    public static let repository: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
     /// The `modhost` executable in the build folder.
     public static var modhost: String { "\(buildFolder)/modhost" }
 

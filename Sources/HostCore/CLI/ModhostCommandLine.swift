@@ -39,7 +39,7 @@ public enum ModhostCommandLine {
         }
         if parsed.version {
             console.print(
-                "modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit SDK \(ModuleKitABI.sdkVersion), fingerprint \(ModuleKitABI.hostFingerprint))"
+                "modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit SDK \(ModuleKitABI.sdkVersion), \(ModuleKitABI.compiler))"
             )
             return exitSuccess
         }
@@ -117,16 +117,20 @@ public enum ModhostCommandLine {
         Foundation.exit(status)
     }
 
-    /// The host checks itself as it checks modules: code inlined from ModuleKit into modhost
-    /// must come from the same kit as the `libModuleKit.so` it loaded (a stale incremental
-    /// build can leave them apart, and then the host would misbehave rather than fail).
+    /// The host checks itself as it checks modules: the `libModuleKit.so` it loaded must be of
+    /// the SDK major modhost was compiled against, at the same minor or a later one (a kit
+    /// library left from another build would otherwise make the host misbehave, not fail).
     static func kitMismatch() -> HostText? {
-        let compiled = ModuleKitABI.compiledFingerprint.description
-        guard compiled != ModuleKitABI.hostFingerprint else { return nil }
+        let compiled = ModuleKitABI.compiledSDKVersion.description
+        if let built = SDKVersion(compiled), let loaded = SDKVersion(ModuleKitABI.sdkVersion),
+            SDKVersion.fit(built: built, held: loaded) == .fits
+        {
+            return nil
+        }
         return HostText(
             "host.kit.mismatch",
-            "modhost was built against ModuleKit %@, but the loaded libModuleKit.so is %@; rebuild with 'swift build' (remove .build if the mismatch stays)",
-            [.plain(compiled), .plain(ModuleKitABI.hostFingerprint)])
+            "modhost was built against ModuleKit SDK %@, but the loaded libModuleKit.so is SDK %@; rebuild with 'swift build' (remove .build if the mismatch stays)",
+            [.plain(compiled), .plain(ModuleKitABI.sdkVersion)])
     }
 
     /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when

@@ -2,7 +2,7 @@ import CHostGuard
 import Glibc
 import ModuleKit
 
-/// Reads the kit's ELF sections — a module's descriptor, a contracts library's build — from an
+/// Reads the kit's ELF sections — a module's descriptor, a contracts library's version — from an
 /// open library file (by the host's own bounded ELF reader, CHostGuard's `elf_section.c`),
 /// without loading the library.
 ///
@@ -17,11 +17,11 @@ enum DescriptorReader {
         try ModuleDescriptor(section: try section(sectionName, of: fd))
     }
 
-    /// Reads the build a contracts library records (`nil` when it records none: its target
-    /// does not apply the kit's ContractsFingerprintPlugin).
-    static func readContractsBuild(fileDescriptor fd: Int32) throws(DescriptorError) -> ContractsBuild? {
+    /// Reads the version a contracts library records (`nil` when it records none: its target
+    /// does not apply the kit's ContractsVersionPlugin).
+    static func readContractsVersion(fileDescriptor fd: Int32) throws(DescriptorError) -> ContractsVersion? {
         do {
-            return try ContractsBuild(section: try section(contractsSectionName, of: fd))
+            return try ContractsVersion(section: try section(contractsSectionName, of: fd))
         } catch .missing {
             return nil
         }
@@ -44,19 +44,20 @@ enum DescriptorReader {
     }
 }
 
-extension ContractsBuild {
-    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…" and "fingerprint=…".
+extension ContractsVersion {
+    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…" and "version=…".
     init(section bytes: [UInt8]) throws(DescriptorError) {
-        let (_, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...1)
-        guard lines.count == 2, lines[0].hasPrefix("name="), lines[1].hasPrefix("fingerprint=") else {
-            throw .malformed("has \(lines.count) fields, expected 'name=' and 'fingerprint='")
+        let (format, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...2)
+        guard format == 2 else {
+            throw .malformed("records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin")
+        }
+        guard lines.count == 2, lines[0].hasPrefix("name="), lines[1].hasPrefix("version=") else {
+            throw .malformed("has \(lines.count) fields, expected 'name=' and 'version='")
         }
         let name = String(lines[0].dropFirst(5))
-        let fingerprint = String(lines[1].dropFirst(12))
+        let version = String(lines[1].dropFirst(8))
         guard ModuleDescriptor.isIdentifier(name) else { throw .malformed("has name '\(Escaped(name))', not an identifier") }
-        guard ModuleDescriptor.isFingerprint(fingerprint) else {
-            throw .malformed("has fingerprint '\(Escaped(fingerprint))', not 32 hex digits")
-        }
-        self.init(name: name, fingerprint: fingerprint)
+        guard SDKVersion(version) != nil else { throw .malformed("has version '\(Escaped(version))', not MAJOR.MINOR.PATCH") }
+        self.init(name: name, version: version)
     }
 }

@@ -4,37 +4,43 @@ import ModuleKit
 /// from the file, before any of its code runs (layout in `modhost_abi.h`).
 public struct ModuleDescriptor: Sendable, Equatable {
     public var abiVersion: UInt32
-    public var kitFingerprint: String
-    /// The SDK version the module was built with; `nil` in a format-1 descriptor.
+    /// The SDK version the module was built against; `nil` in a format-1 descriptor.
     public var sdkVersion: String?
+    /// The compiler that built it (the first line of `swiftc --version`); `nil` before format 4,
+    /// whose descriptors recorded a fingerprint of the kit's sources instead.
+    public var compiler: String?
     public var name: String
     public var version: String
     public var provides: [String]
     public var requires: [String]
     public var uses: [String]
-    /// The contracts libraries (outside the kit) the module was built against, by build; empty
-    /// before format 3.
-    public var contracts: [ContractsBuild] = []
+    /// The contracts libraries (outside the kit) the module was built against, by version;
+    /// empty before format 4.
+    public var contracts: [ContractsVersion] = []
+
+    /// A descriptor of format 1 to 3, from a kit before SDK 1.0.0: no host of SDK 1 loads it.
+    public var isBeforeVersioning: Bool { compiler == nil }
 }
 
-/// A contracts library's build: its name and the fingerprint of its sources.
-public struct ContractsBuild: Sendable, Equatable {
+/// A contracts library's name and semantic version.
+public struct ContractsVersion: Sendable, Equatable {
     public var name: String
-    public var fingerprint: String
+    public var version: String
 }
 
 extension ModuleDescriptor {
-    /// `MODHOST_DESCRIPTOR_FORMAT`; formats 1 (no `sdk` line) and 2 (no `contracts` line) are
-    /// still read, so that a library built with an older kit is told which kit it needs rather
-    /// than that it is malformed.
-    static let formatVersion: UInt16 = 3
-    static let keys = ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses", "contracts"]
+    /// `MODHOST_DESCRIPTOR_FORMAT`. Formats 1 to 3 (a kit fingerprint, no compiler) are still
+    /// read, so that a library built with a kit before SDK 1.0.0 is told which kit it needs
+    /// rather than that it is malformed.
+    static let formatVersion: UInt16 = 4
+    static let keys = ["abi", "sdk", "compiler", "name", "version", "provides", "requires", "uses", "contracts"]
 
     /// The keys of a payload in `format`, in order.
     static func keys(format: UInt16) -> [String] {
         switch format {
-        case 1: keys.filter { $0 != "sdk" && $0 != "contracts" }
-        case 2: keys.filter { $0 != "contracts" }
+        case 1: ["abi", "kit", "name", "version", "provides", "requires", "uses"]
+        case 2: ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses"]
+        case 3: ["abi", "kit", "sdk", "name", "version", "provides", "requires", "uses", "contracts"]
         default: keys
         }
     }
@@ -48,49 +54,58 @@ extension ModuleDescriptor {
         guard lines.count == keys.count else {
             throw .malformed("has \(lines.count) fields, expected \(keys.count) (\(keys.joined(separator: ", ")))")
         }
-        var values: [String] = []
+        var fields: [String: String] = [:]
         for (line, key) in zip(lines, keys) {
             guard line.hasPrefix(key + "=") else {
                 throw .malformed("has '\(Escaped(String(line.prefix(40))))' where '\(key)=' was expected")
             }
-            values.append(String(line.dropFirst(key.count + 1)))
+            fields[key] = String(line.dropFirst(key.count + 1))
         }
-        var contracts: [ContractsBuild] = []
-        if format >= 3, let list = values.popLast(), !list.isEmpty {
-            for item in list.split(separator: ",", omittingEmptySubsequences: false) {
-                let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                guard parts.count == 2, Self.isIdentifier(parts[0]), Self.isFingerprint(parts[1]) else {
-                    throw .malformed("lists contracts '\(Escaped(String(item.prefix(80))))', not 'Name:fingerprint'")
-                }
-                contracts.append(ContractsBuild(name: parts[0], fingerprint: parts[1]))
+        func field(_ key: String) -> String { fields[key] ?? "" }
+        guard let abi = UInt32(field("abi")) else { throw .malformed("has ABI version '\(Escaped(field("abi")))', not a number") }
+        if format < 4 {
+            guard Self.isFingerprint(field("kit")) else {
+                throw .malformed("has kit fingerprint '\(Escaped(field("kit")))', not 32 hex digits")
             }
         }
-        var sdk: String?
-        if format >= 2 {
-            let value = values.remove(at: 2)
-            guard Self.isVersion(value) else {
-                throw .malformed("has SDK version '\(Escaped(value))'; a version holds letters, digits, '.', '-' and '+'")
+        let sdk = format == 1 ? nil : field("sdk")
+        if let sdk, !Self.isVersion(sdk) {
+            throw .malformed("has SDK version '\(Escaped(sdk))'; a version holds letters, digits, '.', '-' and '+'")
+        }
+        var compiler: String?
+        if format >= 4 {
+            let value = field("compiler")
+            guard !value.isEmpty, value.utf8.count <= 200, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else {
+                throw .malformed("has compiler '\(Escaped(String(value.prefix(80))))', not one line of printable ASCII")
             }
-            sdk = value
+            compiler = value
         }
-        guard let abi = UInt32(values[0]) else { throw .malformed("has ABI version '\(Escaped(values[0]))', not a number") }
-        guard Self.isFingerprint(values[1]) else {
-            throw .malformed("has kit fingerprint '\(Escaped(values[1]))', not 32 hex digits")
-        }
-        guard Self.isIdentifier(values[2]) else { throw .malformed("has name '\(Escaped(values[2]))', not an identifier") }
-        guard Self.isVersion(values[3]) else {
-            throw .malformed("has version '\(Escaped(values[3]))'; a version holds letters, digits, '.', '-' and '+'")
+        guard Self.isIdentifier(field("name")) else { throw .malformed("has name '\(Escaped(field("name")))', not an identifier") }
+        guard Self.isVersion(field("version")) else {
+            throw .malformed("has version '\(Escaped(field("version")))'; a version holds letters, digits, '.', '-' and '+'")
         }
         var routes: [[String]] = []
-        for (index, list) in values[4...].enumerated() {
+        for key in ["provides", "requires", "uses"] {
+            let list = field(key)
             let names = list.isEmpty ? [] : list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             if let bad = names.first(where: { !Self.isIdentifier($0) }) {
-                throw .malformed("lists route '\(Escaped(bad))' in '\(["provides", "requires", "uses"][index])', not an identifier")
+                throw .malformed("lists route '\(Escaped(bad))' in '\(key)', not an identifier")
             }
             routes.append(names)
         }
+        var contracts: [ContractsVersion] = []
+        // Before format 4 the contracts line held fingerprints; such a library is refused anyway.
+        if format >= 4, !field("contracts").isEmpty {
+            for item in field("contracts").split(separator: ",", omittingEmptySubsequences: false) {
+                let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 2, Self.isIdentifier(parts[0]), SDKVersion(parts[1]) != nil else {
+                    throw .malformed("lists contracts '\(Escaped(String(item.prefix(80))))', not 'Name:MAJOR.MINOR.PATCH'")
+                }
+                contracts.append(ContractsVersion(name: parts[0], version: parts[1]))
+            }
+        }
         self.init(
-            abiVersion: abi, kitFingerprint: values[1], sdkVersion: sdk, name: values[2], version: values[3], provides: routes[0],
+            abiVersion: abi, sdkVersion: sdk, compiler: compiler, name: field("name"), version: field("version"), provides: routes[0],
             requires: routes[1], uses: routes[2], contracts: contracts)
     }
 

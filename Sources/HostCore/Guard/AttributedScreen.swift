@@ -24,6 +24,7 @@ final class AttributedScreen: Screen {
         case .push(let screen): return .push(Self.wrap(screen, module: module, runtime: runtime))
         case .replace(let screen): return .replace(Self.wrap(screen, module: module, runtime: runtime))
         case .replaceRoot, .pop, .stay, .quit: return next
+        @unknown default: return next
         }
     }
 }

@@ -5,7 +5,11 @@ public struct LoadError: Error, Sendable, Equatable {
     /// The kind of refusal, for code that reacts to it.
     public enum Kind: Sendable, Equatable {
         case missingFile, notLoadable, missingEntry, noDescriptor, abiMismatch
-        case malformedDescriptor, fingerprintMismatch, nameMismatch, duplicatePath, noInstance
+        case malformedDescriptor, nameMismatch, duplicatePath, noInstance
+        /// Built against an SDK release or by a compiler this host's kit cannot run it with.
+        case sdkMismatch
+        /// It needs a symbol of the kit (or of another library) that the process lacks.
+        case missingSymbol
         /// The file or a folder above it fails the trust rules, or is not a regular file.
         case untrusted
         /// The file's SHA-256 differs from the `sha256` pinned in modules.json.

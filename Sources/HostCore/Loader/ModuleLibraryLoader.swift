@@ -17,7 +17,8 @@ public struct LoadedModule: Sendable {
 }
 
 /// Loads module libraries with `dlopen` and checks the entry point's plain-C answer (ABI
-/// version, kit fingerprint, name) before any Swift object crosses.
+/// version, SDK version, name) against the descriptor read from the file before any Swift
+/// object crosses.
 ///
 /// Handles are kept for the life of the process, by module name: Swift images cannot be
 /// unloaded, and the same module from a second path is refused.
@@ -66,7 +67,7 @@ public final class ModuleLibraryLoader: Sendable {
                 }
                 return open
             }
-            let open = try open(name: name, file: file, refuse: refuse)
+            let open = try open(name: name, file: file, descriptor: descriptor, refuse: refuse)
             libraries[name] = open
             return open
         }
@@ -106,7 +107,9 @@ public final class ModuleLibraryLoader: Sendable {
             path: path, folder: FilePaths.folder(of: file.resolvedPath), version: library.version, instance: instance)
     }
 
-    private func open(name: String, file: TrustedFile, refuse: (LoadError.Kind, HostText) -> LoadError) throws(LoadError) -> OpenLibrary {
+    private func open(
+        name: String, file: TrustedFile, descriptor described: ModuleDescriptor, refuse: (LoadError.Kind, HostText) -> LoadError
+    ) throws(LoadError) -> OpenLibrary {
         let handle: UnsafeMutableRawPointer
         do {
             handle = try TrustedLibrary.open(file, maximumSize: HostRuntime.maximumLibrarySize)
@@ -118,7 +121,12 @@ public final class ModuleLibraryLoader: Sendable {
                     HostText(
                         "loader.dependency", "needs '%@', and '%@' beside it %@",
                         [.plain("\(Escaped(needed))"), .plain("\(Escaped(path))"), .text(problem.text(for: path))]))
-            case .dynamicLinker(let message), .malformed(let message), .linkFolder(let message):
+            case .dynamicLinker(let message):
+                if let missing = MissingSymbol(dynamicLinkerMessage: message) {
+                    throw refuse(.missingSymbol, missing.reason(rebuild: HostRuntime.rebuildAdvice(name, path: file.path)))
+                }
+                throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(message)]))
+            case .malformed(let message), .linkFolder(let message):
                 throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain(message)]))
             case .relativeRunPath(let entry):
                 throw refuse(
@@ -127,6 +135,7 @@ public final class ModuleLibraryLoader: Sendable {
                         "loader.relative.run.path",
                         "has run path '%@', relative to its own folder, which the host cannot honour while it loads the file it checked; link it with run path '$ORIGIN' and put the libraries it needs beside it",
                         [.plain("\(Escaped(entry))")]))
+            @unknown default: throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain("\\(error)")]))
             }
         }
         // The same inode was loaded; written over in place since it was hashed (by its owner:
@@ -159,9 +168,8 @@ public final class ModuleLibraryLoader: Sendable {
                     [.plain("\(abi)"), .plain("\(ModuleKitABI.version)")])
             )
         }
-        guard let fingerprintPointer = descriptor.pointee.kit_fingerprint else {
-            throw refuse(
-                .malformedDescriptor, HostText("loader.null.fingerprint", "has a descriptor without a ModuleKit fingerprint (NULL)"))
+        guard let sdkPointer = descriptor.pointee.sdk_version else {
+            throw refuse(.malformedDescriptor, HostText("loader.null.sdk", "has a descriptor without an SDK version (NULL)"))
         }
         guard let namePointer = descriptor.pointee.name else {
             throw refuse(.malformedDescriptor, HostText("loader.null.name", "has a descriptor without a name (NULL)"))
@@ -169,14 +177,14 @@ public final class ModuleLibraryLoader: Sendable {
         guard let versionPointer = descriptor.pointee.version else {
             throw refuse(.malformedDescriptor, HostText("loader.null.version", "has a descriptor without a version (NULL)"))
         }
-        let fingerprint = Self.boundedString(fingerprintPointer)
-        guard fingerprint == ModuleKitABI.hostFingerprint else {
+        // The file's descriptor passed the SDK checks; the code must say the same.
+        let sdk = Self.boundedString(sdkPointer)
+        guard sdk == described.sdkVersion else {
             throw refuse(
-                .fingerprintMismatch,
+                .descriptorMismatch,
                 HostText(
-                    "loader.fingerprint", "was built against ModuleKit %@, the host has %@; rebuild it against this host's kit",
-                    [.plain(fingerprint), .plain(ModuleKitABI.hostFingerprint)])
-            )
+                    "loader.sdk", "answers SDK '%@' from its entry point but its descriptor records '%@'; rebuild it against one kit",
+                    [.plain("\(Escaped(sdk))"), .plain(described.sdkVersion ?? "")]))
         }
         let libraryName = Self.boundedString(namePointer)
         guard libraryName == name else {

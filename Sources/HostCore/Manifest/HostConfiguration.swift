@@ -44,7 +44,7 @@ public struct ModuleEntry: Sendable {
     /// The library path as written (absolute, or relative to `modules.json`), if given.
     public let library: String?
     /// The `config` object, as JSON, if given.
-    public let config: Data?
+    public let config: [UInt8]?
     /// The library's SHA-256 (hex) it must have, if pinned.
     public let sha256: String?
     /// The time limit of its entry point, register, start and stop, if not the default.

@@ -14,6 +14,7 @@ extension JSONValue {
         case .string: HostText("json.string", "a string")
         case .array: HostText("json.array", "an array")
         case .object: HostText("json.object", "an object")
+        @unknown default: HostText("json.other", "a value of another kind")
         }
     }
 }
@@ -30,9 +31,9 @@ extension JSONValue {
 
     /// ``serialized`` as UTF-8 bytes, copied as a buffer (`Data(text.utf8)` would ask at run
     /// time whether the view is `ContiguousBytes`: a scan of every loaded conformance).
-    var serializedData: Data {
+    var serializedBytes: [UInt8] {
         var text = serialized
-        return text.withUTF8 { Data(buffer: $0) }
+        return text.withUTF8 { Array($0) }
     }
 
     private func write(to text: inout String) {
@@ -63,6 +64,7 @@ extension JSONValue {
                 fields[key]?.write(to: &text)
             }
             text += "}"
+        @unknown default: text += "null"
         }
     }
 

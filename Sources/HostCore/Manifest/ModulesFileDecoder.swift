@@ -224,10 +224,10 @@ public struct ModulesFileDecoder {
                 entryProblems.append(
                     HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.kind)]))
             }
-            var config: Data?
+            var config: [UInt8]?
             switch fields["config"] {
             case nil: break
-            case .object(let value)?: config = JSONValue.object(value).serializedData
+            case .object(let value)?: config = JSONValue.object(value).serializedBytes
             case let other?:
                 entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
             }

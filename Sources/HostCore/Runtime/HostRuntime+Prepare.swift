@@ -99,8 +99,8 @@ extension HostRuntime {
         hostInfo.update(reports)
     }
 
-    /// Planned modules built against another build of a contracts library than the one the
-    /// process will hold (see ``ContractsCheck``), with the reason each must not be loaded.
+    /// Planned modules built against a version of a contracts library that does not fit the one
+    /// the process will hold (see ``ContractsCheck``), with the reason each must not be loaded.
     private func contractsConflicts(_ state: Snapshot) -> [String: HostText] {
         let modules = state.plan.order.compactMap { name in
             state.inspected[name].map { ContractsCheck.Module(name: name, library: $0.path, contracts: $0.descriptor.contracts) }
@@ -123,16 +123,16 @@ extension HostRuntime {
                 ? .nothing : .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .text(error.text(for: path))]))
         }
         do {
-            guard let build = try DescriptorReader.readContractsBuild(fileDescriptor: file.descriptor) else {
+            guard let found = try DescriptorReader.readContractsVersion(fileDescriptor: file.descriptor) else {
                 return .unrecorded(path: path)
             }
-            guard build.name == name else {
+            guard found.name == name else {
                 return .refused(
                     HostText(
-                        "contracts.other.name", "'%@' records the build of contracts '%@', not '%@'",
-                        [.plain(Escaped(path).description), .plain(build.name), .plain(name)]))
+                        "contracts.other.name", "'%@' records the version of contracts '%@', not '%@'",
+                        [.plain(Escaped(path).description), .plain(found.name), .plain(name)]))
             }
-            return .build(build, path: path)
+            return .version(found, path: path)
         } catch {
             switch error {
             case .notELF(let what): return .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .plain(what)]))
@@ -254,8 +254,8 @@ extension HostRuntime {
     }
 
     /// Finds, checks and describes an enabled module's library without running any of it:
-    /// trust (owner, modes, file type), the optional sha256 pin, then the descriptor (ABI,
-    /// kit fingerprint, name).
+    /// trust (owner, modes, file type), the optional sha256 pin, then the descriptor (ABI, SDK
+    /// version and compiler, name).
     ///
     /// Typed throws rather than a `Result`: a `Result<_, LoadError>` made at start costs a
     /// scan of every loaded conformance, to learn that `LoadError` is an `Error`.
@@ -319,16 +319,8 @@ extension HostRuntime {
                     "load.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit%@",
                     [.plain("\(descriptor.abiVersion)"), .plain("\(ModuleKitABI.version)"), .text(rebuildAdvice(name, path: path))]))
         }
-        guard descriptor.kitFingerprint == ModuleKitABI.hostFingerprint else {
-            throw refuse(
-                .fingerprintMismatch,
-                HostText(
-                    "load.fingerprint", "was built against ModuleKit %@, the host has ModuleKit %@; rebuild it against this host's kit%@",
-                    [
-                        .text(Self.kitLabel(sdk: descriptor.sdkVersion, fingerprint: descriptor.kitFingerprint)),
-                        .text(Self.kitLabel(sdk: ModuleKitABI.sdkVersion, fingerprint: ModuleKitABI.hostFingerprint)),
-                        .text(rebuildAdvice(name, path: path)),
-                    ]))
+        if let problem = SDKCompatibility.problem(with: descriptor, rebuild: rebuildAdvice(name, path: path)) {
+            throw refuse(.sdkMismatch, problem)
         }
         guard descriptor.name == name else {
             throw refuse(
@@ -340,16 +332,9 @@ extension HostRuntime {
         return Inspected(path: path, file: file, descriptor: descriptor, sha256: digest)
     }
 
-    /// "SDK 0.2.0 (fingerprint 8843…)", or "fingerprint 8843… (no SDK version)" for a format-1
-    /// descriptor.
-    static func kitLabel(sdk: String?, fingerprint: String) -> HostText {
-        sdk.map { HostText("load.kit.sdk", "SDK %@ (fingerprint %@)", [.plain($0), .plain(fingerprint)]) }
-            ?? HostText("load.kit.no.sdk", "fingerprint %@ (no SDK version)", [.plain(fingerprint)])
-    }
-
     /// How to rebuild module `name`: in this checkout when its library lies in the build folder
     /// `modhost` runs from, else in the module's own package.
-    private static func rebuildAdvice(_ name: String, path: String) -> HostText {
+    static func rebuildAdvice(_ name: String, path: String) -> HostText {
         isInHostBuildFolder(path)
             ? HostText("load.rebuild.checkout", "; in this checkout: 'swift build --product %@'", [.plain(name)])
             : HostText("load.rebuild.package", "; in its package: 'swift build --product %@'", [.plain(name)])

@@ -30,7 +30,10 @@ struct ModuleTemplate {
                 ("Sources/\(name)/Resources/Strings/\(locale.code).lproj/Localizable.strings", strings(locale))
             }
             + (withRoute
-                ? [("\(contracts)/Package.swift", contractsManifest), ("\(contracts)/Sources/\(contracts)/\(route).swift", routeSource)]
+                ? [
+                    ("\(contracts)/Package.swift", contractsManifest), ("\(contracts)/Sources/\(contracts)/\(route).swift", routeSource),
+                    ("\(contracts)/Sources/\(contracts)/contracts.manifest", contractsVersion),
+                ]
                 : [])
     }
 
@@ -62,11 +65,13 @@ struct ModuleTemplate {
         """
         // swift-tools-version: 6.1
         // \(route): the route \(name) provides, for any module to use. A package of its own with
-        // a dynamic library product: every module that depends on it shares one copy.
+        // a dynamic library product: every module that depends on it shares one copy. Built with
+        // library evolution and versioned in Sources/\(contracts)/contracts.manifest, so that a
+        // module built against one version runs with any later minor of the same major.
         import PackageDescription
 
-        /// The same kit as \(name)'s: its build plugin records this library's build, so the host
-        /// refuses a module built against another build of it.
+        /// The same kit as \(name)'s: its build plugin records this library's version, so the host
+        /// refuses a module built against a version that does not fit the one it holds.
         let kit = \(Self.swiftLiteral(kitFolder))
 
         let package = Package(
@@ -78,11 +83,22 @@ struct ModuleTemplate {
             targets: [
                 .target(
                     name: "\(contracts)",
-                    swiftSettings: [.swiftLanguageMode(.v6)],
-                    plugins: [.plugin(name: "ContractsFingerprintPlugin", package: "ModuleKit")]
+                    exclude: ["contracts.manifest"],
+                    swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-enable-library-evolution"])],
+                    plugins: [.plugin(name: "ContractsVersionPlugin", package: "ModuleKit")]
                 )
             ]
         )
+
+        """
+    }
+
+    private var contractsVersion: String {
+        """
+        # The version of \(contracts). Bump the minor when you add a route, a type or a
+        # requirement with a default implementation; the major when a change breaks a module
+        # built against the version before (a removed or changed declaration).
+        version 1.0.0
 
         """
     }
@@ -107,9 +123,9 @@ struct ModuleTemplate {
         // The \(name) module for ModuleHost: `swift build` makes .build/debug/lib\(name).so.
         import PackageDescription
 
-        /// The ModuleKit SDK (\(sdkVersion)) this module is built against: the kit sources of the
-        /// modhost that wrote this package. A module must be built from the exact kit sources its
-        /// host was built from; the host refuses it otherwise and says so.
+        /// The ModuleKit SDK (\(sdkVersion)) this module is built against: the kit of the modhost that
+        /// wrote this package. The library loads in every host of SDK \(sdkVersion.split(separator: ".").first ?? "1").x from
+        /// this release on, built by the same Swift compiler; the host refuses it otherwise and says why.
         let kit = \(Self.swiftLiteral(kitFolder))
 
         let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
@@ -299,13 +315,15 @@ struct ModuleTemplate {
         - `Tests/\(name)Tests`: unit tests on `ModuleTestHarness`.
 
         Ship `lib\(name).so` with the `\(name)_\(name).resources` folder beside it (both in
-        `.build/debug` or `.build/release`). The host refuses a library built against other kit
-        sources than its own: rebuild with the kit of the host you run it in (`let kit` in
-        `Package.swift`). A route another module should use goes in a package of its own with a
-        `type: .dynamic` library product that both modules depend on; declared inside this
-        package, each module would carry its own copy, and the host refuses that. Ship that
-        library beside the modules that use it: the host refuses a module built against another
-        build of it (its sources changed since) and names the module to rebuild.
+        `.build/debug` or `.build/release`). It loads in any host of the same SDK major whose
+        minor is at least \(sdkVersion)'s, built by the same Swift compiler; the host refuses it
+        otherwise and says what to do (`let kit` in `Package.swift` names the kit it builds
+        against). A route another module should use goes in a package of its own with a
+        `type: .dynamic` library product, built with library evolution, that both modules depend
+        on; declared inside this package, each module would carry its own copy, and the host
+        refuses that. Ship that library beside the modules that use it, and give it a version in
+        its `contracts.manifest`: the host refuses a module that needs another major of it, or a
+        newer minor than the one it holds.
 
         """
     }

@@ -39,6 +39,7 @@ final class HomeScreen: Screen {
             }
             return .stay
         case .back, .quit: return .quit
+        @unknown default: return .stay
         }
     }
 }

@@ -20,6 +20,7 @@ final class WelcomeScreen: Screen {
         case .item(1): auth.presentRegistration { _ in }
         case .item(_): auth.presentPasswordReset()
         case .shortcut, .back, .quit: return .quit
+        @unknown default: return .quit
         }
         return .stay
     }

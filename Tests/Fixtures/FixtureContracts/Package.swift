@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // Route protocols used only by the host's test modules. A package of its own with a dynamic
-// product, like Contracts, so the test process and every test module share one copy; its
-// library records its build (the kit's ContractsFingerprintPlugin), as a third party's would.
+// product built with library evolution, like Contracts, so the test process and every test
+// module share one copy; its library records its version (the kit's ContractsVersionPlugin,
+// from contracts.manifest), as a third party's would.
 import PackageDescription
 
 let package = Package(
@@ -13,8 +14,11 @@ let package = Package(
     targets: [
         .target(
             name: "FixtureContracts",
-            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")],
-            plugins: [.plugin(name: "ContractsFingerprintPlugin", package: "ModuleKit")]
+            exclude: ["contracts.manifest"],
+            swiftSettings: [
+                .swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny"), .unsafeFlags(["-enable-library-evolution"]),
+            ],
+            plugins: [.plugin(name: "ContractsVersionPlugin", package: "ModuleKit")]
         )
     ]
 )

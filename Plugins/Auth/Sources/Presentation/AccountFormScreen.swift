@@ -40,6 +40,9 @@ final class AccountFormScreen: Screen {
                 ui.error(error.message(strings))
                 return .stay
             }
+        @unknown default:
+            completion(nil)
+            return .pop
         }
     }
 

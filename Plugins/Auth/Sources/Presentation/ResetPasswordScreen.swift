@@ -16,6 +16,7 @@ final class ResetPasswordScreen: Screen {
         case .item(_): return confirm(ui)
         case .shortcut, .back: return .pop
         case .quit: return .quit
+        @unknown default: return .pop
         }
     }
 
@@ -52,6 +53,7 @@ final class ResetPasswordScreen: Screen {
                 ui.error(error.message(strings))
                 return .stay
             }
+        @unknown default: return .stay
         }
     }
 }

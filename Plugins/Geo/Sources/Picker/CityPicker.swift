@@ -62,6 +62,9 @@ final class CityPickerView: Screen {
         case .quit:
             router.onPick?(nil)
             return .quit
+        @unknown default:
+            router.onPick?(nil)
+            return .pop
         }
     }
 }

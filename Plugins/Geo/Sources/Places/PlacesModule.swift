@@ -101,6 +101,7 @@ public final class PlacesView: Screen {
         case .item(let index): choice = index
         case .shortcut, .back: return .pop
         case .quit: return .quit
+        @unknown default: return .pop
         }
         if choice == 0 { return router.addCity(with: interactor) }
         let cities = groups.flatMap { group in group.cities.map { (group.country, $0) } }
@@ -114,6 +115,7 @@ public final class PlacesView: Screen {
             return choice == 1 ? router.rename(city, in: country, with: interactor) : delete(city, in: country, ui)
         case .shortcut, .back: return .stay
         case .quit: return .quit
+        @unknown default: return .stay
         }
     }
 

@@ -24,7 +24,7 @@ struct CachedImages: ImageSource {
                 return [UInt8](data)
             }
             do throws(HTTPError) {
-                return [UInt8](try await http.data(from: url, progress: progress))
+                return try await http.data(from: url.absoluteString, progress: progress)
             } catch {
                 throw PixabayDataSource.map(error)
             }

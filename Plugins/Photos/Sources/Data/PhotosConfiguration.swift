@@ -43,6 +43,8 @@ public struct PhotosConfiguration: Decodable, Sendable {
         switch environment {
         case .development, .test: return URL(string: "http://localhost:8085/api/")
         case .stage, .production: return URL(string: "https://pixabay.com/api/")
+        // An environment a later SDK adds: the real API, as in production.
+        @unknown default: return URL(string: "https://pixabay.com/api/")
         }
     }
 }

@@ -50,14 +50,14 @@ final class PixabayDataSource: PhotoDataSource {
         if let cached = cache.get(cacheKey), let page = try? PixabayPage.decode(Data(cached), addresses: .web) {
             return Self.result(page)
         }
-        let data: Data
+        let body: [UInt8]
         do {
-            data = try await http.data(from: url)
+            body = try await http.data(from: url.absoluteString)
         } catch {
             throw Self.map(error)
         }
-        let page = try PixabayPage.decode(data, addresses: .web)
-        cache.put(cacheKey, [UInt8](data))
+        let page = try PixabayPage.decode(Data(body), addresses: .web)
+        cache.put(cacheKey, body)
         return Self.result(page)
     }
 
@@ -85,6 +85,7 @@ final class PixabayDataSource: PhotoDataSource {
         case .undecodable: .badResponse(Redaction.excerpt(error.detail))
         case .tooLarge(let limit): .tooLarge(limitKB: limit / 1024)
         case .transportUnavailable: .noNetworking(Redaction.redact(error.detail))
+        @unknown default: .badResponse(Redaction.excerpt(error.detail))
         }
     }
 }

@@ -15,7 +15,7 @@ struct ResponseCache: Sendable {
 
     func get(_ key: String) -> [UInt8]? {
         let name = self.name(key)
-        guard let info = try? folder.info(name), clock().timeIntervalSince(info.modified) < Self.lifetime else { return nil }
+        guard let info = try? folder.info(name), clock().timeIntervalSince1970 - info.modifiedSince1970 < Self.lifetime else { return nil }
         return try? folder.read(name)
     }
 

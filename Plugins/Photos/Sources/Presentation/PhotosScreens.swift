@@ -38,6 +38,7 @@ final class PhotosMenuScreen: Screen {
             return .stay
         case .shortcut, .back: return .pop
         case .quit: return .quit
+        @unknown default: return .stay
         }
     }
 
@@ -88,6 +89,7 @@ final class ResultsScreen: Screen {
         case .shortcut(_): page -= 1
         case .back: return .pop
         case .quit: return .quit
+        @unknown default: return .pop
         }
         return .stay
     }
@@ -110,6 +112,7 @@ final class DetailsScreen: Screen {
         case .item: break
         case .shortcut, .back: return .pop
         case .quit: return .quit
+        @unknown default: return .pop
         }
         guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
         let trimmed = answer.trimmingCharacters(in: .whitespaces)

@@ -78,6 +78,8 @@ public final class SettingsStore: Sendable {
             case .bool(let flag): ("bool", flag ? "1" : "0")
             case .int(let number): ("int", "\(number)")
             case .text(let text): ("text", text)
+            // A kind of value from a later SDK, which this store cannot write back as it was.
+            @unknown default: throw SettingsError.refused("\(value)")
             }
         try database.transaction {
             try $0.execute(

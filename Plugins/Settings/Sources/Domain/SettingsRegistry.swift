@@ -63,6 +63,9 @@ public final class SettingsRegistry: Sendable {
                 return .failure(.controlCharacters)
             }
             return .success(.text(trimmed))
+        // A kind of setting from a later SDK: this Settings module cannot read it.
+        @unknown default:
+            return .failure(.refused(trimmed))
         }
     }
 
@@ -83,6 +86,7 @@ public final class SettingsRegistry: Sendable {
         case .bool(let flag): flag ? "on" : "off"
         case .int(let number): "\(number)"
         case .text(let text): text
+        @unknown default: "\(value)"
         }
     }
 }

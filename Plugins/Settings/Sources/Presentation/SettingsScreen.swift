@@ -61,6 +61,7 @@ final class SettingsScreen: Screen {
             return logOut(auth, ui)
         case .back: return .pop
         case .quit: return .quit
+        @unknown default: return .stay
         }
     }
 
@@ -88,6 +89,7 @@ final class SettingsScreen: Screen {
             case .item(let index): text = choices[index]
             case .shortcut, .back: return .stay
             case .quit: return .quit
+            @unknown default: return .stay
             }
         } else {
             guard let answer = ui.ask(strings.format(.newValue, definition.title())) else { return .quit }

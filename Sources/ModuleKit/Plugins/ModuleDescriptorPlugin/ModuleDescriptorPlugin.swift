@@ -12,8 +12,6 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
             throw PluginError(
                 message: "'\(target.name)': the ModuleKit package is not among the dependencies of '\(context.package.displayName)'")
         }
-        let kitTargets = kit.targets.filter { ["ModuleKit", "Contracts"].contains($0.name) }
-        let sources = kitTargets.flatMap { ($0 as? SourceModuleTarget)?.sourceFiles(withSuffix: "swift").map(\.url) ?? [] }
         guard let abi = kit.targets.first(where: { $0.name == "CModuleABI" }) else {
             throw PluginError(message: "the ModuleKit package has no CModuleABI target")
         }
@@ -26,17 +24,20 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
         let strings = target.directoryURL.appending(path: "Resources/Strings")
         var isFolder: ObjCBool = false
         let hasStrings = FileManager.default.fileExists(atPath: strings.path, isDirectory: &isFolder) && isFolder.boolValue
-        var arguments = ["--descriptor", output.path, manifest.path, header.path, resources, hasStrings ? "strings" : "no-strings"]
-        arguments += sources.map(\.path)
-        var inputs = [manifest, header] + sources
-        for (name, files) in contracts {
-            arguments += ["--contracts-target", name] + files.map(\.path)
-            inputs += files
+        let swiftc = try context.tool(named: "swiftc").url
+        var arguments = [
+            "--descriptor", output.path, manifest.path, header.path, swiftc.path, resources, hasStrings ? "strings" : "no-strings",
+        ]
+        // The compiler is an input: another toolchain writes another record.
+        var inputs = [manifest, header, swiftc]
+        for (name, contractsManifest) in contracts {
+            arguments += ["--contracts-target", name, contractsManifest.path]
+            if FileManager.default.fileExists(atPath: contractsManifest.path) { inputs.append(contractsManifest) }
         }
         return [
             .buildCommand(
                 displayName: "Generating the module descriptor of \(target.name)",
-                executable: try context.tool(named: "KitFingerprintTool").url,
+                executable: try context.tool(named: "KitBuildTool").url,
                 arguments: arguments,
                 inputFiles: inputs,
                 outputFiles: [output]
@@ -45,13 +46,15 @@ struct ModuleDescriptorPlugin: BuildToolPlugin {
     }
 
     /// The Swift targets of other packages (not this one, not the kit) that the module depends
-    /// on: the tool records the fingerprint of those its manifest imports, its contracts.
-    static func contractsCandidates(of target: any Target, package: Package, kit: Package) -> [(name: String, sources: [URL])] {
+    /// on, with where their `contracts.manifest` is: the tool records the version of those its
+    /// manifest imports, its contracts.
+    static func contractsCandidates(of target: any Target, package: Package, kit: Package) -> [(name: String, manifest: URL)] {
         let local = Set((package.targets + kit.targets).map(\.id))
         return target.recursiveTargetDependencies.compactMap { dependency in
-            guard !local.contains(dependency.id), let module = dependency as? SourceModuleTarget else { return nil }
-            let sources = module.sourceFiles(withSuffix: "swift").map(\.url)
-            return sources.isEmpty ? nil : (module.name, sources)
+            guard !local.contains(dependency.id), let module = dependency as? SourceModuleTarget,
+                !module.sourceFiles(withSuffix: "swift").isEmpty
+            else { return nil }
+            return (module.name, module.directoryURL.appending(path: "contracts.manifest"))
         }
     }
 

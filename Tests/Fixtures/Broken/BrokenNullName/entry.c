@@ -7,7 +7,7 @@
 /* A valid descriptor (armed by the tests), so the host gets past the file to the entry point. */
 MODHOST_TEST_DESCRIPTOR("BrokenNullName");
 
-static const modhost_descriptor the_descriptor = { MODHOST_ABI_VERSION, "00000000000000000000000000000000", NULL, "0.0.1" };
+static const modhost_descriptor the_descriptor = { MODHOST_ABI_VERSION, "0.0.0", NULL, "0.0.1" };
 
 void *modhost_module_entry(uint32_t request) {
     return request == MODHOST_REQUEST_DESCRIBE ? (void *)&the_descriptor : NULL;

@@ -31,10 +31,11 @@ final class URLSessionTransport: HTTPTransport {
         session.invalidateAndCancel()
     }
 
-    func fetch(_ url: URL, shownAs shown: String, progress: (@Sendable (Int64, Int64?) -> Void)?) async -> Result<
+    func fetch(_ url: String, shownAs shown: String, progress: (@Sendable (Int64, Int64?) -> Void)?) async -> Result<
         HTTPResponse, HTTPError
     > {
-        await withCheckedContinuation { continuation in
+        guard let url = URL(string: url) else { return .failure(HTTPError(.invalidURL, url: shown)) }
+        return await withCheckedContinuation { continuation in
             let task = session.dataTask(with: URLRequest(url: url, timeoutInterval: timeout))
             transfers.begin(task.taskIdentifier, url: shown, progress: progress) { result in
                 continuation.resume(
@@ -42,7 +43,7 @@ final class URLSessionTransport: HTTPTransport {
                         let headers = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
                             if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
                         }
-                        return HTTPResponse(status: response.statusCode, headers: headers, body: data)
+                        return HTTPResponse(status: response.statusCode, headers: headers, body: [UInt8](data))
                     })
             }
             task.resume()

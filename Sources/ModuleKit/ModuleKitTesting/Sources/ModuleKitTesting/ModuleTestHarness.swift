@@ -97,7 +97,7 @@ public final class ModuleTestHarness<M: Module> {
         self.context = context
         let instance = ModuleInstance(module)
         try instance.register(
-            ModuleRegistry(context: context, locator: locator), configuration: configuration.map { Data($0.utf8) })
+            ModuleRegistry(context: context, locator: locator), configuration: configuration.map { Array($0.utf8) })
         try module.start(context)
         locator.seal()
     }

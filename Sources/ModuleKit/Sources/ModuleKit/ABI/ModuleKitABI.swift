@@ -1,16 +1,16 @@
 import CModuleABI
 
-/// The version and fingerprint of the plugin boundary, as this build of the kit sees them.
+/// The plugin boundary, as this build of the kit sees it.
 ///
-/// The host compares a module's ``ModuleKitABI/compiledFingerprint`` (compiled into the
-/// module) with ``ModuleKitABI/hostFingerprint`` (compiled into the loaded `libModuleKit.so`)
-/// before it lets any Swift object cross. The fingerprint values are generated from the kit's
-/// sources by `KitFingerprintPlugin` on every build.
+/// Before the host lets any Swift object cross, it compares a module's descriptor (its ABI
+/// version, the SDK version it was compiled against and the compiler that built it) with
+/// these, read from the `libModuleKit.so` the process loaded. ``compiler`` and
+/// ``compiledSDKVersion`` are generated on every build by `KitBuildPlugin`.
 public enum ModuleKitABI {
     /// The C-ABI version of the handshake (`MODHOST_ABI_VERSION` in `modhost_abi.h`).
     public static let version: UInt32 = MODHOST_ABI_VERSION
 
-    /// The SDK's semantic version (`MODHOST_SDK_VERSION`), recorded in each module's descriptor.
+    /// The SDK's semantic version (`MODHOST_SDK_VERSION`) of the loaded kit.
     public static let sdkVersion = MODHOST_SDK_VERSION
 
     /// The C symbol every module library exports.

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A module's view of the ``ServiceLocator``: its own services and the routes it declared.
 ///

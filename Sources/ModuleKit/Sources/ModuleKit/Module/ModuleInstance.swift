@@ -15,7 +15,7 @@ public final class ModuleInstance: Sendable {
     /// The module's lifecycle calls, bound to its concrete type.
     private struct Lifecycle: @unchecked Sendable {
         // The module object is only touched under the instance's lock.
-        let decode: (Data?) throws -> Any
+        let decode: ([UInt8]?) throws -> Any
         let register: (ModuleRegistry, Any) throws -> Void
         let start: (ModuleContext) throws -> Void
         let stop: () -> Void
@@ -23,9 +23,9 @@ public final class ModuleInstance: Sendable {
         let homeEntries: @MainActor (ModuleContext) -> [HomeEntry]
         /// The last configuration decoded, with the JSON it came from: `check` and start-up
         /// validate before they register, and decoding is the costly part of a load.
-        var decoded: (json: Data?, configuration: Any)?
+        var decoded: (json: [UInt8]?, configuration: Any)?
 
-        mutating func configuration(from json: Data?) throws -> Any {
+        mutating func configuration(from json: [UInt8]?) throws -> Any {
             if let decoded, decoded.json == json { return decoded.configuration }
             let configuration = try decode(json)
             decoded = (json, configuration)
@@ -62,13 +62,13 @@ public final class ModuleInstance: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` naming the key and the problem.
     @_spi(Host)
-    public func validateConfiguration(_ json: Data?) throws {
+    public func validateConfiguration(_ json: [UInt8]?) throws {
         _ = try lifecycle.withLock { try $0.configuration(from: json) }
     }
 
     /// Decodes the configuration, then registers the module's routes and services.
     @_spi(Host)
-    public func register(_ registry: ModuleRegistry, configuration json: Data?) throws {
+    public func register(_ registry: ModuleRegistry, configuration json: [UInt8]?) throws {
         try lifecycle.withLock { lifecycle in
             let configuration = try lifecycle.configuration(from: json)
             try lifecycle.register(registry, configuration)
@@ -95,12 +95,12 @@ public final class ModuleInstance: Sendable {
         lifecycle.withLock { $0.homeEntries(context) }
     }
 
-    static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: Data?) throws -> C {
+    static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: [UInt8]?) throws -> C {
         // No config for a module that takes none: nothing to decode, so skip JSONDecoder.
         if json == nil, let none = NoConfiguration() as? C { return none }
         do {
             // Strict: a key the configuration type never reads is an error, not ignored.
-            return try StrictDecoding.decode(type, from: json ?? Data("{}".utf8))
+            return try StrictDecoding.decode(type, from: Data(json ?? Array("{}".utf8)))
         } catch let error as DecodingError {
             throw ConfigurationError(decoding: error)
         }

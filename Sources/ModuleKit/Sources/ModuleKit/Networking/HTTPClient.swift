@@ -9,11 +9,16 @@ import Foundation
 /// module that *can* use the network pays for it only in a run that does.
 ///
 /// ```swift
-/// let page = try await http.get(url, as: PhotoResult.self)
+/// let page = try await http.get("https://pixabay.com/api/?q=cat", as: PhotoResult.self)
 /// let image = try await http.data(from: imageURL) { received, total in progress(received, total) }
 /// ```
+///
+/// URLs and bodies are plain `String`s and bytes: the SDK's interface uses the standard library
+/// only (Foundation on Linux is not built with library evolution). A module that holds a
+/// Foundation `URL` passes `url.absoluteString`, and makes `Data(bytes)` from a body.
 public final class HTTPClient: Sendable {
-    public let timeout: TimeInterval
+    /// Seconds without progress before a request fails.
+    public let timeout: Double
     public let maximumResponseBytes: Int
     private let transport: LazyTransport
 
@@ -23,27 +28,29 @@ public final class HTTPClient: Sendable {
     ///   - maximumResponseBytes: The largest body accepted.
     ///   - transport: Where requests go; by default the URLSession transport, opened on the
     ///     first request.
-    public init(timeout: TimeInterval = 30, maximumResponseBytes: Int = 20 << 20, transport: (any HTTPTransport)? = nil) {
+    public init(timeout: Double = 30, maximumResponseBytes: Int = 20 << 20, transport: (any HTTPTransport)? = nil) {
         let timeout = max(1, timeout.rounded(.up))
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.transport = LazyTransport(given: transport, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
     }
 
-    /// Decodes the JSON body of a GET of `url` as `T`.
-    public func get<T: Decodable>(_ url: URL, as type: T.Type, decoder: JSONDecoder = JSONDecoder()) async throws(HTTPError) -> T {
-        let data = try await data(from: url)
+    /// Decodes the JSON body of a GET of `url` as `T` (with a default `JSONDecoder`).
+    public func get<T: Decodable>(_ url: String, as type: T.Type) async throws(HTTPError) -> T {
+        let body = try await data(from: url)
         do {
-            return try decoder.decode(type, from: data)
+            return try JSONDecoder().decode(type, from: Data(body))
         } catch {
             throw HTTPError(.undecodable, url: Self.redacted(url), detail: Self.describe(error))
         }
     }
 
     /// The body of a GET of `url`; `progress` hears (received, expected) bytes as they arrive.
-    public func data(from url: URL, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(HTTPError) -> Data {
+    public func data(from url: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) async throws(HTTPError) -> [UInt8] {
         let shown = Self.redacted(url)
-        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            parsed.host != nil
+        else {
             throw HTTPError(.invalidURL, url: shown)
         }
         let response = try await transport.get(shown).get().fetch(url, shownAs: shown, progress: progress).get()
@@ -62,8 +69,8 @@ public final class HTTPClient: Sendable {
     /// `url` without credentials (`user:pass@` → `***@`) and with the values of secret query
     /// items replaced by `***`: what an ``HTTPError`` carries. Printing goes through ModuleKit's
     /// `Redaction` as well, which also knows the secrets a module registered.
-    public static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(a URL that cannot be shown)" }
+    public static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(a URL that cannot be shown)" }
         if components.user != nil || components.password != nil {
             components.user = "***"
             components.password = nil
@@ -76,8 +83,8 @@ public final class HTTPClient: Sendable {
     }
 
     /// The server's own words from an error body: a JSON `message`/`error`, else the text.
-    static func serverMessage(_ data: Data) -> String {
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+    static func serverMessage(_ data: [UInt8]) -> String {
+        if let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any] {
             for key in ["message", "error", "detail"] {
                 if let text = object[key] as? String { return String(text.prefix(300)) }
             }

@@ -7,7 +7,7 @@ public protocol HTTPTransport: AnyObject, Sendable {
     /// The response to a GET of `url` (any status), or why there is none; `shown` is the URL
     /// with its secrets redacted, for errors. Bodies over the transport's limit fail with
     /// ``HTTPError/Kind/tooLarge(limit:)``.
-    func fetch(_ url: URL, shownAs shown: String, progress: (@Sendable (Int64, Int64?) -> Void)?) async -> Result<
+    func fetch(_ url: String, shownAs shown: String, progress: (@Sendable (Int64, Int64?) -> Void)?) async -> Result<
         HTTPResponse, HTTPError
     >
 }
@@ -17,9 +17,9 @@ public struct HTTPResponse: Sendable {
     public let status: Int
     /// Header fields, names in lower case.
     public let headers: [String: String]
-    public let body: Data
+    public let body: [UInt8]
 
-    public init(status: Int, headers: [String: String], body: Data) {
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
         self.body = body
@@ -31,10 +31,10 @@ public struct HTTPResponse: Sendable {
 /// A client's transport, made on its first request (once, whichever request comes first).
 final class LazyTransport: Sendable {
     private let state: Mutex<(any HTTPTransport)?>
-    private let timeout: TimeInterval
+    private let timeout: Double
     private let maximumResponseBytes: Int
 
-    init(given: (any HTTPTransport)?, timeout: TimeInterval, maximumResponseBytes: Int) {
+    init(given: (any HTTPTransport)?, timeout: Double, maximumResponseBytes: Int) {
         state = Mutex(given)
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes

@@ -15,7 +15,7 @@ enum HTTPTransportLibrary {
     /// The library's entry point, looked up once per process.
     private static let entry: Result<Entry, NetworkingLibraryError> = open()
 
-    static func makeTransport(timeout: TimeInterval, maximumResponseBytes: Int) -> Result<any HTTPTransport, NetworkingLibraryError> {
+    static func makeTransport(timeout: Double, maximumResponseBytes: Int) -> Result<any HTTPTransport, NetworkingLibraryError> {
         entry.flatMap { make in
             guard let raw = make(timeout, maximumResponseBytes),
                 let transport = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue() as? any HTTPTransport

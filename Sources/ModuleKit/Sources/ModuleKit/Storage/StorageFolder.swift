@@ -94,11 +94,11 @@ public final class StorageFolder: Sendable {
     }
 
     /// Size and modification time of the regular file `name`, or `nil` when there is none.
-    public func info(_ name: String) throws(StorageError) -> (size: Int, modified: Date)? {
+    public func info(_ name: String) throws(StorageError) -> FileInfo? {
         guard let status = try status(name) else { return nil }
         guard status.st_mode & S_IFMT == S_IFREG else { throw refusal(name, status) }
-        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
-        return (Int(status.st_size), modified)
+        let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        return FileInfo(size: Int(status.st_size), modifiedSince1970: modified)
     }
 
     /// Checks the file `name`, when there is one, as a read would: not a symlink, a regular
@@ -326,5 +326,18 @@ extension Int32 {
     /// Closes this descriptor (when it is one).
     fileprivate func closing() {
         if self >= 0 { close(self) }
+    }
+}
+
+/// What ``StorageFolder/info(_:)`` tells of a file.
+public struct FileInfo: Sendable, Equatable {
+    /// In bytes.
+    public let size: Int
+    /// The last modification, in seconds since 1970-01-01 UTC (`Date(timeIntervalSince1970:)`).
+    public let modifiedSince1970: Double
+
+    public init(size: Int, modifiedSince1970: Double) {
+        self.size = size
+        self.modifiedSince1970 = modifiedSince1970
     }
 }

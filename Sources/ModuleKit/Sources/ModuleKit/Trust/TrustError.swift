@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// A file the host will not read or load, and why.
 ///

@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// A file the host is about to read or load, checked by the rules of ``TrustedPath``: a regular
 /// file that root or the running user owns and no one else may write, in folders likewise, and

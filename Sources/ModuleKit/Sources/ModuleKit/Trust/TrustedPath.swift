@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 import Synchronization
 
 /// The trust rules for paths, as sshd's StrictModes has them for its files: what the host runs

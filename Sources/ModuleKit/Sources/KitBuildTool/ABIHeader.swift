@@ -13,7 +13,11 @@ enum ABIHeader {
         guard value.count > 2, value.hasPrefix("\""), value.hasSuffix("\"") else {
             throw ToolError(message: "'\(path)' defines MODHOST_SDK_VERSION as '\(value)', not a string")
         }
-        return String(value.dropFirst().dropLast())
+        let version = String(value.dropFirst().dropLast())
+        guard SemanticVersion.isValid(version) else {
+            throw ToolError(message: "'\(path)' defines MODHOST_SDK_VERSION as '\(version)', not MAJOR.MINOR.PATCH")
+        }
+        return version
     }
 
     /// The value of `#define NAME VALUE` in the header.
@@ -24,5 +28,16 @@ enum ABIHeader {
             return line.dropFirst(prefix.count).prefix { $0 != " " }
         }
         throw ToolError(message: "'\(path)' does not define \(name)")
+    }
+}
+
+/// `MAJOR.MINOR.PATCH`, digits only, without leading zeros: the versions the host compares.
+enum SemanticVersion {
+    static func isValid(_ value: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 9 && part.utf8.allSatisfy { (48...57).contains($0) } && (part == "0" || part.first != "0")
+            }
     }
 }

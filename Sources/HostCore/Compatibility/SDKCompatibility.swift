@@ -1,0 +1,59 @@
+import ModuleKit
+
+/// Whether a module library, by its descriptor, can run with the kit this process loaded —
+/// decided from the file, before any of its code runs.
+///
+/// ModuleKit and Contracts are built with library evolution, so a module keeps working with
+/// every later release of the SDK major it was built against, as long as one compiler built
+/// both: Swift keeps binary compatibility on Linux only between builds of the same compiler.
+enum SDKCompatibility {
+    /// The SDK and compiler this process holds, from the loaded `libModuleKit.so`.
+    struct Host {
+        var sdk: String = ModuleKitABI.sdkVersion
+        var compiler: String = ModuleKitABI.compiler
+        /// Where the kit sources this modhost was built from are, for the advice to rebuild.
+        var kitFolder: String = ModuleScaffold.builtKitFolder
+    }
+
+    /// Why the module described by `descriptor` cannot run here, or `nil` when it can.
+    /// `rebuild` says how to rebuild it ("; in its package: 'swift build --product Notes'").
+    static func problem(with descriptor: ModuleDescriptor, host: Host = Host(), rebuild: HostText) -> HostText? {
+        let kit = HostText(
+            "load.kit.folder", "; this host's kit is '%@' (the 'let kit' line of the module's Package.swift names the kit it builds against)",
+            [.plain("\(Escaped(host.kitFolder))")])
+        let advice = HostText("", "%@%@", [.text(kit), .text(rebuild)])
+        guard !descriptor.isBeforeVersioning, let builtText = descriptor.sdkVersion, let built = SDKVersion(builtText),
+            let held = SDKVersion(host.sdk)
+        else {
+            return HostText(
+                "load.sdk.before",
+                "was built against ModuleKit %@, before SDK 1.0.0 gave the kit a stable binary interface; this host has SDK %@: rebuild the module against this host's kit%@",
+                [.plain(descriptor.sdkVersion.map { "SDK \($0)" } ?? "without an SDK version"), .plain(host.sdk), .text(advice)])
+        }
+        switch SDKVersion.fit(built: built, held: held) {
+        case .otherMajor:
+            return HostText(
+                "load.sdk.major",
+                "was built against SDK %@; this host has SDK %@: a module runs only in a host of the SDK major it was built against (%@.x)%@; rebuild the module against this host's kit%@",
+                [
+                    .plain(built.description), .plain(held.description), .plain("\(built.major)"),
+                    .text(built.major > held.major ? HostText("load.sdk.major.update", ", so update modhost or") : HostText.plain(",")),
+                    .text(advice),
+                ])
+        case .newerMinor:
+            return HostText(
+                "load.sdk.newer",
+                "was built against SDK %@; this host has SDK %@, which lacks what %@ added: update modhost to a release of SDK %@ or later",
+                [.plain(built.description), .plain(held.description), .plain(built.minorRelease), .plain(built.minorRelease)])
+        case .fits:
+            break
+        }
+        if let compiler = descriptor.compiler, compiler != host.compiler {
+            return HostText(
+                "load.compiler",
+                "was built by '%@', this host's kit by '%@': Swift keeps modules binary compatible on Linux only between builds of one compiler; rebuild the module with '%@'%@",
+                [.plain(compiler), .plain(host.compiler), .plain(host.compiler), .text(advice)])
+        }
+        return nil
+    }
+}
