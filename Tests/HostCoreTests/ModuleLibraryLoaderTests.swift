@@ -121,7 +121,7 @@ import Testing
         #expect(error?.kind == .sdkMismatch)
         #expect(
             error?.description
-                == "module 'HostileAbortInConstructor': library '\(path)' was built against SDK 0.0.0; this host has SDK \(ModuleKitABI.sdkVersion): a module runs only in a host of the SDK major it was built against (0.x), rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product HostileAbortInConstructor'"
+                == "module 'HostileAbortInConstructor': library '\(path)' was built against SDK 0.0.0; this host has SDK \(ModuleKitABI.sdkVersion): a module runs only in a host of the SDK major it was built against (0.x): rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product HostileAbortInConstructor'"
         )
     }
 

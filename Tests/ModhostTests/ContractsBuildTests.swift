@@ -2,31 +2,38 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A module built against another build of a contracts library than the one the process will
-/// hold is refused before it is loaded. The fixtures are real files: the test libraries and
-/// FixtureContracts copied into folders, some with their recorded fingerprint changed in place.
+/// A module built against a version of a contracts library that does not fit the one the
+/// process will hold is refused before it is loaded. The fixtures are real files: the test
+/// libraries and FixtureContracts copied into folders, some with the version the library
+/// records, or the version a module recorded, changed in place (the same length, so the ELF
+/// file stays valid).
 @Suite struct ContractsBuildTests {
-    /// The fingerprint every fixture was really built against, read from libFixtureContracts.so.
+    /// The version every fixture was really built against, read from libFixtureContracts.so.
     let genuine: String
-    let planted = "0123456789abcdef0123456789abcdef"
 
     init() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.library("FixtureContracts")))
-        let marker = Data("name=FixtureContracts\nfingerprint=".utf8)
-        let found = try #require(bytes.range(of: marker), "libFixtureContracts.so records no build")
-        genuine = String(decoding: bytes[found.upperBound..<found.upperBound + 32], as: UTF8.self)
-        #expect(genuine.count == 32 && genuine != planted)
+        let marker = Data("name=FixtureContracts\nversion=".utf8)
+        let found = try #require(bytes.range(of: marker), "libFixtureContracts.so records no version")
+        genuine = String(decoding: bytes[found.upperBound...].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        #expect(genuine == "1.0.0", "Tests/Fixtures/FixtureContracts/Sources/FixtureContracts/contracts.manifest")
     }
 
-    /// Copies the named libraries of the build folder into `folder`, replacing `genuine` by
-    /// `planted` in those listed in `changing` (the same length, so the ELF file stays valid).
-    func copy(_ names: [String], to folder: String, changing: Set<String> = []) throws {
+    /// Copies the named libraries of the build folder into `folder`; in each named in
+    /// `changing`, the version of FixtureContracts it records (the library's own, or a
+    /// module's record of it) becomes `version`.
+    func copy(_ names: [String], to folder: String, changing: [String: String] = [:]) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in names {
             var bytes = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.library(name)))
-            if changing.contains(name) {
-                let range = try #require(bytes.range(of: Data(genuine.utf8)), "lib\(name).so does not record \(genuine)")
-                bytes.replaceSubrange(range, with: Data(planted.utf8))
+            if let version = changing[name] {
+                let (old, new) =
+                    name == "FixtureContracts"
+                    ? ("name=FixtureContracts\nversion=\(genuine)\n", "name=FixtureContracts\nversion=\(version)\n")
+                    : ("FixtureContracts:\(genuine)\n", "FixtureContracts:\(version)\n")
+                #expect(old.utf8.count == new.utf8.count)
+                let range = try #require(bytes.range(of: Data(old.utf8)), "lib\(name).so does not record \(old)")
+                bytes.replaceSubrange(range, with: Data(new.utf8))
             }
             try bytes.write(to: URL(fileURLWithPath: "\(folder)/lib\(name).so"))
             chmod("\(folder)/lib\(name).so", 0o755)
@@ -41,43 +48,53 @@ import Testing
         return path
     }
 
-    @Test func aContractsLibraryOfAnotherBuildBesideTheModulesRefusesThem() throws {
+    @Test func aContractsLibraryOfAnOlderMinorBesideTheModulesRefusesThem() throws {
         let folder = try TestEnvironment.temporaryFolder()
-        try copy(["FixtureProvider", "FixtureConsumer", "FixtureContracts"], to: folder, changing: ["FixtureContracts"])
+        // The modules were built against 1.4.0; the library shipped beside them is 1.0.0.
+        try copy(
+            ["FixtureProvider", "FixtureConsumer", "FixtureContracts"], to: folder,
+            changing: ["FixtureProvider": "1.4.0", "FixtureConsumer": "1.4.0"])
         let config = try modules(
             ["FixtureProvider": "libFixtureProvider.so", "FixtureConsumer": "libFixtureConsumer.so"], in: folder)
         let provider = "\(folder)/libFixtureProvider.so"
         #expect(
             try moduleStates(["--config", config])["FixtureProvider"]
-                == "failed: library '\(provider)' was built against FixtureContracts \(genuine), but this run holds "
-                + "FixtureContracts \(planted) ('\(folder)/libFixtureContracts.so', beside it); two builds of a contracts library "
-                + "do not share an ABI: rebuild FixtureProvider against the FixtureContracts it is loaded with "
-                + "('swift build --product FixtureProvider' in its package) and ship both together")
-        // Refused before load: the process never maps the planted library.
+                == "failed: library '\(provider)' was built against FixtureContracts 1.4.0, but this run holds FixtureContracts 1.0.0 "
+                + "('\(folder)/libFixtureContracts.so', beside it), which lacks what 1.4 added: ship FixtureContracts 1.4 or later in "
+                + "its place")
+        // Refused before load: the process never maps the library.
         let check = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "check"])
         #expect(check.status == 1)
         #expect(
             check.stderr.contains(
-                "module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts \(genuine)"))
+                "module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts 1.4.0"))
     }
 
-    @Test func aModuleRecordingAnotherBuildThanTheOneAlreadyHeldIsRefused() throws {
+    @Test func aNewerMinorBesideTheModulesServesThemAll() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        try copy(["FixtureProvider", "FixtureConsumer", "FixtureContracts"], to: folder, changing: ["FixtureContracts": "1.7.3"])
+        let config = try modules(
+            ["FixtureProvider": "libFixtureProvider.so", "FixtureConsumer": "libFixtureConsumer.so"], in: folder)
+        #expect(try moduleStates(["--config", config]) == ["FixtureProvider": "active: ", "FixtureConsumer": "active: "])
+    }
+
+    @Test func aModuleOfAnotherMajorThanTheOneAlreadyHeldIsRefused() throws {
         let first = try TestEnvironment.temporaryFolder()
         let second = try TestEnvironment.temporaryFolder()
         try copy(["FixtureProvider", "FixtureContracts"], to: first)
         // The consumer's own folder holds a library matching its record, but the process will
         // already hold the provider's: the loader binds one lib<Name>.so per name.
-        try copy(["FixtureConsumer", "FixtureContracts"], to: second, changing: ["FixtureConsumer", "FixtureContracts"])
+        try copy(["FixtureConsumer", "FixtureContracts"], to: second, changing: ["FixtureConsumer": "2.0.0", "FixtureContracts": "2.0.0"])
         let config = try modules(
             ["FixtureProvider": "\(first)/libFixtureProvider.so", "FixtureConsumer": "\(second)/libFixtureConsumer.so"], in: first)
         let found = try moduleStates(["--config", config])
         #expect(found["FixtureProvider"] == "active: ")
         #expect(
             found["FixtureConsumer"]
-                == "failed: library '\(second)/libFixtureConsumer.so' was built against FixtureContracts \(planted), but this run holds "
-                + "FixtureContracts \(genuine) ('\(first)/libFixtureContracts.so', loaded with FixtureProvider); two builds of a "
-                + "contracts library do not share an ABI: rebuild FixtureConsumer against the FixtureContracts it is loaded with "
-                + "('swift build --product FixtureConsumer' in its package) and ship both together")
+                == "failed: library '\(second)/libFixtureConsumer.so' was built against FixtureContracts 2.0.0, but this run holds "
+                + "FixtureContracts 1.0.0 ('\(first)/libFixtureContracts.so', loaded with FixtureProvider); a module runs only with the "
+                + "major of a contracts library it was built against: rebuild FixtureConsumer against FixtureContracts 1.x "
+                + "('swift build --product FixtureConsumer' in its package) and ship them together")
     }
 
     @Test func modulesOfOneBuildInTwoFoldersRunTogether() throws {

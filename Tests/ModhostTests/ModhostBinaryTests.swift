@@ -57,7 +57,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         let modules = document?["modules"] as? [[String: Any]] ?? []
         #expect(modules.count == 2)
         #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses"])
-        #expect(modules[0]["sdk"] as? String == "0.2.0")
+        #expect(modules[0]["sdk"] as? String == (try HostileLibrary.buildRecord().sdk))
         #expect((modules[0]["sha256"] as? String)?.count == 64)
         #expect(modules[0]["name"] as? String == "FixtureConsumer")
         #expect(modules[0]["state"] as? String == "skipped")
@@ -103,7 +103,7 @@ func config(_ modules: [(String, String)]) throws -> String {
             result.errorLines == [
                 "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
                 "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
-                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against SDK 0.0.0; this host has SDK \(try HostileLibrary.buildRecord().sdk): a module runs only in a host of the SDK major it was built against (0.x), rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product BrokenWrongABI'",
+                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against SDK 0.0.0; this host has SDK \(try HostileLibrary.buildRecord().sdk): a module runs only in a host of the SDK major it was built against (0.x): rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product BrokenWrongABI'",
                 "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in its package: 'swift build --product FixtureProvider') or correct the path",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.

@@ -57,10 +57,11 @@ import Testing
     }
 
     /// Greet (with `--route`) and Todo, which requires GreetRoute, as two authors would write
-    /// them: one route, one copy of its contracts library; then the contracts changed and only
-    /// Greet rebuilt (Todo refused until it is rebuilt); then the contracts package made static
-    /// by mistake (each library carries its own copy of the route: Todo refused).
-    @Test func twoScaffoldedModulesShareARouteCheckedBuildAgainstBuild() throws {
+    /// them: one route, one copy of its contracts library; then a requirement with a default
+    /// added in a minor and only Greet rebuilt (Todo runs on); then the default removed in a
+    /// major (Todo refused until it is rebuilt); then the contracts package made static by
+    /// mistake (each library carries its own copy of the route: Todo refused).
+    @Test func twoScaffoldedModulesShareAVersionedRoute() throws {
         let folder = try TestEnvironment.temporaryFolder()
         let greet = folder + "/Greet"
         let todo = folder + "/Todo"
@@ -113,37 +114,43 @@ import Testing
         #expect(initialized.filter { $0.hasSuffix("/libModuleKit.so") } == [TestEnvironment.library("ModuleKit")])
         #expect(try modhost(host + ["todo", "hello", "Ada"]).stdout == "Hello, Ada!\n")
 
-        // The route's sources change; only Greet is rebuilt.
+        // A requirement with a default implementation, and the minor bumped: only Greet is
+        // rebuilt, and Todo, built against 1.0.0, runs with the new library.
         let routeSource = greet + "/GreetContracts/Sources/GreetContracts/GreetRoute.swift"
+        let versionFile = greet + "/GreetContracts/Sources/GreetContracts/contracts.manifest"
         try edit(
             routeSource,
             [
                 (
-                    "func greeting(for name: String) -> String\n",
-                    "func greeting(for name: String) -> String\n    /// Added later.\n    func farewell() -> String\n"
+                    "func greeting(for name: String) -> String\n}\n",
+                    "func greeting(for name: String) -> String\n    /// Added in 1.1.0.\n    func farewell() -> String\n}\n\n"
+                        + "extension GreetRoute {\n    public func farewell() -> String { \"Bye\" }\n}\n"
                 )
             ])
+        try edit(versionFile, [("version 1.0.0", "version 1.1.0")])
+        try build(greet)
+        #expect(try contractsVersion("\(greet)/.build/debug/libGreetContracts.so") == "1.1.0")
+        #expect(try contractsVersion("\(todo)/.build/debug/libGreetContracts.so") == "1.0.0")
+        #expect(try moduleStates(host)["Todo"] == "active: ")
+        #expect(try modhost(host + ["todo", "hello", "Ada"]).stdout == "Hello, Ada!\n")
+
+        // The default goes: modules built before no longer fit, so the major goes up, and Todo
+        // is refused until it is rebuilt.
+        try edit(routeSource, [("extension GreetRoute {\n    public func farewell() -> String { \"Bye\" }\n}\n", "")])
+        try edit(versionFile, [("version 1.1.0", "version 2.0.0")])
         try edit(
             greet + "/Sources/Greet/GreetModule.swift",
-            [
-                (
-                    "final class GreetGreeter: GreetRoute {",
-                    "final class GreetGreeter: GreetRoute {\n    func farewell() -> String { \"Bye\" }"
-                )
-            ])
+            [("final class GreetGreeter: GreetRoute {", "final class GreetGreeter: GreetRoute {\n    func farewell() -> String { \"Bye\" }")])
         try build(greet)
-        let fingerprints = try ["\(greet)/.build/debug/libGreetContracts.so", "\(todo)/.build/debug/libGreetContracts.so"].map(
-            contractsFingerprint)
-        #expect(fingerprints[0] != fingerprints[1])
         #expect(
             try moduleStates(host)["Todo"]
-                == "failed: library '\(todo)/.build/debug/libTodo.so' was built against GreetContracts \(fingerprints[1]), but this "
-                + "run holds GreetContracts \(fingerprints[0]) ('\(greet)/.build/debug/libGreetContracts.so', loaded with Greet); two "
-                + "builds of a contracts library do not share an ABI: rebuild Todo against the GreetContracts it is loaded with "
-                + "('swift build --product Todo' in its package) and ship both together")
+                == "failed: library '\(todo)/.build/debug/libTodo.so' was built against GreetContracts 1.0.0, but this run holds "
+                + "GreetContracts 2.0.0 ('\(greet)/.build/debug/libGreetContracts.so', loaded with Greet); a module runs only with the "
+                + "major of a contracts library it was built against: rebuild Todo against GreetContracts 2.x ('swift build --product "
+                + "Todo' in its package) and ship them together")
         let refused = try modhost(host + ["todo", "hello", "Ada"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("was built against GreetContracts \(fingerprints[1])"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("was built against GreetContracts 1.0.0"), "\(refused.stderr)")
         try build(todo)
         #expect(try moduleStates(host)["Todo"] == "active: ")
 
@@ -210,11 +217,11 @@ import Testing
         }
     }
 
-    /// The fingerprint a contracts library records in its `.modhost_contracts` section.
-    private func contractsFingerprint(_ library: String) throws -> String {
+    /// The version a contracts library records in its `.modhost_contracts` section.
+    private func contractsVersion(_ library: String) throws -> String {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: library))
-        let found = try #require(bytes.range(of: Data("\nfingerprint=".utf8)), "\(library) records no build")
-        return String(decoding: bytes[found.upperBound..<found.upperBound + 32], as: UTF8.self)
+        let found = try #require(bytes.range(of: Data("\nversion=".utf8)), "\(library) records no version")
+        return String(decoding: bytes[found.upperBound...].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
     /// The kit package of this checkout, without build products (dot folders), copied to `destination`.

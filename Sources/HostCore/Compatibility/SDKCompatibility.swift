@@ -31,15 +31,16 @@ enum SDKCompatibility {
                 [.plain(descriptor.sdkVersion.map { "SDK \($0)" } ?? "without an SDK version"), .plain(host.sdk), .text(advice)])
         }
         switch SDKVersion.fit(built: built, held: held) {
+        case .otherMajor where built.major > held.major:
+            return HostText(
+                "load.sdk.major.newer",
+                "was built against SDK %@; this host has SDK %@: a module runs only in a host of the SDK major it was built against (%@.x): update modhost, or rebuild the module against this host's kit%@",
+                [.plain(built.description), .plain(held.description), .plain("\(built.major)"), .text(advice)])
         case .otherMajor:
             return HostText(
-                "load.sdk.major",
-                "was built against SDK %@; this host has SDK %@: a module runs only in a host of the SDK major it was built against (%@.x)%@; rebuild the module against this host's kit%@",
-                [
-                    .plain(built.description), .plain(held.description), .plain("\(built.major)"),
-                    .text(built.major > held.major ? HostText("load.sdk.major.update", ", so update modhost or") : HostText.plain(",")),
-                    .text(advice),
-                ])
+                "load.sdk.major.older",
+                "was built against SDK %@; this host has SDK %@: a module runs only in a host of the SDK major it was built against (%@.x): rebuild the module against this host's kit%@",
+                [.plain(built.description), .plain(held.description), .plain("\(built.major)"), .text(advice)])
         case .newerMinor:
             return HostText(
                 "load.sdk.newer",

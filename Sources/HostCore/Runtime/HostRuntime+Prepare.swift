@@ -312,15 +312,17 @@ extension HostRuntime {
                 throw refuse(.malformedDescriptor, HostText("load.malformed", "has a malformed module descriptor: it %@", [.plain(what)]))
             }
         }
+        // The SDK first: a library from before SDK 1.0.0 also speaks an older ABI, and the
+        // release it was built against says more about what to do.
+        if let problem = SDKCompatibility.problem(with: descriptor, rebuild: rebuildAdvice(name, path: path)) {
+            throw refuse(.sdkMismatch, problem)
+        }
         guard descriptor.abiVersion == ModuleKitABI.version else {
             throw refuse(
                 .abiMismatch,
                 HostText(
                     "load.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit%@",
                     [.plain("\(descriptor.abiVersion)"), .plain("\(ModuleKitABI.version)"), .text(rebuildAdvice(name, path: path))]))
-        }
-        if let problem = SDKCompatibility.problem(with: descriptor, rebuild: rebuildAdvice(name, path: path)) {
-            throw refuse(.sdkMismatch, problem)
         }
         guard descriptor.name == name else {
             throw refuse(
