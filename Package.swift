@@ -48,14 +48,16 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // Real module libraries the host's own tests load: a provider (laid out like a feature
 // module), its consumer, one that throws in start, one that requires a route nobody
 // provides, two that require each other, one with optional routes, one that misbehaves on
-// demand and one that requires it, the README's example module (ReadmeNotes), and a pair that
-// each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer).
+// demand and one that requires it, the README's example module (ReadmeNotes), a pair that
+// each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), and one
+// that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
+// (FixtureRouteUser).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
-    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer",
+    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser",
 ]
 /// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
 /// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.
