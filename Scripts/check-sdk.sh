@@ -61,11 +61,17 @@ done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The API (what source compiles against) and the ABI (what built modules link against).
+# The API (what source compiles against) and the ABI (what built modules link against), read
+# from the module's interface: a debug build exports internal declarations for testing, which
+# its binary module would list as if they were the SDK's.
 dump() { # module kind output
     local flags=()
     [ "$2" = abi ] && flags=(-abi)
-    "$digester" -dump-sdk "${flags[@]}" -module "$1" -I "$modules" -o "$3" -avoid-location -avoid-tool-args
+    if [ ! -f "$modules/$1.swiftinterface" ]; then
+        echo "check-sdk: no $1.swiftinterface in '$modules'; the kit's targets are built with library evolution, which emits it" >&2
+        exit 2
+    fi
+    "$digester" -dump-sdk "${flags[@]}" -module "$1" -I "$modules" -use-interface-for-module "$1" -o "$3" -avoid-location -avoid-tool-args
 }
 
 if $write; then

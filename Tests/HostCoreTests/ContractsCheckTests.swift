@@ -57,7 +57,9 @@ import Testing
         // built against 1.2.0, runs; Tags, built against 1.3.0, does not.
         let reasons = ContractsCheck.conflicts(
             in: [module("Notes", [version("1.0.0")]), module("Todo", [version("1.2.0")]), module("Tags", [version("1.3.0")])],
-            beside: { library, _ in .version(version("1.2.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts")) })
+            beside: { library, _ in
+                .version(version("1.2.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts"))
+            })
         #expect(reasons["Notes"] == nil)
         #expect(reasons["Todo"] == nil)
         #expect(
@@ -71,7 +73,9 @@ import Testing
         // loads its copy, so Todo, whose own folder fits, is not held to it.
         let reasons = ContractsCheck.conflicts(
             in: [module("Notes", [version("1.3.0")]), module("Todo", [version("1.0.0")])],
-            beside: { library, _ in .version(version("1.0.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts")) })
+            beside: { library, _ in
+                .version(version("1.0.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts"))
+            })
         #expect(
             reasons["Notes"]?.description.contains("but this run holds NotesContracts 1.0.0 ('/m/Notes/libNotesContracts.so', beside it)")
                 == true)

@@ -117,7 +117,8 @@ import Testing
         }
         #expect(
             throws: DescriptorError.malformed(
-                "records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin")
+                "records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin"
+            )
         ) {
             try ContractsVersion(section: contractsSection(format: 1, "name=NotesContracts\nfingerprint=\(kit)\n"))
         }

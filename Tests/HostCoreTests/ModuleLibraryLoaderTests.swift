@@ -138,7 +138,8 @@ import Testing
     @Test func aSwiftModuleRecordsTheSDKAndTheCompilerOfItsBuild() throws {
         // The fixture passed the SDK and compiler checks and the entry point's answer agreed.
         #expect(try load("FixtureOptional", TestEnvironment.library("FixtureOptional")).version == "2.0.0")
-        #expect(try HostileLibrary.buildRecord() == HostileLibrary.BuildRecord(sdk: ModuleKitABI.sdkVersion, compiler: ModuleKitABI.compiler))
+        #expect(
+            try HostileLibrary.buildRecord() == HostileLibrary.BuildRecord(sdk: ModuleKitABI.sdkVersion, compiler: ModuleKitABI.compiler))
     }
 
     @Test func aNameThatDiffersFromModulesJSON() {

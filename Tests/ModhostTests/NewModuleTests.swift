@@ -140,7 +140,12 @@ import Testing
         try edit(versionFile, [("version 1.1.0", "version 2.0.0")])
         try edit(
             greet + "/Sources/Greet/GreetModule.swift",
-            [("final class GreetGreeter: GreetRoute {", "final class GreetGreeter: GreetRoute {\n    func farewell() -> String { \"Bye\" }")])
+            [
+                (
+                    "final class GreetGreeter: GreetRoute {",
+                    "final class GreetGreeter: GreetRoute {\n    func farewell() -> String { \"Bye\" }"
+                )
+            ])
         try build(greet)
         #expect(
             try moduleStates(host)["Todo"]
@@ -178,7 +183,12 @@ import Testing
         try copyKit(to: kit)
         try edit(
             kit + "/Sources/ModuleKit/Module/Module.swift",
-            [("/// A feature module", "/// Added in a copy of the kit.\npublic func oddAddition() -> Int { 42 }\n\n// A local change.\n/// A feature module")])
+            [
+                (
+                    "/// A feature module",
+                    "/// Added in a copy of the kit.\npublic func oddAddition() -> Int { 42 }\n\n// A local change.\n/// A feature module"
+                )
+            ])
         let package = folder + "/Odd"
         #expect(try modhost(["new", "Odd", "--kit", kit, "--output", package]).status == 0)
         try build(package)

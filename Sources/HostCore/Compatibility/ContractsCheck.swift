@@ -59,7 +59,9 @@ enum ContractsCheck {
                     if let problem = misfit(module, recorded.name, built: built, held: besideIt) {
                         reasons[module.name] = problem
                     } else {
-                        loads[recorded.name] = (version, HostText("contracts.origin.loaded", "'%@', loaded with %@", [.plain(path), .plain(module.name)]))
+                        loads[recorded.name] = (
+                            version, HostText("contracts.origin.loaded", "'%@', loaded with %@", [.plain(path), .plain(module.name)])
+                        )
                     }
                 case .unrecorded(let path):
                     let origin = HostText("contracts.origin.loaded", "'%@', loaded with %@", [.plain(path), .plain(module.name)])

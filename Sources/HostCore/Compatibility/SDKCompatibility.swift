@@ -19,7 +19,8 @@ enum SDKCompatibility {
     /// `rebuild` says how to rebuild it ("; in its package: 'swift build --product Notes'").
     static func problem(with descriptor: ModuleDescriptor, host: Host = Host(), rebuild: HostText) -> HostText? {
         let kit = HostText(
-            "load.kit.folder", "; this host's kit is '%@' (the 'let kit' line of the module's Package.swift names the kit it builds against)",
+            "load.kit.folder",
+            "; this host's kit is '%@' (the 'let kit' line of the module's Package.swift names the kit it builds against)",
             [.plain("\(Escaped(host.kitFolder))")])
         let advice = HostText("", "%@%@", [.text(kit), .text(rebuild)])
         guard !descriptor.isBeforeVersioning, let builtText = descriptor.sdkVersion, let built = SDKVersion(builtText),

@@ -49,7 +49,9 @@ extension ContractsVersion {
     init(section bytes: [UInt8]) throws(DescriptorError) {
         let (format, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...2)
         guard format == 2 else {
-            throw .malformed("records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin")
+            throw .malformed(
+                "records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin"
+            )
         }
         guard lines.count == 2, lines[0].hasPrefix("name="), lines[1].hasPrefix("version=") else {
             throw .malformed("has \(lines.count) fields, expected 'name=' and 'version='")

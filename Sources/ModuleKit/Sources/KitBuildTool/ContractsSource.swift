@@ -21,7 +21,9 @@ enum ContractsManifest {
             let words = rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             guard let keyword = words.first, !keyword.hasPrefix("#") else { continue }
             func fail(_ message: String) -> ToolError { ToolError(message: "\(path):\(offset + 1): \(message)") }
-            guard keyword == "version" else { throw fail("unknown keyword '\(keyword)'; a contracts.manifest holds one line 'version MAJOR.MINOR.PATCH'") }
+            guard keyword == "version" else {
+                throw fail("unknown keyword '\(keyword)'; a contracts.manifest holds one line 'version MAJOR.MINOR.PATCH'")
+            }
             guard version == nil else { throw fail("'version' is given twice") }
             guard words.count == 2, SemanticVersion.isValid(String(words[1])) else {
                 throw fail("'version' takes one MAJOR.MINOR.PATCH version, such as 'version 1.0.0'")
