@@ -29,7 +29,11 @@ enum SDKCompatibility {
             return HostText(
                 "load.sdk.before",
                 "was built against ModuleKit %@, before SDK 1.0.0 gave the kit a stable binary interface; this host has SDK %@: rebuild the module against this host's kit%@",
-                [.plain(descriptor.sdkVersion.map { "SDK \($0)" } ?? "without an SDK version"), .plain(host.sdk), .text(advice)])
+                [
+                    .text(
+                        descriptor.sdkVersion.map { HostText("load.sdk.label", "SDK %@", [.plain($0)]) }
+                            ?? HostText("load.sdk.none", "without an SDK version")), .plain(host.sdk), .text(advice),
+                ])
         }
         switch SDKVersion.fit(built: built, held: held) {
         case .otherMajor where built.major > held.major:

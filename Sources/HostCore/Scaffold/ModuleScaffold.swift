@@ -53,10 +53,13 @@ struct ModuleScaffold {
         }
         let version = text.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") }
             .map { $0.dropFirst("#define MODHOST_SDK_VERSION ".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
-        guard version == ModuleKitABI.sdkVersion else {
+        // A module built against an earlier minor of this host's SDK major loads here too.
+        guard let found = version.flatMap({ SDKVersion($0) }), let held = SDKVersion(ModuleKitABI.sdkVersion),
+            SDKVersion.fit(built: found, held: held) == .fits
+        else {
             return HostText(
                 "new.kit.version",
-                "the kit at '%@' is SDK %@, this modhost was built with %@; pass --kit PATH to the kit package of this host's checkout",
+                "the kit at '%@' is SDK %@, this modhost was built with %@ (a module runs in hosts of its SDK major at its minor or later); pass --kit PATH to the kit package of this host's checkout",
                 [.plain(Escaped(folder).description), .plain(version ?? "?"), .plain(ModuleKitABI.sdkVersion)])
         }
         return nil
