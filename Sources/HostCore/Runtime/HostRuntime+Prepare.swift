@@ -314,7 +314,7 @@ extension HostRuntime {
         }
         // The SDK first: a library from before SDK 1.0.0 also speaks an older ABI, and the
         // release it was built against says more about what to do.
-        if let problem = SDKCompatibility.problem(with: descriptor, rebuild: rebuildAdvice(name, path: path)) {
+        if let problem = SDKCompatibility.problem(with: descriptor, rebuild: { rebuildAdvice(name, path: path) }) {
             throw refuse(.sdkMismatch, problem)
         }
         guard descriptor.abiVersion == ModuleKitABI.version else {

@@ -22,7 +22,6 @@ public enum Lifetime<Value: Sendable>: Sendable {
 /// which is what lets `resolve` skip the dynamic protocol cast.
 /// Unchecked: its fields are immutable after init, and a lazy value guards itself (made once
 /// under concurrent first resolves: `ServiceLocatorTests.lazySingletonIsMadeOnce…`).
-@usableFromInline
 class AnyEntry: @unchecked Sendable {
     /// The type's name, for messages.
     let typeName: String
@@ -31,7 +30,7 @@ class AnyEntry: @unchecked Sendable {
     /// A singleton's value, stored out of line so the hot path reads it through a plain field
     /// of this non-generic class: no generic metadata, no atomic, no call. `nil` for a lazy
     /// singleton and a factory. Owned by the `Entry` subclass.
-    @usableFromInline let singleton: UnsafeMutableRawPointer?
+    let singleton: UnsafeMutableRawPointer?
 
     init(typeName: String, owner: String, singleton: UnsafeMutableRawPointer?) {
         self.typeName = typeName
@@ -43,7 +42,6 @@ class AnyEntry: @unchecked Sendable {
     /// long as the entry.
     ///
     /// - Throws: ``LocatorError/Kind/lifetime`` for a factory.
-    @usableFromInline
     func sharedValue() throws(LocatorError) -> UnsafeMutableRawPointer {
         if let singleton { return singleton }
         throw LocatorError(
@@ -53,7 +51,6 @@ class AnyEntry: @unchecked Sendable {
 }
 
 /// Unchecked for the same reason as ``AnyEntry``.
-@usableFromInline
 final class Entry<Value: Sendable>: AnyEntry, @unchecked Sendable {
     let lifetime: Lifetime<Value>
     /// A lazy singleton's value once made (see `isMade`); `nil` for the other lifetimes.

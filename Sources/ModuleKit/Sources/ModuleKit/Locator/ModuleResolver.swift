@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 /// A module's view of the ``ServiceLocator``: its own services and the routes it declared.
 ///
@@ -18,13 +18,13 @@ public final class ModuleResolver: Sendable {
     let reachableRoutes: Set<ObjectIdentifier>?
     /// Routes it may register; `nil` for the host.
     let providedRoutes: Set<ObjectIdentifier>?
-    @usableFromInline unowned let locator: ServiceLocator
+    unowned let locator: ServiceLocator
     /// Written once, when the locator is sealed, before `isSealed` turns true; read-only after.
     /// A pointer rather than a `var`: a class `var` costs a dynamic exclusivity check per read.
     /// Exercised from many threads across the seal: `ServiceLocatorTests.resolvesFromManyThreads…`.
-    @usableFromInline nonisolated(unsafe) let sealedEntries: UnsafeMutablePointer<[ObjectIdentifier: AnyEntry]>
+    nonisolated(unsafe) let sealedEntries: UnsafeMutablePointer<SealedTable>
     /// Publishes `sealedEntries`: a reader that sees `true` (acquiring) sees the whole table.
-    @usableFromInline let isSealed = Atomic<Bool>(false)
+    let isSealed = Atomic<Bool>(false)
 
     init(moduleName: String, reachableRoutes: Set<ObjectIdentifier>?, providedRoutes: Set<ObjectIdentifier>?, locator: ServiceLocator) {
         self.moduleName = moduleName
@@ -32,10 +32,11 @@ public final class ModuleResolver: Sendable {
         self.providedRoutes = providedRoutes
         self.locator = locator
         sealedEntries = .allocate(capacity: 1)
-        sealedEntries.initialize(to: [:])
+        sealedEntries.initialize(to: SealedTable())
     }
 
     deinit {
+        sealedEntries.pointee.deallocate()
         sealedEntries.deinitialize(count: 1)
         sealedEntries.deallocate()
     }
@@ -47,7 +48,7 @@ public final class ModuleResolver: Sendable {
     /// Called once, under the locator's lock.
     func seal(with entries: [ObjectIdentifier: AnyEntry]) {
         guard !isSealed.load(ordering: .acquiring) else { return }
-        sealedEntries.pointee = entries
+        sealedEntries.pointee = SealedTable(entries)
         isSealed.store(true, ordering: .releasing)
     }
 
@@ -57,18 +58,27 @@ public final class ModuleResolver: Sendable {
     ///   or registered as a factory (``make(_:)`` makes those).
     @inlinable
     public func resolve<Value: Sendable>(_ type: Value.Type = Value.self) throws(LocatorError) -> Value {
-        // Every path ends in this one read from storage the table keeps alive. A second
-        // source of values merging into the result (a factory's new value, say) makes the
-        // compiler copy it, a retain and release that a caller who only reads the value would
-        // pay on every resolve (`modhost-bench resolve`, class-bound routes).
-        let storage: UnsafeMutableRawPointer
-        if isSealed.load(ordering: .acquiring), let entry = sealedEntries.pointee[ObjectIdentifier(type)] {
-            if let singleton = entry.singleton { storage = singleton } else { storage = try entry.sharedValue() }
-        } else {
-            storage = try locator.sharedStorage(of: type, for: self)
-        }
+        // Inlined, so the value is copied out at its own type; the lookup is one call into the
+        // kit, which reads its sealed table directly. (Inlined whole, it reached the table's
+        // fields through the resilient class's accessors, and retained the entry across them:
+        // x2.2 of the typed box in `modhost-bench resolve`.)
+        let storage = try sharedStorage(of: type)
         // The entry under Value's key always holds a Value (see AnyEntry).
         return storage.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// Where the shared value (singleton or lazy singleton) registered for `type` lives.
+    /// Every path ends in one read from storage the table keeps alive: a second source of
+    /// values merging into the result would make the caller copy it (a retain and release per
+    /// resolve of a class-bound route).
+    @usableFromInline
+    func sharedStorage(of type: any Any.Type) throws(LocatorError) -> UnsafeMutableRawPointer {
+        if isSealed.load(ordering: .acquiring) {
+            let table = sealedEntries.pointee
+            if let singleton = table.singleton(ObjectIdentifier(type)) { return singleton }
+            if let entry = table.entry(ObjectIdentifier(type)) { return try entry.sharedValue() }
+        }
+        return try locator.sharedStorage(of: type, for: self)
     }
 
     /// A new value from the factory registered for `type` (``Lifetime/factory(_:)``).

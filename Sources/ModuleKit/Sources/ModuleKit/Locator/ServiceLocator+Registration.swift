@@ -53,17 +53,16 @@ extension ServiceLocator {
 
     /// Where the shared value `resolver` resolves for `type` lives: the slow path of a
     /// resolve, before the seal or to explain a failure.
-    @usableFromInline
-    func sharedStorage<Value: Sendable>(of type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> UnsafeMutableRawPointer {
+    func sharedStorage(of type: any Any.Type, for resolver: ModuleResolver) throws(LocatorError) -> UnsafeMutableRawPointer {
         // Made outside the lock: a lazy singleton's maker may resolve other things. The entry
         // outlives the pointer: the locator never frees an entry (`State.retired`).
         try entry(of: type, for: resolver).sharedValue()
     }
 
     /// The entry `resolver` reaches for `type`, or why there is none.
-    func entry<Value: Sendable>(of type: Value.Type, for resolver: ModuleResolver) throws(LocatorError) -> AnyEntry {
+    func entry(of type: any Any.Type, for resolver: ModuleResolver) throws(LocatorError) -> AnyEntry {
         let id = ObjectIdentifier(type)
-        if resolver.isSealed.load(ordering: .acquiring), let entry = resolver.sealedEntries.pointee[id] {
+        if resolver.isSealed.load(ordering: .acquiring), let entry = resolver.sealedEntries.pointee.entry(id) {
             return entry
         }
         let name = RouteKey.displayName(of: type)

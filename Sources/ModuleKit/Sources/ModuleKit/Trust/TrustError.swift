@@ -1,4 +1,4 @@
-public import Glibc
+import Glibc
 
 /// A file the host will not read or load, and why.
 ///
@@ -11,12 +11,13 @@ public import Glibc
     case danglingSymlink(String)
     /// The path goes through a symlink that another user could replace: it lies in `folder`,
     /// which someone other than root or the running user owns or may write (sticky or not).
-    case untrustedSymlink(String, folder: String, owner: String, mode: mode_t)
+    /// Modes are `mode_t` values (`UInt32` on Linux).
+    case untrustedSymlink(String, folder: String, owner: String, mode: UInt32)
     /// The path holds a NUL character, which every system call would cut it at.
     case nulInPath(String)
     case notRegular(String, String)
-    case foreignOwner(String, owner: String, mode: mode_t, isFolder: Bool, runningAs: String)
-    case writableByOthers(String, owner: String, mode: mode_t, isFolder: Bool)
+    case foreignOwner(String, owner: String, mode: UInt32, isFolder: Bool, runningAs: String)
+    case writableByOthers(String, owner: String, mode: UInt32, isFolder: Bool)
     case changed(String)
     case tooLarge(String, size: Int, limit: Int)
 }
