@@ -167,6 +167,27 @@ import Testing
             gate.stdout.contains("  ModuleKit (api): func HTTPClient.redacted(_:) has been renamed to func redacted(_:keepingHost:)\n"),
             "\(gate.stdout)")
         #expect(!gate.stdout.contains("Additions"))
+        // Had the version said 2.0.0, the break would be allowed, but not the removal of what
+        // no 1.x release deprecated.
+        let major = folder + "/major/Sources/CModuleABI/include"
+        try FileManager.default.createDirectory(atPath: major, withIntermediateDirectories: true)
+        let header = try String(contentsOfFile: kit + "/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8)
+        let next = "\((Int(record.sdk.prefix { $0 != "." }) ?? 1) + 1).0.0"
+        try Data(header.replacingOccurrences(of: "\"\(record.sdk)\"", with: "\"\(next)\"").utf8)
+            .write(to: URL(fileURLWithPath: major + "/modhost_abi.h"))
+        let majorGate = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "bash", TestEnvironment.repository + "/Scripts/check-sdk.sh", "--kit", folder + "/major", "--baseline",
+                kit + "/SDKBaseline",
+                "--modules", kit + "/.build/debug/Modules",
+            ], deadline: 300)
+        #expect(majorGate.status == 1)
+        #expect(majorGate.stdout.contains("(allowed: the major is now \(next.prefix { $0 != "." }))"), "\(majorGate.stdout)")
+        #expect(
+            majorGate.stdout.contains(
+                "error: removed without being deprecated in a \(record.sdk.prefix { $0 != "." }).x release first"), "\(majorGate.stdout)")
+        #expect(majorGate.stdout.contains("  ModuleKit: func HTTPClient.describe(_:) has been removed\n"), "\(majorGate.stdout)")
 
         // This checkout's host, installed with that kit: FixtureRouteUser needs the function
         // that went, and is refused with its Swift name; Geo, which does not, runs.
