@@ -10,9 +10,10 @@
 #            --modules DIR (where ModuleKit.swiftmodule and Contracts.swiftmodule are),
 #            --baseline DIR
 #
-# Exit status: 0 when every change fits the version in modhost_abi.h (it says which bump each
-# change needs), 1 when a change breaks modules built against the baseline and the major was
-# not raised, or a major removes what no earlier release deprecated; 2 on bad usage.
+# Exit status: 0 when nothing breaks a module built against the baseline (it lists each
+# addition and the version it needs), 1 when a change breaks such modules and the major was not
+# raised, or a major removes what no earlier release deprecated; 2 on bad usage, or when the
+# digester cannot read a module or the baseline.
 set -euo pipefail
 
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
         --modules) modules="$2"; shift 2 ;;
         --baseline) baseline="$2"; shift 2 ;;
         --write-baseline) write=true; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "check-sdk: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -48,7 +49,9 @@ if [ -z "$modules" ]; then
     modules="$checkout/.build/debug/Modules"
     if [ ! -f "$modules/ModuleKit.swiftmodule" ] || [ ! -f "$modules/Contracts.swiftmodule" ]; then
         echo "check-sdk: building ModuleKit and Contracts…" >&2
-        swift build --package-path "$checkout" --target ModuleKit --target Contracts >&2
+        # One target per call: SwiftPM keeps only the last of several --target options.
+        swift build --package-path "$checkout" --target ModuleKit >&2
+        swift build --package-path "$checkout" --target Contracts >&2
     fi
 fi
 for module in ModuleKit Contracts; do
@@ -71,7 +74,38 @@ dump() { # module kind output
         echo "check-sdk: no $1.swiftinterface in '$modules'; the kit's targets are built with library evolution, which emits it" >&2
         exit 2
     fi
-    "$digester" -dump-sdk "${flags[@]}" -module "$1" -I "$modules" -use-interface-for-module "$1" -o "$3" -avoid-location -avoid-tool-args
+    if ! "$digester" -dump-sdk "${flags[@]}" -module "$1" -I "$modules" -use-interface-for-module "$1" -o "$3" \
+        -avoid-location -avoid-tool-args; then
+        echo "check-sdk: swift-api-digester could not read $1 in '$modules' (see above)" >&2
+        exit 2
+    fi
+}
+
+# A dump the digester wrote, or a baseline: the digester reads a damaged one as an empty module
+# without a word, so each is checked to be the dump of the module it names.
+check_dump() { # file module
+    if ! head -c 400 "$1" 2>/dev/null | tr -d ' \n' | grep -q "\"kind\":\"Root\",\"name\":\"$2\""; then
+        echo "check-sdk: '$1' is not a swift-api-digester dump of $2; write the baseline again at a release ('--write-baseline')" >&2
+        exit 2
+    fi
+}
+
+# Compares two dumps; fails the script (status 2) when the digester fails for another reason
+# than a breakage it reports.
+diagnose() { # output baseline current flags...
+    local output="$1" base="$2" current="$3" status=0
+    shift 3
+    local module
+    module="$(basename "$base" | cut -d. -f1)"
+    check_dump "$base" "$module"
+    check_dump "$current" "$module"
+    "$digester" -diagnose-sdk "$@" -input-paths "$base" -input-paths "$current" -ignore-spi-group Host \
+        -error-on-abi-breakage -compiler-style-diags > "$output" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] && ! grep -q '\[#api-digester-breaking-change\]' "$output"; then
+        echo "check-sdk: swift-api-digester could not compare '$base' with '$current':" >&2
+        cat "$output" >&2
+        exit 2
+    fi
 }
 
 if $write; then
@@ -88,7 +122,11 @@ if [ ! -f "$baseline/VERSION" ]; then
     echo "check-sdk: no baseline in '$baseline'; a release writes one with 'Scripts/check-sdk.sh --write-baseline'" >&2
     exit 2
 fi
-released="$(cat "$baseline/VERSION")"
+released="$(tr -d '\r\n' < "$baseline/VERSION")"
+if ! [[ "$released" =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]]; then
+    echo "check-sdk: '$baseline/VERSION' holds '$released', not MAJOR.MINOR.PATCH" >&2
+    exit 2
+fi
 IFS=. read -r major minor patch <<< "$version"
 IFS=. read -r base_major base_minor base_patch <<< "$released"
 
@@ -102,9 +140,7 @@ for module in ModuleKit Contracts; do
         flags=()
         [ "$kind" = abi ] && flags=(-abi)
         # The host's SPI ships with the host: it is not part of what modules rely on.
-        "$digester" -diagnose-sdk "${flags[@]}" -input-paths "$baseline/$module.$kind.json" \
-            -input-paths "$work/$module.$kind.json" -ignore-spi-group Host -error-on-abi-breakage \
-            -compiler-style-diags > "$work/$module.$kind.out" 2>&1 || true
+        diagnose "$work/$module.$kind.out" "$baseline/$module.$kind.json" "$work/$module.$kind.json" "${flags[@]}"
         # "<unknown>:0: error: API breakage: func X has been removed [#api-digester-breaking-change]"
         sed -n 's/^.*: \(error\|warning\): \(API\|ABI\) breakage: \(.*\) \[#api-digester-breaking-change\]$/\3/p' \
             "$work/$module.$kind.out" | while IFS= read -r change; do
@@ -115,9 +151,7 @@ for module in ModuleKit Contracts; do
         done
     done
     # Removals of what the baseline did not deprecate (the API check without deprecated decls).
-    "$digester" -diagnose-sdk -input-paths "$baseline/$module.api.json" -input-paths "$work/$module.api.json" \
-        -ignore-spi-group Host -disable-remove-deprecated-check -error-on-abi-breakage -compiler-style-diags \
-        > "$work/$module.removed.out" 2>&1 || true
+    diagnose "$work/$module.removed.out" "$baseline/$module.api.json" "$work/$module.api.json" -disable-remove-deprecated-check
     sed -n 's/^.*: error: API breakage: \(.* has been removed\) \[#api-digester-breaking-change\]$/\1/p' \
         "$work/$module.removed.out" | sed "s/^/$module: /" >> "$removed"
 done

@@ -69,12 +69,14 @@ import Testing
     }
 
     @Test func aRefusedModuleDoesNotDecideForTheOthers() {
-        // Notes' folder holds an older minor than Notes records: Notes is refused and never
-        // loads its copy, so Todo, whose own folder fits, is not held to it.
+        // Notes' folder holds 1.0.0, older than the 1.3.0 Notes records: Notes is refused and
+        // never loads its copy. Todo's folder holds 1.2.0, which Todo needs: had Notes' copy
+        // decided, Todo would be refused too.
         let reasons = ContractsCheck.conflicts(
-            in: [module("Notes", [version("1.3.0")]), module("Todo", [version("1.0.0")])],
+            in: [module("Notes", [version("1.3.0")]), module("Todo", [version("1.2.0")])],
             beside: { library, _ in
-                .version(version("1.0.0"), path: library.replacingOccurrences(of: "/libNotes", with: "/libNotesContracts"))
+                let folder = library.hasPrefix("/m/Notes/") ? "/m/Notes" : "/m/Todo"
+                return .version(version(folder == "/m/Notes" ? "1.0.0" : "1.2.0"), path: folder + "/libNotesContracts.so")
             })
         #expect(
             reasons["Notes"]?.description.contains("but this run holds NotesContracts 1.0.0 ('/m/Notes/libNotesContracts.so', beside it)")

@@ -95,6 +95,14 @@ import Testing
             UInt16(2), "abi=1\nkit=nothex\nsdk=1.0\nname=Notes\nversion=2.0\nprovides=\nrequires=\nuses=\n",
             "has kit fingerprint 'nothex', not 32 hex digits"
         ),
+        (
+            UInt16(4), "abi=2\nsdk=1.1.0-rc1\ncompiler=S\nname=Notes\nversion=2.0\nprovides=\nrequires=\nuses=\ncontracts=\n",
+            "has SDK version '1.1.0-rc1', not MAJOR.MINOR.PATCH"
+        ),
+        (
+            UInt16(4), "abi=2\nsdk=1.0.0\ncompiler=S\nname=Notes\nversion=2.0\nprovides=\nrequires=\nuses=\ncontracts=N:1.0.0,N:2.0.0\n",
+            "lists contracts 'N' twice"
+        ),
         (UInt16(5), "abi=2\n", "has format 5, the host reads formats 1 to 4"),
     ])
     func aBadSectionIsRefusedWithWhatIsWrong(format: UInt16, payload: String, problem: String) {
@@ -110,10 +118,13 @@ import Testing
 
     @Test func aContractsSectionRecordsAVersion() throws {
         #expect(
-            try ContractsVersion(section: contractsSection(format: 2, "name=NotesContracts\nversion=1.3.0\n"))
-                == ContractsVersion(name: "NotesContracts", version: "1.3.0"))
+            try ContractsVersion(section: contractsSection(format: 2, "name=NotesContracts\nversion=1.3.0\ncompiler=\(compiler)\n"))
+                == ContractsVersion(name: "NotesContracts", version: "1.3.0", compiler: compiler))
         #expect(throws: DescriptorError.malformed("has version '1.3', not MAJOR.MINOR.PATCH")) {
-            try ContractsVersion(section: contractsSection(format: 2, "name=NotesContracts\nversion=1.3\n"))
+            try ContractsVersion(section: contractsSection(format: 2, "name=NotesContracts\nversion=1.3\ncompiler=S\n"))
+        }
+        #expect(throws: DescriptorError.malformed("has 2 fields, expected 'name=', 'version=' and 'compiler='")) {
+            try ContractsVersion(section: contractsSection(format: 2, "name=NotesContracts\nversion=1.3.0\n"))
         }
         #expect(
             throws: DescriptorError.malformed(

@@ -78,6 +78,26 @@ import Testing
         #expect(try moduleStates(["--config", config]) == ["FixtureProvider": "active: ", "FixtureConsumer": "active: "])
     }
 
+    @Test func aContractsLibraryBuiltByAnotherCompilerIsNotLoaded() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        try copy(["FixtureProvider", "FixtureContracts"], to: folder)
+        let library = folder + "/libFixtureContracts.so"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        let compiler = try HostileLibrary.buildRecord().compiler
+        // Another compiler of the same length, so the section keeps its size.
+        let other = "Swift version 9" + compiler.dropFirst("Swift version 9".count)
+        #expect(other != compiler)
+        let old = Data("version=\(genuine)\ncompiler=\(compiler)\n".utf8)
+        let range = try #require(bytes.range(of: old), "libFixtureContracts.so records no compiler")
+        bytes.replaceSubrange(range, with: Data("version=\(genuine)\ncompiler=\(other)\n".utf8))
+        try bytes.write(to: URL(fileURLWithPath: library))
+        let config = try modules(["FixtureProvider": "libFixtureProvider.so"], in: folder)
+        #expect(
+            try moduleStates(["--config", config])["FixtureProvider"]
+                == "failed: library '\(folder)/libFixtureProvider.so' needs libFixtureContracts.so beside it, which the host will not "
+                + "load: '\(library)' was built by '\(other)', this host's kit by '\(compiler)'; rebuild it with '\(compiler)'")
+    }
+
     @Test func aModuleOfAnotherMajorThanTheOneAlreadyHeldIsRefused() throws {
         let first = try TestEnvironment.temporaryFolder()
         let second = try TestEnvironment.temporaryFolder()

@@ -45,7 +45,7 @@ enum DescriptorReader {
 }
 
 extension ContractsVersion {
-    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…" and "version=…".
+    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…", "version=…" and "compiler=…".
     init(section bytes: [UInt8]) throws(DescriptorError) {
         let (format, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...2)
         guard format == 2 else {
@@ -53,13 +53,17 @@ extension ContractsVersion {
                 "records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin"
             )
         }
-        guard lines.count == 2, lines[0].hasPrefix("name="), lines[1].hasPrefix("version=") else {
-            throw .malformed("has \(lines.count) fields, expected 'name=' and 'version='")
+        guard lines.count == 3, lines[0].hasPrefix("name="), lines[1].hasPrefix("version="), lines[2].hasPrefix("compiler=") else {
+            throw .malformed("has \(lines.count) fields, expected 'name=', 'version=' and 'compiler='")
         }
         let name = String(lines[0].dropFirst(5))
         let version = String(lines[1].dropFirst(8))
+        let compiler = String(lines[2].dropFirst(9))
         guard ModuleDescriptor.isIdentifier(name) else { throw .malformed("has name '\(Escaped(name))', not an identifier") }
         guard SDKVersion(version) != nil else { throw .malformed("has version '\(Escaped(version))', not MAJOR.MINOR.PATCH") }
-        self.init(name: name, version: version)
+        guard ModuleDescriptor.isCompiler(compiler) else {
+            throw .malformed("has compiler '\(Escaped(String(compiler.prefix(80))))', not one line of printable ASCII")
+        }
+        self.init(name: name, version: version, compiler: compiler)
     }
 }

@@ -22,10 +22,13 @@ public struct ModuleDescriptor: Sendable, Equatable {
     public var isBeforeVersioning: Bool { compiler == nil }
 }
 
-/// A contracts library's name and semantic version.
+/// A contracts library's name and semantic version: as a module records it, or as the library
+/// itself does, with the compiler that built it.
 public struct ContractsVersion: Sendable, Equatable {
     public var name: String
     public var version: String
+    /// The library's own record of its compiler; `nil` in a module's record.
+    public var compiler: String? = nil
 }
 
 extension ModuleDescriptor {
@@ -72,10 +75,13 @@ extension ModuleDescriptor {
         if let sdk, !Self.isVersion(sdk) {
             throw .malformed("has SDK version '\(Escaped(sdk))'; a version holds letters, digits, '.', '-' and '+'")
         }
+        if format >= 4, SDKVersion(sdk ?? "") == nil {
+            throw .malformed("has SDK version '\(Escaped(sdk ?? ""))', not MAJOR.MINOR.PATCH")
+        }
         var compiler: String?
         if format >= 4 {
             let value = field("compiler")
-            guard !value.isEmpty, value.utf8.count <= 200, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else {
+            guard Self.isCompiler(value) else {
                 throw .malformed("has compiler '\(Escaped(String(value.prefix(80))))', not one line of printable ASCII")
             }
             compiler = value
@@ -101,12 +107,20 @@ extension ModuleDescriptor {
                 guard parts.count == 2, Self.isIdentifier(parts[0]), SDKVersion(parts[1]) != nil else {
                     throw .malformed("lists contracts '\(Escaped(String(item.prefix(80))))', not 'Name:MAJOR.MINOR.PATCH'")
                 }
+                guard !contracts.contains(where: { $0.name == parts[0] }) else {
+                    throw .malformed("lists contracts '\(parts[0])' twice")
+                }
                 contracts.append(ContractsVersion(name: parts[0], version: parts[1]))
             }
         }
         self.init(
             abiVersion: abi, sdkVersion: sdk, compiler: compiler, name: field("name"), version: field("version"), provides: routes[0],
             requires: routes[1], uses: routes[2], contracts: contracts)
+    }
+
+    /// The first line of `swiftc --version` as the kit's build tool records it: printable ASCII.
+    static func isCompiler(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 200 && value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f }
     }
 
     /// 32 lowercase hex digits, as the kit's build tool writes a fingerprint.

@@ -136,7 +136,7 @@ public final class ModuleLibraryLoader: Sendable {
                         "has run path '%@', relative to its own folder, which the host cannot honour while it loads the file it checked; link it with run path '$ORIGIN' and put the libraries it needs beside it",
                         [.plain("\(Escaped(entry))")]))
             @unknown default:
-                throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain("\\(error)")]))
+                throw refuse(.notLoadable, HostText("loader.not.loadable", "is not a loadable library: %@", [.plain("\(error)")]))
             }
         }
         // The same inode was loaded; written over in place since it was hashed (by its owner:

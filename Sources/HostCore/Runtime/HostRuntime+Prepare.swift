@@ -132,6 +132,14 @@ extension HostRuntime {
                         "contracts.other.name", "'%@' records the version of contracts '%@', not '%@'",
                         [.plain(Escaped(path).description), .plain(found.name), .plain(name)]))
             }
+            // Library evolution holds between binaries of one compiler: the kit's.
+            if let compiler = found.compiler, compiler != ModuleKitABI.compiler {
+                return .refused(
+                    HostText(
+                        "contracts.compiler", "'%@' was built by '%@', this host's kit by '%@'; rebuild it with '%@'",
+                        [.plain(Escaped(path).description), .plain(compiler), .plain(ModuleKitABI.compiler), .plain(ModuleKitABI.compiler)])
+                )
+            }
             return .version(found, path: path)
         } catch {
             switch error {

@@ -74,7 +74,7 @@ extension StringsError {
         case .noKeys(let path):
             return HostText(
                 "strings.no.keys", "module '%@': '%@' holds no strings; every screen would show raw keys", [module, .plain(path)])
-        @unknown default: return HostText("", "module '%@': %@", [module, .plain("\\(kind)")])
+        @unknown default: return HostText("", "module '%@': %@", [module, .plain("\(kind)")])
         }
     }
 }

@@ -62,7 +62,7 @@ extension TrustError {
             return join(
                 path, isFolder: false,
                 HostText("trust.too.large", "is %@ bytes, more than the %@ allowed", [.plain("\(size)"), .plain("\(limit)")]))
-        @unknown default: return HostText("trust.other", "fails the trust rules: %@", [.plain("\\(self)")])
+        @unknown default: return HostText("trust.other", "fails the trust rules: %@", [.plain("\(self)")])
         }
     }
 

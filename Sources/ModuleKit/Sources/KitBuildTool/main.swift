@@ -10,9 +10,10 @@
 //       target ships Resources/Strings) and the same facts as plain bytes in the ELF section
 //       the host reads before it opens the library: the ABI and SDK versions, the compiler,
 //       and the version of each contracts target the manifest imports;
-//   KitBuildTool --contracts OUTPUT NAME CONTRACTS_MANIFEST
-//       writes a contracts library's version into an ELF section of its own, so the host can
-//       tell which version of the library a module needs and which one the process holds.
+//   KitBuildTool --contracts OUTPUT NAME CONTRACTS_MANIFEST SWIFTC
+//       writes a contracts library's version and compiler into an ELF section of its own, so
+//       the host can tell which version of the library a module needs, which one the process
+//       holds, and that one compiler built it and the kit.
 //
 // Foundation is avoided so that building the tool stays cheap.
 #if canImport(Glibc)
@@ -28,8 +29,12 @@ func run(_ arguments: [String]) throws(ToolError) {
     switch arguments.first {
     case "--descriptor": try writeDescriptor(Array(arguments.dropFirst()))
     case "--contracts":
-        guard arguments.count == 4 else { throw ToolError(message: "usage: KitBuildTool --contracts OUTPUT NAME CONTRACTS_MANIFEST") }
-        let build = ContractsBuild(name: arguments[2], version: try ContractsManifest.version(at: arguments[3]))
+        guard arguments.count == 5 else {
+            throw ToolError(message: "usage: KitBuildTool --contracts OUTPUT NAME CONTRACTS_MANIFEST SWIFTC")
+        }
+        let build = ContractsBuild(
+            name: arguments[2], version: try ContractsManifest.version(at: arguments[3]),
+            compiler: try CompilerVersion.of(swiftc: arguments[4]))
         try writeFile(arguments[1], ContractsSource.render(build))
     case "--kit":
         guard arguments.count == 4 else { throw ToolError(message: "usage: KitBuildTool --kit OUTPUT ABI_HEADER SWIFTC") }

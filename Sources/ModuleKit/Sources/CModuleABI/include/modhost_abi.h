@@ -57,7 +57,7 @@
  * version in a contracts.manifest beside its sources. Its library then carries an ELF section
  * of this name: the magic "MHCT", MODHOST_CONTRACTS_FORMAT (UInt16, little endian), two zero
  * bytes, the payload's length (UInt32, little endian), and the payload "name=Name\n"
- * "version=MAJOR.MINOR.PATCH\n". Each module that imports the library records the version it
+ * "version=MAJOR.MINOR.PATCH\n" "compiler=<first line of swiftc --version>\n". Each module that imports the library records the version it
  * was built against in its descriptor's contracts line; the host refuses a module whose
  * record is of another major, or of a newer minor, than the library the process holds.
  */

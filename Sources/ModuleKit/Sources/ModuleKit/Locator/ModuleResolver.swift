@@ -10,7 +10,7 @@ import Synchronization
 /// Resolving a route the module did not declare throws ``LocatorError/Kind/undeclared``; a
 /// declared route whose provider is disabled or failed throws
 /// ``LocatorError/Kind/unavailable`` with the reason. Once the host has sealed the locator, a
-/// resolve is one dictionary lookup in this resolver's own read-only table, with no lock.
+/// resolve is one lookup in this resolver's own read-only table (`SealedTable`), with no lock.
 public final class ModuleResolver: Sendable {
     /// The module this resolver belongs to.
     public let moduleName: String
