@@ -5,10 +5,7 @@ import Testing
 /// `modhost new`, end to end: the package it writes builds and tests as it is, and its library
 /// runs in the host beside the shipped modules, sharing the host's one copy of the kit.
 @Suite struct NewModuleTests {
-    /// `swift` from PATH, with a generous limit: a cold build of the kit and the module.
-    private func swift(_ arguments: [String]) throws -> ProcessResult {
-        try ChildProcess.run("/usr/bin/env", ["swift"] + arguments, deadline: 900)
-    }
+    private func swift(_ arguments: [String]) throws -> ProcessResult { try SourceTree.swift(arguments) }
 
     @Test func aScaffoldedModuleBuildsTestsAndRunsInTheHost() throws {
         let folder = try TestEnvironment.temporaryFolder()
@@ -77,7 +74,7 @@ import Testing
         #expect(tested.stdout.contains("Test run with 3 tests"), "\(tested.stdout)")
 
         // Todo uses the route as the contracts package's comment says: depend, import, require.
-        try edit(
+        try SourceTree.edit(
             todo + "/Package.swift",
             [
                 (
@@ -89,7 +86,7 @@ import Testing
                     "dependencies: [moduleKit, contracts, .product(name: \"GreetContracts\", package: \"GreetContracts\")],"
                 ),
             ])
-        try edit(
+        try SourceTree.edit(
             todo + "/Sources/Todo/module.manifest", [("import Contracts", "import Contracts\nimport GreetContracts\nrequires GreetRoute")])
         try build(greet, todo)
 
@@ -118,7 +115,7 @@ import Testing
         // rebuilt, and Todo, built against 1.0.0, runs with the new library.
         let routeSource = greet + "/GreetContracts/Sources/GreetContracts/GreetRoute.swift"
         let versionFile = greet + "/GreetContracts/Sources/GreetContracts/contracts.manifest"
-        try edit(
+        try SourceTree.edit(
             routeSource,
             [
                 (
@@ -127,7 +124,7 @@ import Testing
                         + "extension GreetRoute {\n    public func farewell() -> String { \"Bye\" }\n}\n"
                 )
             ])
-        try edit(versionFile, [("version 1.0.0", "version 1.1.0")])
+        try SourceTree.edit(versionFile, [("version 1.0.0", "version 1.1.0")])
         try build(greet)
         #expect(try contractsVersion("\(greet)/.build/debug/libGreetContracts.so") == "1.1.0")
         #expect(try contractsVersion("\(todo)/.build/debug/libGreetContracts.so") == "1.0.0")
@@ -136,9 +133,9 @@ import Testing
 
         // The default goes: modules built before no longer fit, so the major goes up, and Todo
         // is refused until it is rebuilt.
-        try edit(routeSource, [("extension GreetRoute {\n    public func farewell() -> String { \"Bye\" }\n}\n", "")])
-        try edit(versionFile, [("version 1.1.0", "version 2.0.0")])
-        try edit(
+        try SourceTree.edit(routeSource, [("extension GreetRoute {\n    public func farewell() -> String { \"Bye\" }\n}\n", "")])
+        try SourceTree.edit(versionFile, [("version 1.1.0", "version 2.0.0")])
+        try SourceTree.edit(
             greet + "/Sources/Greet/GreetModule.swift",
             [
                 (
@@ -160,7 +157,7 @@ import Testing
         #expect(try moduleStates(host)["Todo"] == "active: ")
 
         // The mistake: the contracts product made static, so each library links its own copy.
-        try edit(
+        try SourceTree.edit(
             greet + "/GreetContracts/Package.swift",
             [(".library(name: \"GreetContracts\", type: .dynamic,", ".library(name: \"GreetContracts\",")])
         try build(greet, todo)
@@ -181,7 +178,7 @@ import Testing
         let folder = try TestEnvironment.temporaryFolder()
         let kit = folder + "/kit"
         try copyKit(to: kit)
-        try edit(
+        try SourceTree.edit(
             kit + "/Sources/ModuleKit/Module/Module.swift",
             [
                 (
@@ -198,7 +195,8 @@ import Testing
         #expect(runs.status == 0, "\(runs.stderr)")
         #expect(runs.stdout == "Hello, Ada!\n")
 
-        try edit(package + "/Sources/Odd/OddModule.swift", [("import ModuleKit\n", "import ModuleKit\n\nlet odd = oddAddition()\n")])
+        try SourceTree.edit(
+            package + "/Sources/Odd/OddModule.swift", [("import ModuleKit\n", "import ModuleKit\n\nlet odd = oddAddition()\n")])
         try build(package)
         let refused = try modhost(["--config", config, "--module", library, "odd", "hello"])
         #expect(refused.status != 0)
@@ -208,16 +206,6 @@ import Testing
                 == "modhost: error: module 'Odd' is not active: it failed: library '\(library)' needs 'ModuleKit.oddAddition() -> Swift.Int' from ModuleKit, which this host's kit (SDK \(try HostileLibrary.buildRecord().sdk)) does not have: the module was built against a kit that is not a release of SDK \(try HostileLibrary.buildRecord().sdk) (a changed copy, or a build that added to the kit without a new version); rebuild it against this host's kit, '\(TestEnvironment.repository)/Sources/ModuleKit'; in its package: 'swift build --product Odd'"
         )
         #expect(!line.contains("$s"), "no mangled symbol")
-    }
-
-    /// Replaces each text (which must be there) in the file.
-    private func edit(_ path: String, _ replacements: [(String, String)]) throws {
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-        for (old, new) in replacements {
-            let range = try #require(text.range(of: old), "'\(old)' is not in \(path)")
-            text.replaceSubrange(range, with: new)
-        }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
     private func build(_ packages: String...) throws {
@@ -237,21 +225,7 @@ import Testing
     /// The kit package of this checkout, without build products (dot folders), copied to `destination`.
     private func copyKit(to destination: String) throws {
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try copyTree(from: checkout.appendingPathComponent("Sources/ModuleKit").path, to: destination)
-    }
-
-    private func copyTree(from source: String, to destination: String) throws {
-        let files = FileManager.default
-        try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
-        for name in try files.contentsOfDirectory(atPath: source) where !name.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            _ = files.fileExists(atPath: source + "/" + name, isDirectory: &isFolder)
-            if isFolder.boolValue {
-                try copyTree(from: source + "/" + name, to: destination + "/" + name)
-            } else {
-                try files.copyItem(atPath: source + "/" + name, toPath: destination + "/" + name)
-            }
-        }
+        try SourceTree.copy(from: checkout.appendingPathComponent("Sources/ModuleKit").path, to: destination)
     }
 
     @Test func devRebuildsOnAnEditAndRunsTheCommandAgain() throws {

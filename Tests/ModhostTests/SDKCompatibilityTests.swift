@@ -25,14 +25,14 @@ import Testing
     @Test func modulesOfThisReleaseRunInAHostOfALaterMinor() throws {
         let folder = try TestEnvironment.temporaryFolder()
         let kit = folder + "/kit"
-        try Self.copyTree(from: TestEnvironment.repository + "/Sources/ModuleKit", to: kit)
+        try SourceTree.copy(from: TestEnvironment.repository + "/Sources/ModuleKit", to: kit)
         // What a minor may do: a doc comment, a changed body, a new function and type, a new
         // route requirement with a default; and the version that says so.
-        try Self.edit(kit + "/Sources/CModuleABI/include/modhost_abi.h", [("\"\(record.sdk)\"", "\"\(nextMinor)\"")])
-        try Self.edit(
+        try SourceTree.edit(kit + "/Sources/CModuleABI/include/modhost_abi.h", [("\"\(record.sdk)\"", "\"\(nextMinor)\"")])
+        try SourceTree.edit(
             kit + "/Sources/ModuleKit/Module/Module.swift",
             [("/// A feature module", "/// Documented again in a later minor.\n/// A feature module")])
-        try Self.edit(
+        try SourceTree.edit(
             kit + "/Sources/ModuleKit/Networking/HTTPClient.swift", [("default: \"\\(error)\"", "default: String(describing: error)")])
         try Data(
             """
@@ -47,7 +47,7 @@ import Testing
 
             """.utf8
         ).write(to: URL(fileURLWithPath: kit + "/Sources/ModuleKit/Module/LaterAddition.swift"))
-        try Self.edit(
+        try SourceTree.edit(
             kit + "/Sources/Contracts/GeoRoute.swift",
             [
                 (
@@ -59,7 +59,7 @@ import Testing
             ])
         let host = folder + "/host"
         try Self.writeHostPackage(at: host)
-        let built = try Self.swift(["build", "--package-path", host])
+        let built = try SourceTree.swift(["build", "--package-path", host])
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\n\(built.stderr.suffix(3000))")
         // The gate passes the changes, and names each addition and the bump it needs.
         let gate = try ChildProcess.run(
@@ -136,11 +136,11 @@ import Testing
     @Test func aBreakingChangeFailsTheGateAndAModuleThatNeedsWhatWentIsRefusedByName() throws {
         let folder = try TestEnvironment.temporaryFolder()
         let kit = folder + "/kit"
-        try Self.copyTree(from: TestEnvironment.repository + "/Sources/ModuleKit", to: kit)
+        try SourceTree.copy(from: TestEnvironment.repository + "/Sources/ModuleKit", to: kit)
         // One declaration gone (kept inside under another name: a debug build exports
         // internal symbols for testing), one changed; the version left as it was.
         let client = kit + "/Sources/ModuleKit/Networking/HTTPClient.swift"
-        try Self.edit(
+        try SourceTree.edit(
             client,
             [
                 ("detail: Self.describe(error))", "detail: Self.summary(of: error))"),
@@ -153,7 +153,7 @@ import Testing
                     "public static func redacted(_ url: String, keepingHost: Bool = true) -> String {"
                 ),
             ])
-        let built = try Self.swift(["build", "--package-path", kit])
+        let built = try SourceTree.swift(["build", "--package-path", kit])
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\n\(built.stderr.suffix(3000))")
 
         let gate = try ChildProcess.run(
@@ -228,7 +228,7 @@ import Testing
     /// later minor added. Named "ModuleHost" so the host finds its strings where it expects them.
     static func writeHostPackage(at host: String) throws {
         for target in ["HostCore", "CHostGuard", "modhost"] {
-            try copyTree(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
+            try SourceTree.copy(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
         }
         try FileManager.default.createDirectory(atPath: host + "/Sources/Atlas", withIntermediateDirectories: true)
         let files = [
@@ -295,36 +295,6 @@ import Testing
         ]
         for (path, text) in files {
             try Data(text.utf8).write(to: URL(fileURLWithPath: host + "/" + path))
-        }
-    }
-
-    /// `swift` from PATH, with a generous limit: a cold build of a kit (and a host).
-    static func swift(_ arguments: [String]) throws -> ProcessResult {
-        try ChildProcess.run("/usr/bin/env", ["swift"] + arguments, deadline: 1500)
-    }
-
-    /// Replaces each text (which must be there) in the file.
-    static func edit(_ path: String, _ replacements: [(String, String)]) throws {
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-        for (old, new) in replacements {
-            let range = try #require(text.range(of: old), "'\(old)' is not in \(path)")
-            text.replaceSubrange(range, with: new)
-        }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    /// Copies a source tree without its build products (dot folders).
-    static func copyTree(from source: String, to destination: String) throws {
-        let files = FileManager.default
-        try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
-        for name in try files.contentsOfDirectory(atPath: source) where !name.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            _ = files.fileExists(atPath: source + "/" + name, isDirectory: &isFolder)
-            if isFolder.boolValue {
-                try copyTree(from: source + "/" + name, to: destination + "/" + name)
-            } else {
-                try files.copyItem(atPath: source + "/" + name, toPath: destination + "/" + name)
-            }
         }
     }
 }
