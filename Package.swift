@@ -5,7 +5,7 @@ import PackageDescription
 
 // MARK: - Shared kit
 // ModuleKit and Contracts come from their own package as dynamic products, so that the host
-// and every module share exactly one copy (README, "Layout").
+// and every module share exactly one copy (docs/ARCHITECTURE.md, "Layout").
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
@@ -48,7 +48,7 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // Real module libraries the host's own tests load: a provider (laid out like a feature
 // module), its consumer, one that throws in start, one that requires a route nobody
 // provides, two that require each other, one with optional routes, one that misbehaves on
-// demand and one that requires it, the README's example module (ReadmeNotes), a pair that
+// demand and one that requires it, the SDK guide's example module (ReadmeNotes), a pair that
 // each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), and one
 // that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
 // (FixtureRouteUser).

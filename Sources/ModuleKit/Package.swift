@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The libraries every ModuleHost module links. They live in their own package, built as
 // dynamic products, so that the host and every plugin share one copy of them in the process
-// (see the README, "Layout").
+// (see docs/ARCHITECTURE.md, "Layout", at the root of the repository).
 import PackageDescription
 
 let package = Package(
@@ -43,7 +43,7 @@ let package = Package(
 )
 
 /// The SDK: built with library evolution, so that a module built against one release keeps
-/// loading in every later release of the same major, built by the same compiler (see README.md).
+/// loading in every later release of the same major, built by the same compiler (see README.md, "What a module can rely on").
 let sdkTargets: Set<String> = ["ModuleKit", "Contracts"]
 
 for target in package.targets where target.type == .regular || target.type == .executable {

@@ -5,7 +5,7 @@ import ModuleKit
 import TestSupport
 import Testing
 
-/// The process must hold exactly one ModuleKit and one Contracts (README, "Layout"): otherwise a
+/// The process must hold exactly one ModuleKit and one Contracts (docs/ARCHITECTURE.md, "Layout"): otherwise a
 /// route registered by one library fails the `as?` cast in another, silently.
 @Suite struct OneCopyOfTheKitTests {
     @Test func aRouteFromOneLibraryCastsInTheHostAndInAnotherLibrary() throws {

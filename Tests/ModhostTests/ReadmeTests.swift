@@ -2,17 +2,28 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's examples are what the program does: each is run or compared here.
+/// The documents' examples are what the program does: each is run or compared here, in the
+/// file it lives in (the README, `docs/`, `CONTRIBUTING.md`, the SDK guide).
 @Suite struct ReadmeTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    static let readme: String = (try? String(contentsOfFile: repository + "/README.md", encoding: .utf8)) ?? ""
+    static let readme = document("README.md")
+    static let using = document("docs/USING.md")
+    static let operating = document("docs/OPERATING.md")
+    static let contributing = document("CONTRIBUTING.md")
+    static let guide = document("Sources/ModuleKit/README.md")
 
-    /// The fenced blocks after `heading` (a line of the README), in order.
-    static func blocks(after heading: String) -> [String] {
-        guard let start = readme.range(of: heading) else { return [] }
+    /// A document of the repository, by its path from the root ("" when it cannot be read).
+    static func document(_ path: String) -> String {
+        (try? String(contentsOfFile: repository + "/" + path, encoding: .utf8)) ?? ""
+    }
+
+    /// The fenced blocks after `heading` (a line of `text`), in order, up to the next heading
+    /// of level two.
+    static func blocks(in text: String, after heading: String) -> [String] {
+        guard let start = text.range(of: heading) else { return [] }
         var blocks: [String] = []
-        var rest = readme[start.upperBound...]
+        var rest = text[start.upperBound...]
         while let open = rest.range(of: "```") {
             guard let lineEnd = rest[open.upperBound...].firstIndex(of: "\n"),
                 let close = rest[lineEnd...].range(of: "\n```")
@@ -24,6 +35,30 @@ import Testing
         return blocks
     }
 
+    /// The README is the front door: short, and every document it sends a reader to is there.
+    @Test func theReadmeIsShortAndItsLinksLead() throws {
+        #expect(Self.readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 200)
+        let links = Self.readme.split(separator: "(").compactMap { part -> String? in
+            guard let end = part.firstIndex(of: ")"), part[..<end].hasSuffix(".md") else { return nil }
+            return String(part[..<end])
+        }
+        #expect(links.count >= 6, "\(links)")
+        for link in links {
+            #expect(FileManager.default.fileExists(atPath: Self.repository + "/" + link), "\(link)")
+        }
+    }
+
+    /// The tour shows what `modhost modules` prints on the shipped `modules.json`, and that file.
+    @Test func theTourIsRealOutput() throws {
+        let blocks = Self.blocks(in: Self.readme, after: "## A one-minute tour")
+        let shipped = try String(contentsOfFile: Self.repository + "/modules.json", encoding: .utf8)
+        #expect(blocks.dropFirst().first == shipped)
+        let config = try TestEnvironment.write(shipped)
+        let data = try TestEnvironment.temporaryFolder()
+        let modules = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "--data-dir", data, "modules"])
+        #expect(blocks.first == modules.stdout, "\(modules.stdout)")
+    }
+
     @Test func theReadmeIsFound() {
         #expect(Self.readme.hasPrefix("# ModuleHost"))
     }
@@ -31,7 +66,7 @@ import Testing
     /// The SDK's guide states the version the header defines and that `--version` prints, and
     /// the commands it starts with are the ones `NewModuleTests` runs.
     @Test func theSDKGuideAgreesWithTheKit() throws {
-        let guide = try String(contentsOfFile: Self.repository + "/Sources/ModuleKit/README.md", encoding: .utf8)
+        let guide = Self.guide
         let header = try String(
             contentsOfFile: Self.repository + "/Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8)
         let line = try #require(header.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") })
@@ -48,7 +83,7 @@ import Testing
     /// package folder, which they build), the third's host run as written, with the `modhost`
     /// this test run built (a second `swift build` of the root would wait for this one).
     @Test func theOneModuleStepsWorkInOrderAndBuildOnlyTheKitAndTheModule() throws {
-        let block = try #require(Self.blocks(after: "### Work on one module alone").first)
+        let block = try #require(Self.blocks(in: Self.contributing, after: "### Work on one module alone").first)
         let lines = block.split(separator: "\n").map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
         #expect(lines.count == 3, "\(lines)")
         guard lines.count == 3 else { return }
@@ -91,7 +126,7 @@ import Testing
     }
 
     @Test func theWriteAModuleExampleIsTheFixtureThatBuildsAndLoads() throws {
-        let blocks = Self.blocks(after: "## Write a module")
+        let blocks = Self.blocks(in: Self.guide, after: "## A first module, in full")
         let folder = Self.repository + "/Tests/Fixtures/Modules/ReadmeNotes"
         #expect(blocks.first == (try String(contentsOfFile: folder + "/module.manifest", encoding: .utf8)))
         #expect(blocks.dropFirst().first == (try String(contentsOfFile: folder + "/NotesModule.swift", encoding: .utf8)))
@@ -106,7 +141,7 @@ import Testing
     }
 
     @Test func theUsageBlockIsWhatHelpPrints() throws {
-        let block = try #require(Self.blocks(after: "## The command line").first)
+        let block = try #require(Self.blocks(in: Self.using, after: "## The command line").first)
         let help = try ChildProcess.run(TestEnvironment.modhost, ["--help"], environment: ["MODHOST_CONFIG": "/nonexistent/modules.json"])
         let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let commands = try #require(lines.firstIndex(of: "COMMANDS:"))
@@ -118,7 +153,7 @@ import Testing
     }
 
     @Test func theModulesFileExampleDecodesAndStarts() throws {
-        let example = try #require(Self.blocks(after: "## `modules.json`").first)
+        let example = try #require(Self.blocks(in: Self.operating, after: "## `modules.json`").first)
         // Its relative folders, made to hold this build's libraries.
         let folder = try TestEnvironment.temporaryFolder()
         #expect(symlink(TestEnvironment.buildFolder, folder + "/lib") == 0)
@@ -137,7 +172,7 @@ import Testing
 
     @Test func theScriptedExampleRegistersThenQuits() throws {
         let line = try #require(
-            Self.readme.split(separator: "\n").first { $0.hasPrefix("printf '") && $0.contains("# register, then quit") })
+            Self.using.split(separator: "\n").first { $0.hasPrefix("printf '") && $0.contains("# register, then quit") })
         let input = String(line.dropFirst("printf '".count).prefix { $0 != "'" }).replacingOccurrences(of: "\\n", with: "\n")
         let data = try TestEnvironment.temporaryFolder()
         let config = try TestEnvironment.write(try String(contentsOfFile: Self.repository + "/modules.json", encoding: .utf8))
@@ -151,7 +186,7 @@ import Testing
     }
 
     @Test func theModulesJSONSampleIsRealOutput() throws {
-        let sample = try #require(Self.blocks(after: "### `modhost modules --json`").first)
+        let sample = try #require(Self.blocks(in: Self.using, after: "### `modhost modules --json`").first)
         let config = try TestEnvironment.write(
             #"{"environment": "development", "searchPaths": ["\#(TestEnvironment.buildFolder)"], "modules": [{"name": "Geo", "enabled": true}]}"#
         )

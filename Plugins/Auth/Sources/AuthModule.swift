@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// Auth (seed 000): accounts, log in and out, password reset, and `AuthRoute` for the shell
+/// Auth: accounts, log in and out, password reset, and `AuthRoute` for the shell
 /// and other modules.
 public final class AuthModule: Module {
     // Name, version, routes and resource folders: generated from module.manifest by the build.

@@ -5,7 +5,7 @@ import Synchronization
 
 @testable import GeoFeature
 
-/// The seed's storage test double: cities in memory, same rules as SQLite's.
+/// The storage test double: cities in memory, same rules as SQLite's.
 final class InMemoryGeoStorage: GeoStorageService {
     private let cities = Mutex<[(city: City, sortKey: String)]>([])
 

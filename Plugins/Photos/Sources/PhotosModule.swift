@@ -3,7 +3,7 @@ import Foundation
 import ModuleKit
 import PhotosDomain
 
-/// Photos (seeds 001 and 002, Clean Architecture): search a Pixabay-compatible API or the
+/// Photos (Clean Architecture, docs/ARCHITECTURE.md): search a Pixabay-compatible API or the
 /// embedded catalog page by page, show details, download through the image cache.
 /// Domain/ holds entities and use cases; Data/ the sources, caches and repository;
 /// Presentation/ the view model, screens and commands.

@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// Settings (seed 000's `SettingsTableViewController`): profile, language, the settings other
+/// Settings: profile, language, the settings other
 /// modules contribute through `SettingsRoute`, About, Help, Log Out.
 public final class SettingsModule: Module {
     // Name, version, routes and resource folders: generated from module.manifest by the build.

@@ -1,7 +1,7 @@
 import ModuleKit
 
 /// The built-in commands and global options of `modhost`, written once: `--help` renders them,
-/// the parser knows its options from them, and a test holds the README's usage block to them.
+/// the parser knows its options from them, and a test holds the usage block of docs/USING.md to them.
 enum CommandLineTable {
     /// One row: what a person types, and what it does (lines of at most 54 characters, so
     /// that help fits 80 columns).
@@ -68,14 +68,14 @@ enum CommandLineTable {
     /// Every spelling of every option, for the parser's suggestions.
     static var optionNames: [String] { options.flatMap(\.names) }
 
-    /// The commands, then a blank line, then the options: what `--help` and the README show;
+    /// The commands, then a blank line, then the options: what `--help` and docs/USING.md show;
     /// each summary in `strings`' language when they have it (wrapped to fit 80 columns), else
     /// the English lines written here.
     static func usageLines(strings: ModuleStrings? = nil) -> [String] {
         let width = (commands.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
         func lines(_ usage: String, _ english: [String], _ key: String) -> [String] {
             var summary = english
-            // In English, the lines as broken here (the README shows them); else wrapped.
+            // In English, the lines as broken here (docs/USING.md shows them); else wrapped.
             if let strings, strings[StringKey(key)] != key, strings[StringKey(key)] != english.joined(separator: " ") {
                 summary = HelpText.wrap(strings[StringKey(key)], width: 80 - width - 4, indent: "")
             }

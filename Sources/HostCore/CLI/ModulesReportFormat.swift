@@ -1,7 +1,7 @@
 import Foundation
 import ModuleKit
 
-/// `modhost modules` as a table, and as the stable JSON documented in the README.
+/// `modhost modules` as a table, and as the stable JSON documented in docs/USING.md.
 enum ModulesReportFormat {
     /// The table, its words from `strings` (the person's language; English without them).
     static func table(_ modules: [ModuleReport], strings: ModuleStrings? = nil) -> String {

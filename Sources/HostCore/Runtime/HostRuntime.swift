@@ -7,8 +7,9 @@ import Synchronization
 /// and starts them, seals the locator, and stops them in reverse order.
 ///
 /// Every module that does not end up active gets a state and a reason; the others keep
-/// working. ``prepare()`` does everything short of running module code (what `modhost check`
-/// needs); ``start()`` runs the lifecycle.
+/// working. ``planOnly()`` reads and checks every library's file without loading any (what
+/// `modhost check` runs in its own process, before it loads each library in a child probe);
+/// ``prepare()`` also loads them, short of `register`; ``start()`` runs the lifecycle.
 public final class HostRuntime: Sendable {
     /// The name the host registers its own routes under.
     public static let hostName = "modhost"

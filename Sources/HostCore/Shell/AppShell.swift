@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// The app's root (seed 003's Root): picks the first screen from the app's state — Welcome
+/// The app's root: picks the first screen from the app's state — Welcome
 /// while Auth is active and nobody is logged in, else Home — and switches between them when
 /// someone logs in or out.
 @MainActor

@@ -1,8 +1,8 @@
 import Contracts
 import ModuleKit
 
-/// Auth's tables in its own database: users, the current session (seed 000's
-/// `CurrentUserKey`), reset tokens by digest, and failure counts for throttling.
+/// Auth's tables in its own database: users, the current session, reset tokens by digest,
+/// and failure counts for throttling.
 public final class AuthStore: Sendable {
     static let migrations = [
         Migration(

@@ -1,4 +1,4 @@
-/// Why an Auth operation was refused (seed 000's `InputError`, and the rest). Presentation
+/// Why an Auth operation was refused: a field's problem, or the account's. Presentation
 /// words each case (`AuthError+Message.swift`); none says whether an email is registered,
 /// except registration itself.
 public enum AuthError: Error, Equatable, Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import ModuleKit
 import Synchronization
 
-/// Auth's use cases (the seed's `UserManager`): register, log in and out, reset and change
+/// Auth's use cases: register, log in and out, reset and change
 /// passwords, throttle repeated failures, and tell observers who is logged in.
 @MainActor
 public final class AuthService {

@@ -55,7 +55,7 @@ public enum CredentialsPolicy {
 
     // MARK: Whole forms
 
-    /// Checks a registration's fields in the seed's order: missing, too long, email, mismatch,
+    /// Checks a registration's fields in this order: missing, too long, email, mismatch,
     /// strength.
     public static func validateRegistration(email: String, name: String, password: String, confirmation: String) -> AuthError? {
         if email.isEmpty { return .inputMissing(field: .email) }

@@ -64,8 +64,8 @@ final class AccountFormScreen: Screen {
     }
 
     /// Email, display name, password and confirmation, each checked as it is entered, with the
-    /// rules in the prompts; every problem a localized message (seed 000's `InputError`, plus
-    /// weak password and email already registered).
+    /// rules in the prompts; every problem a localized message (a missing or too long field,
+    /// a malformed email, a mismatch, a weak password, an email already registered).
     static func register(service: AuthService, strings: ModuleStrings, completion: @escaping @MainActor (AuthUser?) -> Void)
         -> AccountFormScreen
     {

@@ -1,6 +1,6 @@
 import ModuleKit
 
-/// Auth's string keys (seed 000's `Keys`); the texts are in Resources/Strings.
+/// Auth's string keys; the texts are in Resources/Strings.
 extension StringKey {
     static let fieldEmail: StringKey = "field.email"
     static let fieldName: StringKey = "field.name"

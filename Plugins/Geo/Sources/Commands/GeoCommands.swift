@@ -84,8 +84,9 @@ struct GeoCommands {
         ]
     }
 
-    /// `[{"city":"Lyon","country":"FR","countryName":"France"},…]` (the kit's JSON format),
-    /// written as it is read so that a large list is never held whole.
+    /// `[{"city":"Lyon","country":"FR","countryName":"France"},…]` (the kit's JSON format).
+    /// The cities are grouped and sorted in memory (a sort needs them all); the document is
+    /// streamed as it is written, so the text of a large list is never held whole.
     @MainActor
     static func writeJSON(places: PlacesInteractor, context: ModuleContext) throws {
         struct Row: Encodable {

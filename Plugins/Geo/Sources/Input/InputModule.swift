@@ -10,7 +10,7 @@ public enum InputDecision {
     case retry(String)
 }
 
-/// The reusable input module's public face (seed 003's `InputRouter`): parameters through the
+/// The reusable input unit's public face, its router: parameters through the
 /// initializer, every callback through one `configure` — adding a callback breaks every call
 /// site instead of being forgotten.
 @MainActor
@@ -34,7 +34,7 @@ public final class InputRouter {
 
 /// The input module's screen: asks one line; an empty line cancels.
 public final class InputView: Screen {
-    /// The view owns its module (the seed's memory rule).
+    /// The view owns its unit (SILVER's memory rule: popping the view frees the unit).
     let router: InputRouter
     let cancelHint: String
 
@@ -60,14 +60,14 @@ public final class InputView: Screen {
     }
 }
 
-/// The seed's `Module` pair: the router to control the module, the view to show it. Holding
+/// A SILVER unit's pair: the router to control the unit, the view to show it. Holding
 /// the pair keeps both alive until the view is on the navigator, which then owns the module.
 public struct SilverModule<Router: AnyObject> {
     public let router: Router
     public let view: any Screen
 }
 
-/// Builds the reusable input module (seed 003's `InputModuleAssembly`).
+/// Builds the reusable input unit (its assembly).
 @MainActor
 public func InputModuleAssembly(title: String, question: String, cancelHint: String) -> SilverModule<InputRouter> {
     let router = InputRouter(title: title, question: question)

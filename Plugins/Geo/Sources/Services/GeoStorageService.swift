@@ -1,6 +1,6 @@
 import ModuleKit
 
-/// Where Geo keeps cities (the seed's `IGeoStorageService`).
+/// Where Geo keeps cities: a service in the locator, with a test double.
 public protocol GeoStorageService: Sendable {
     /// Hands every city to `body`, by country code, then by sort key.
     func forEachCity(_ body: (City) throws -> Void) throws

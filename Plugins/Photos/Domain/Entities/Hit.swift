@@ -1,4 +1,4 @@
-/// One photo of a search (seed 001's `Hit`): the domain's entity. Written as JSON (`photos
+/// One photo of a search: the domain's entity. Written as JSON (`photos
 /// search --json`) with the API's field names; read from a service's page in Data
 /// (`PixabayPage`), which maps the wire format onto it.
 public struct Hit: Encodable, Sendable, Equatable, Identifiable {
@@ -62,7 +62,7 @@ public struct Hit: Encodable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// One page of a search (seed 001's `PhotoResult`).
+/// One page of a search.
 public struct PhotoResult: Encodable, Sendable, Equatable {
     /// Every match the service knows of.
     public let total: Int

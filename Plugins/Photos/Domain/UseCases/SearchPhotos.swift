@@ -1,4 +1,4 @@
-/// Search photos page by page (seed 001's `PhotoUseCase`).
+/// Search photos page by page: the use case, with its rules.
 public protocol SearchPhotosUseCase: Sendable {
     func search(_ query: PhotoQuery) async throws(PhotoError) -> PhotoResult
 }

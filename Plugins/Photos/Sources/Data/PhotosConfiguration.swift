@@ -37,7 +37,7 @@ public struct PhotosConfiguration: Decodable, Sendable {
 
     public init() {}
 
-    /// The API's base URL for `environment` (seed 000's `API.URLS`), unless `baseURL` is set.
+    /// The API's base URL for `environment` (a local server in development and test), unless `baseURL` is set.
     public func apiURL(for environment: HostEnvironment) -> URL? {
         if let baseURL { return URL(string: baseURL) }
         switch environment {

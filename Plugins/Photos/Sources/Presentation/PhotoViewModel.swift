@@ -2,8 +2,8 @@ import Foundation
 import ModuleKit
 import PhotosDomain
 
-/// The state of a search and what screens and commands do with it (seed 001's
-/// `PhotoViewModel`): the use cases come from the locator; network work stays out of views.
+/// The state of a search and what screens and commands do with it: the use cases come from
+/// the locator; network work stays out of views.
 public final class PhotoViewModel {
     @Injected var searchPhotos: any SearchPhotosUseCase
     @Injected var getPhoto: any GetPhotoUseCase

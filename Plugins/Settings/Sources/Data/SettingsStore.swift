@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// Typed values by module and key in Settings' database (the seed's NSUserDefaults idea).
+/// Typed values by module and key in Settings' database (a small key-value store).
 public final class SettingsStore: Sendable {
     static let migrations = [
         Migration(

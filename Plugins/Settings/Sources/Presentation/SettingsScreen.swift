@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// The settings screen in sections, like seed 000's table: a profile header; My Profile; the
+/// The settings screen in sections: a profile header; My Profile; the
 /// language; each module's settings; About, Help; Log Out with Continue/Cancel. Without Auth
 /// (or nobody logged in) the profile and log out are absent.
 final class SettingsScreen: Screen {

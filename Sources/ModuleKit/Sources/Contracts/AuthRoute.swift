@@ -1,4 +1,4 @@
-/// A person with an account (seed 000's current user).
+/// A person with an account: the one logged in, as Auth tells others.
 public struct AuthUser: Sendable, Hashable, Codable {
     public let email: String
     public let name: String

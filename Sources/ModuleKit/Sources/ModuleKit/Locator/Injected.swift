@@ -1,4 +1,4 @@
-/// A value resolved once, when the object holding it is made (seed 001's `@Injected`).
+/// A value resolved once, when the object holding it is made.
 ///
 /// Resolution happens in the initializer, which throws, so a missing dependency is an error at
 /// construction and never a crash at first use:

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// How a registration produces its value (the scopes of seed 001's Resolver).
+/// How a registration produces its value: one shared value, made now or on first use, or a new one each time.
 ///
 /// A shared value (`.singleton`, `.lazySingleton`) is resolved with
 /// ``ModuleResolver/resolve(_:)``; a factory's new values are made with

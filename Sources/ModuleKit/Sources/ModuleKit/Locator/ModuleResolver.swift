@@ -90,7 +90,7 @@ public final class ModuleResolver: Sendable {
         try unsafeDowncast(locator.entry(of: type, for: self), to: Entry<Value>.self).newValue()
     }
 
-    /// The value registered for the inferred type (seed 003's `inject()`).
+    /// The value registered for the inferred type (`let auth: any AuthRoute = try resolver.inject()`).
     ///
     /// - Throws: ``LocatorError``, as ``resolve(_:)``.
     @inlinable

@@ -7,13 +7,14 @@
 /// declared. The host decodes the module's `config` object from `modules.json` into
 /// ``Configuration``.
 ///
+/// The name, version and routes are written once, in the target's `module.manifest`
+/// (`type GeoModule`, `name Geo`, `version 1.0.0`, `import Contracts`, `provides GeoRoute`,
+/// `uses AuthRoute`); the kit's ModuleDescriptorPlugin generates these requirements from it,
+/// and a module does not write them by hand.
+///
 /// ```swift
 /// final class GeoModule: Module {
 ///     struct Configuration: Decodable { var defaultCountry: String? }
-///     static let name = "Geo"
-///     static let version = "1.0.0"
-///     static let provides: [RouteKey] = [.route((any GeoRoute).self)]
-///     static let uses: [RouteKey] = [.route((any AuthRoute).self)]
 ///     init() {}
 ///     func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
 ///         try registry.route((any GeoRoute).self, .singleton(GeoRouter()))

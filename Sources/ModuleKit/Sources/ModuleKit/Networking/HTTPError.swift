@@ -1,4 +1,4 @@
-/// Why an HTTP request failed (seed 000's `APIError`, and the rest). The URL in it has its
+/// Why an HTTP request failed. The URL in it has its
 /// secrets (`key`, `apiKey`, `token` query items) redacted, so it can be shown and logged.
 public struct HTTPError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

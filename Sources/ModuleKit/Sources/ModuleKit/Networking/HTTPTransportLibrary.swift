@@ -24,7 +24,7 @@ enum HTTPTransportLibrary {
         }
     }
 
-    /// Whether the networking library is mapped in this process (for tests and the README's
+    /// Whether the networking library is mapped in this process (for tests and docs/PERFORMANCE.md's
     /// claim that a run without requests never maps it).
     static var isLoaded: Bool {
         dlopen(path, RTLD_NOW | RTLD_NOLOAD).map { dlclose($0) } != nil

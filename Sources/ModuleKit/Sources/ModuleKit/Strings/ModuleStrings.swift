@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A typed key into a module's `.strings` tables (seed 000's `Keys`).
+/// A typed key into a module's `.strings` tables.
 ///
 /// ```swift
 /// extension StringKey {

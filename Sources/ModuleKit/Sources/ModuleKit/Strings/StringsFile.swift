@@ -1,6 +1,6 @@
 import Glibc
 
-/// Parses the `.strings` format (seed 000's `Localizable.strings`):
+/// Parses the `.strings` format (`Localizable.strings`):
 ///
 /// ```
 /// // comment

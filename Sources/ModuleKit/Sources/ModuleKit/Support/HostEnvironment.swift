@@ -1,4 +1,4 @@
-/// The environment the host runs in, from `modules.json` (seed 000's `Environment`).
+/// The environment the host runs in, from `modules.json`.
 public enum HostEnvironment: String, CaseIterable, Sendable {
     case development, test, stage, production
 }

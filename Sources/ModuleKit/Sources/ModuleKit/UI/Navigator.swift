@@ -1,4 +1,4 @@
-/// A screen of the interactive app (the "View" of seed 003): it shows itself, reads what it
+/// A screen of the interactive app (the "View" of SILVER): it shows itself, reads what it
 /// needs, and says where to go next. A screen owns its module's objects strongly, so popping
 /// it frees them.
 @MainActor

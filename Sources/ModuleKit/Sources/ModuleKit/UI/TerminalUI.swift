@@ -1,5 +1,5 @@
 /// The "View" helpers every module's screens use: titles, numbered menus, prompts, forms
-/// and the seed's centralized alerts. Labels (OK, Cancel, …) come from the host's strings so
+/// and the alerts, kept in one place. Labels (OK, Cancel, …) come from the host's strings so
 /// they follow the current locale.
 @MainActor
 public final class TerminalUI {
@@ -115,7 +115,7 @@ public final class TerminalUI {
         }
     }
 
-    // MARK: - Alerts (seed 000's Helpers)
+    // MARK: - Alerts
 
     /// An alert with an OK button.
     public func alertOK(_ title: String, _ message: String) {
