@@ -250,8 +250,8 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         thread.start()
         // Wait until the start phase is under way (it never ends: the module blocks).
         let deadline = Date().addingTimeInterval(60)
-        while !runtime.state.withLock({ $0.busy && $0.stage.rank == 2 }), Date() < deadline { usleep(10_000) }
-        #expect(runtime.state.withLock { $0.busy && $0.stage.rank == 2 })
+        while !runtime.state.withLock({ $0.busy && $0.stage.reached == .loaded }), Date() < deadline { usleep(10_000) }
+        #expect(runtime.state.withLock { $0.busy && $0.stage.reached == .loaded })
         #expect(state(runtime, "FixtureProvider").0 == .active)
         #expect(runtime.routes.contains { $0.route == "GreetingRoute" })
         runtime.stop()  // returns: the start phase holds no lock while the module blocks

@@ -70,6 +70,28 @@ import Testing
                 "module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts 1.4.0"))
     }
 
+    @Test func aModuleRefusedForItsContractsStaysRefusedWhenAnotherFailsLater() throws {
+        // ReadmeNotes fails at load (a config it does not take), which plans the run again:
+        // the refused provider must not come back as active, never having been loaded.
+        let folder = try TestEnvironment.temporaryFolder()
+        try copy(["FixtureProvider", "FixtureContracts"], to: folder, changing: ["FixtureProvider": "1.4.0"])
+        let path = folder + "/modules.json"
+        try Data(
+            #"""
+            {"environment": "test", "modules": [
+              {"name": "FixtureProvider", "enabled": true, "library": "libFixtureProvider.so"},
+              {"name": "ReadmeNotes", "enabled": true, "library": "\#(TestEnvironment.library("ReadmeNotes"))", "config": {"x": 1}}
+            ]}
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let states = try moduleStates(["--config", path])
+        #expect(
+            states["FixtureProvider"]?.hasPrefix(
+                "failed: library '\(folder)/libFixtureProvider.so' was built against FixtureContracts 1.4.0") == true, "\(states)")
+        #expect(states["ReadmeNotes"]?.hasPrefix("failed: config.x:") == true, "\(states)")
+    }
+
     @Test func aNewerMinorBesideTheModulesServesThemAll() throws {
         let folder = try TestEnvironment.temporaryFolder()
         try copy(["FixtureProvider", "FixtureConsumer", "FixtureContracts"], to: folder, changing: ["FixtureContracts": "1.7.3"])

@@ -27,7 +27,7 @@ struct DependencyGraph {
     /// Routes the host itself provides (to every module).
     let hostRoutes: [String]
     /// Explains a route that no loaded module provides (e.g. "Geo is disabled in modules.json").
-    let explainMissing: (String) -> HostText?
+    let explainMissing: @Sendable (String) -> HostText?
 
     func plan() -> Plan {
         var blocked = alreadyFailed.mapValues { (state: ModuleState.failed, reason: $0) }

@@ -34,15 +34,22 @@ struct RuntimeState: Sendable {
         case started(Started)
         case stopped
 
-        var rank: Int {
+        /// How far the runtime has come, to compare with the phase asked for.
+        var reached: Phase? {
             switch self {
-            case .initial: 0
-            case .planned: 1
-            case .loaded: 2
-            case .started: 3
-            case .stopped: 4
+            case .initial: nil
+            case .planned: .planned
+            case .loaded: .loaded
+            case .started, .stopped: .started
             }
         }
+    }
+
+    /// A phase a caller asks the runtime to reach, in the order they run.
+    enum Phase: Int, Comparable, Sendable {
+        case planned, loaded, started
+
+        static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
     }
 
     var stage = Stage.initial
@@ -81,14 +88,14 @@ extension HostRuntime {
 
     /// Plans only: every library checked and read from its file, nothing opened with `dlopen`
     /// (what `check` and `--help` use).
-    public func planOnly() { advance(to: 1) }
+    public func planOnly() { advance(to: .planned) }
 
     /// Plans and loads, short of running `register` (what a probe of a library needs).
-    public func prepare() { advance(to: 2) }
+    public func prepare() { advance(to: .loaded) }
 
     /// Plans, loads, registers and starts the modules; later calls do nothing.
     public func start() {
-        advance(to: 3)
+        advance(to: .started)
         hostInfo.update(
             commands: { [self] in
                 commands.flatMap { module in
@@ -123,11 +130,11 @@ extension HostRuntime {
         state.withLock { body($0.published) }
     }
 
-    /// Runs the phases up to `rank` (1 planned, 2 loaded, 3 started), each outside the lock.
-    private func advance(to rank: Int) {
+    /// Runs the phases up to `target`, each outside the lock; once stopped, none.
+    private func advance(to target: RuntimeState.Phase) {
         while true {
             let current: RuntimeState.Stage? = state.withLock { state in
-                guard !state.busy, state.stage.rank < rank else { return nil }
+                guard !state.busy, (state.stage.reached.map { $0 < target } ?? true) else { return nil }
                 state.busy = true
                 return state.stage
             }

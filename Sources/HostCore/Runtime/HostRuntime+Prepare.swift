@@ -76,7 +76,7 @@ extension HostRuntime {
             reports[index].reasonText = HostText(
                 "reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))])
         }
-        let explain = { [reports, disabled = state.disabledDescriptors] (route: String) in
+        let explain: @Sendable (String) -> HostText? = { [reports, disabled = state.disabledDescriptors] route in
             Self.explainMissing(route, reports: reports, disabled: disabled)
         }
         var graph = DependencyGraph(
@@ -94,6 +94,7 @@ extension HostRuntime {
             graph.alreadyFailed.merge(contracts) { first, _ in first }
             state.plan = graph.plan()
         }
+        state.graph = graph
         apply(state.plan, to: &reports)
         state.reports = reports
         hostInfo.update(reports)
@@ -226,23 +227,14 @@ extension HostRuntime {
         return RouteIdentity.conflicts(among: declarers, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
     }
 
-    /// Plans again among the modules already planned, with `failures` failed, so that what
-    /// requires them is skipped with the reason.
+    /// Plans again among the modules already planned, with `failures` failed as well as every
+    /// module that failed before (a recorded crash, a contracts refusal), so that what requires
+    /// them is skipped with the reason.
     func replan(_ state: inout Snapshot, failing failures: [String: HostText]) {
-        let selected = Set(state.plan.order).union(state.plan.blocked.keys)
-        var graph = DependencyGraph(
-            nodes: configuration.modules.compactMap { entry in
-                guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
-                return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
-            },
-            hostRoutes: Self.hostRoutes.map(\.name),
-            explainMissing: { [reports = state.reports, disabled = state.disabledDescriptors] route in
-                Self.explainMissing(route, reports: reports, disabled: disabled)
-            }
-        )
-        graph.alreadyFailed = state.crashed.merging(failures) { first, _ in first }.filter {
-            selected.contains($0.key)
-        }
+        guard var graph = state.graph else { return }
+        let nodes = Set(graph.nodes.map(\.name))
+        graph.alreadyFailed.merge(failures.filter { nodes.contains($0.key) }) { first, _ in first }
+        state.graph = graph
         state.plan = graph.plan()
         apply(state.plan, to: &state.reports)
         hostInfo.update(state.reports)

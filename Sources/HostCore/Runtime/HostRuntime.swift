@@ -49,6 +49,9 @@ public final class HostRuntime: Sendable {
         var contexts: [String: ModuleContext] = [:]
         var strings: [String: ModuleStrings] = [:]
         var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
+        /// The graph the plan came from, built once at planning with every failure known then;
+        /// a later failure is added to it and the plan made again.
+        var graph: DependencyGraph?
         var started: [String] = []
     }
 
