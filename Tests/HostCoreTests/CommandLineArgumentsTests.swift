@@ -61,6 +61,37 @@ import Testing
         _ = try CommandLineArguments.parse([name] + value)
     }
 
+    @Test func eachOptionIsDeclaredOnceAndAChildIsGivenWhatChoosesItsModules() throws {
+        let all = CommandLineTable.options + CommandLineTable.commandOptions
+        #expect(Set(all.map(\.id)).count == all.count, "one declaration per option")
+        let names = all.flatMap(\.names)
+        #expect(Set(names).count == names.count)
+        #expect(Set(CommandLineTable.commands.map(\.id)).count == CommandLineTable.commands.count)
+        let parsed = try CommandLineArguments.parse([
+            "--config", "/etc/modhost/modules.json", "--data-dir", "/var/modhost", "--only", "Geo,Auth", "--enable", "Photos",
+            "--disable", "Settings", "--module", "/opt/libNotes.so", "--log-level", "debug", "--retry", "Geo", "--no-crash-records",
+        ])
+        let child = try CommandLineArguments.parse(parsed.childOptions)
+        #expect(child.configPath == "/etc/modhost/modules.json")
+        #expect(child.dataFolder == "/var/modhost")
+        #expect(child.only == ["Geo", "Auth"])
+        #expect(child.enable == ["Photos"] && child.disable == ["Settings"])
+        #expect(child.extraModules == ["/opt/libNotes.so"])
+        #expect(child.logLevel == .debug)
+        #expect(child.retry.isEmpty && child.recordsCrashes, "a child decides its own retries and records")
+        #expect(try CommandLineArguments.parse([]).childOptions.isEmpty)
+    }
+
+    @Test func aCommandsOwnOptionsAreKnownOnlyThere() throws {
+        #expect(try CommandLineArguments.parse(["modules", "--json"]).command == .modules(json: true))
+        #expect(
+            try CommandLineArguments.parse(["new", "Notes", "--output", "/tmp/n", "--kit", "/k", "--route"]).command
+                == .new(name: "Notes", output: "/tmp/n", kit: "/k", route: true))
+        #expect(throws: UsageError("unknown option '--json'; see 'modhost --help'")) {
+            try CommandLineArguments.parse(["routes", "--json"])
+        }
+    }
+
     @Test func anOptionNotInTheTableIsRefusedWithTheNearestFromIt() {
         #expect(throws: UsageError("unknown option '--confg'; did you mean '--config'?; see 'modhost --help'")) {
             try CommandLineArguments.parse(["--confg", "x"])

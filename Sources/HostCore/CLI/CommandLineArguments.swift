@@ -36,6 +36,16 @@ struct CommandLineArguments: Equatable {
     var recordsCrashes = true
     var help = false
     var version = false
+    /// What a built-in command's own options set (`modules --json`, `new --output …`), while the
+    /// line is parsed; the command carries them after.
+    var commandOptions = CommandOptions()
+
+    struct CommandOptions: Equatable {
+        var json = false
+        var output: String?
+        var kit: String?
+        var route = false
+    }
 
     static let builtins = ["modules", "check", "routes", "bisect", "new", "dev"]
     static var globalOptions: [String] { CommandLineTable.optionNames }
@@ -48,10 +58,6 @@ struct CommandLineArguments: Equatable {
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
         var parsed = CommandLineArguments()
         var words: [String] = []
-        var json = false
-        var output: String?
-        var kit: String?
-        var route = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -69,58 +75,46 @@ struct CommandLineArguments: Equatable {
                 words.append(argument)
                 continue
             }
-            let (option, inlineValue) = split(argument)
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard index < arguments.count else {
-                    throw UsageError(key: "usage.host.option.value", [option], english: "option '\(option)' needs a value")
-                }
-                index += 1
-                return arguments[index - 1]
-            }
-            switch option {
-            case "--config": parsed.configPath = try nonEmpty(value(), for: option)
-            case "--data-dir": parsed.dataFolder = try nonEmpty(value(), for: option)
-            case "--only": parsed.only = (parsed.only ?? []) + (try names(value(), for: option))
-            case "--enable": parsed.enable += try names(value(), for: option)
-            case "--disable": parsed.disable += try names(value(), for: option)
-            case "--retry": parsed.retry += try names(value(), for: option)
-            case "--no-crash-records": parsed.recordsCrashes = false
-            case "--module": parsed.extraModules.append(try nonEmpty(value(), for: option))
-            case "--log-level":
-                let name = try value()
-                guard let level = LogLevel(rawValue: name) else {
-                    let levels = LogLevel.allCases.map(\.rawValue)
-                    throw UsageError(
-                        HostText(
-                            "usage.log.level", "unknown log level '%@'%@; use one of %@",
-                            [.plain(name), .text(suggestion(for: name, among: levels)), .plain(levels.joined(separator: ", "))]))
-                }
-                parsed.logLevel = level
-            case "--help", "-h": parsed.help = true
-            case "--version": parsed.version = true
-            case "--json" where words.first == "modules": json = true
-            case "--output" where words.first == "new": output = try nonEmpty(value(), for: option)
-            case "--kit" where words.first == "new": kit = try nonEmpty(value(), for: option)
-            case "--route" where words.first == "new": route = true
-            default:
-                let known =
-                    globalOptions + (words.first == "modules" ? ["--json"] : words.first == "new" ? ["--output", "--kit", "--route"] : [])
-                throw nearest(to: option, among: known).map {
+            let (name, inlineValue) = split(argument)
+            guard let option = CommandLineTable.option(named: name, command: words.first) else {
+                throw nearest(to: name, among: CommandLineTable.optionNames(command: words.first)).map {
                     UsageError(
-                        key: "usage.host.option.unknown.suggest", [option, $0],
-                        english: "unknown option '\(option)'; did you mean '\($0)'?; see 'modhost --help'")
-                } ?? UsageError(key: "usage.host.option.unknown", [option], english: "unknown option '\(option)'; see 'modhost --help'")
+                        key: "usage.host.option.unknown.suggest", [name, $0],
+                        english: "unknown option '\(name)'; did you mean '\($0)'?; see 'modhost --help'")
+                } ?? UsageError(key: "usage.host.option.unknown", [name], english: "unknown option '\(name)'; see 'modhost --help'")
             }
+            var value = ""
+            if option.value != nil {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(key: "usage.host.option.value", [name], english: "option '\(name)' needs a value")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+            }
+            try option.apply(&parsed, value, name)
         }
-        parsed.command = try command(from: words, json: json, new: (output, kit, route))
+        parsed.command = try command(from: words, options: parsed.commandOptions)
         return parsed
     }
 
-    /// The command `words` name; `json` and `new` are the options given for `modules` and `new`.
-    private static func command(
-        from words: [String], json: Bool, new: (output: String?, kit: String?, route: Bool)
-    ) throws(UsageError) -> Command {
+    /// A `--log-level` value.
+    static func logLevel(_ name: String) throws(UsageError) -> LogLevel {
+        guard let level = LogLevel(rawValue: name) else {
+            let levels = LogLevel.allCases.map(\.rawValue)
+            throw UsageError(
+                HostText(
+                    "usage.log.level", "unknown log level '%@'%@; use one of %@",
+                    [.plain(name), .text(suggestion(for: name, among: levels)), .plain(levels.joined(separator: ", "))]))
+        }
+        return level
+    }
+
+    /// The command `words` name, with the options given for it.
+    private static func command(from words: [String], options: CommandOptions) throws(UsageError) -> Command {
         guard let first = words.first else { return .run }
         let rest = Array(words.dropFirst())
         switch first {
@@ -142,7 +136,7 @@ struct CommandLineArguments: Equatable {
                 throw UsageError(
                     key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
             }
-            return .new(name: name, output: new.output, kit: new.kit, route: new.route)
+            return .new(name: name, output: options.output, kit: options.kit, route: options.route)
         case probeCommand:
             return .probe(names: rest)
         case "modules", "check", "routes":
@@ -151,23 +145,16 @@ struct CommandLineArguments: Equatable {
                     key: "usage.no.argument", [first, extra],
                     english: "'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
             }
-            return first == "modules" ? .modules(json: json) : first == "check" ? .check : .routes
+            return first == "modules" ? .modules(json: options.json) : first == "check" ? .check : .routes
         default:
             return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
         }
     }
 
-    /// The global options a child `modhost` needs to see the same modules (what `dev` passes on).
+    /// The global options a child `modhost` needs to see the same modules (what `dev` passes
+    /// on), as the option table says each is passed.
     var childOptions: [String] {
-        var options: [String] = []
-        if let configPath { options += ["--config", ExtraModules.absolute(configPath)] }
-        if let dataFolder { options += ["--data-dir", dataFolder] }
-        if let only { options += ["--only", only.joined(separator: ",")] }
-        if !enable.isEmpty { options += ["--enable", enable.joined(separator: ",")] }
-        if !disable.isEmpty { options += ["--disable", disable.joined(separator: ",")] }
-        for library in extraModules { options += ["--module", ExtraModules.absolute(library)] }
-        if logLevel != .warn { options += ["--log-level", logLevel.rawValue] }
-        return options
+        CommandLineTable.options.flatMap { $0.pass(self) }
     }
 
     /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).
@@ -176,14 +163,14 @@ struct CommandLineArguments: Equatable {
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    private static func nonEmpty(_ value: String, for option: String) throws(UsageError) -> String {
+    static func nonEmpty(_ value: String, for option: String) throws(UsageError) -> String {
         guard !value.isEmpty else {
             throw UsageError(key: "usage.option.empty", [option], english: "option '\(option)' needs a non-empty value")
         }
         return value
     }
 
-    private static func names(_ value: String, for option: String) throws(UsageError) -> [String] {
+    static func names(_ value: String, for option: String) throws(UsageError) -> [String] {
         let names = value.split(separator: ",", omittingEmptySubsequences: false).map {
             String($0).trimmingCharacters(in: .whitespaces)
         }
