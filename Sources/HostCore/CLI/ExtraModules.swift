@@ -27,7 +27,7 @@ enum ExtraModules {
                             [.plain(Escaped(path).description), .plain(Escaped(name).description)])))
             }
             let absolute = absolute(path)
-            let existing = extended.modules.firstIndex { $0.name.lowercased() == name.lowercased() }
+            let existing = extended.modules.firstIndex { ModuleName($0.name) == ModuleName(name) }
             let entry = ModuleEntry(
                 name: existing.map { extended.modules[$0].name } ?? name, enabled: true, library: absolute,
                 config: existing.flatMap { extended.modules[$0].config }, sha256: nil,

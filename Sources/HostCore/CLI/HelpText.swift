@@ -24,7 +24,7 @@ enum HelpText {
             lines += modules.map { module in
                 let version = module.version.map { " \($0)" } ?? ""
                 let state = say("report.state." + module.state.rawValue, module.state.rawValue)
-                return "  " + module.name.lowercased().padding(to: width + 1) + " \(state)\(version)"
+                return "  " + ModuleName(module.name).commandWord.padding(to: width + 1) + " \(state)\(version)"
             }
         }
         lines += [""] + wrap(say("help.exit.codes", "Exit codes: 0 success, 1 failure, 2 bad usage."), width: 80, indent: "")
@@ -32,7 +32,7 @@ enum HelpText {
     }
 
     static func renderModule(_ name: String, commands: [ModuleCommand], strings: ModuleStrings) -> String {
-        let module = name.lowercased()
+        let module = ModuleName(name).commandWord
         var lines = ["\(strings[.helpUsage]) modhost \(module) <command> ...", "", strings[.helpCommands]]
         if commands.isEmpty { lines.append("  " + strings[.helpNone]) }
         for command in commands {
@@ -49,7 +49,8 @@ extension HelpText {
     /// `modhost <module> <command> --help`: usage, summary, options and example, wrapped to
     /// 80 columns; the headings in the host's strings, the rest in the module's.
     static func renderCommand(_ module: String, _ command: ModuleCommand, strings: ModuleStrings) -> String {
-        var lines = wrap("\(strings[.helpUsage]) modhost \(module.lowercased()) \(command.usage)", width: 80, indent: "    ") + [""]
+        var lines =
+            wrap("\(strings[.helpUsage]) modhost \(ModuleName(module).commandWord) \(command.usage)", width: 80, indent: "    ") + [""]
         lines += wrap(command.summary, width: 80, indent: "")
         if !command.options.isEmpty {
             lines += ["", strings[.helpOptions]]

@@ -109,7 +109,7 @@ struct HostSession {
         case .failure(let status): return status.code
         case .success(let found): (entry, commands) = found
         }
-        let label = entry.name.lowercased()
+        let label = ModuleName(entry.name).commandWord
         guard let command else {
             console.error(runtime.strings.format(.commandNeeded, label, Self.list(commands)))
             return ModhostCommandLine.exitUsage
@@ -163,7 +163,7 @@ struct HostSession {
     /// no such module or it is not active, says why and returns the exit status.
     private func startedCommands(of name: String) -> Result<(ModuleEntry, [ModuleCommand]), ExitStatus> {
         guard let entry = runtime.configuration.entry(named: name) else {
-            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { $0.name.lowercased() }
+            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { ModuleName($0.name).commandWord }
             let near = nearest(to: name, among: known)
             console.error(
                 near.map { runtime.strings.format(.hostCommandUnknownSuggest, Escaped(name).description, $0) }

@@ -37,7 +37,7 @@ struct NewModuleCommand {
         console.print("  swift build --package-path \(Self.shellQuoted(given))")
         console.print(HostText("new.next.entry", "Then add to the \"modules\" of modules.json:"))
         console.print("  " + entry)
-        console.print(HostText("new.next.run", "and run '%@'.", [.plain("modhost \(name.lowercased()) hello")]))
+        console.print(HostText("new.next.run", "and run '%@'.", [.plain("modhost \(ModuleName(name).commandWord) hello")]))
         if route {
             console.print(
                 HostText(

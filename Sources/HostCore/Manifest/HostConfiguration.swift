@@ -26,14 +26,14 @@ public struct HostConfiguration: Sendable {
 
     private mutating func index() {
         positions = [:]
-        for (position, entry) in modules.enumerated() where positions[entry.name.lowercased()] == nil {
-            positions[entry.name.lowercased()] = position
+        for (position, entry) in modules.enumerated() where positions[ModuleName(entry.name).key] == nil {
+            positions[ModuleName(entry.name).key] = position
         }
     }
 
     /// The entry named `name`, compared without case (module names are unique that way).
     public func entry(named name: String) -> ModuleEntry? {
-        positions[name.lowercased()].map { modules[$0] }
+        positions[ModuleName(name).key].map { modules[$0] }
     }
 }
 

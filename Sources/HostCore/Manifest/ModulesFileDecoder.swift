@@ -232,13 +232,13 @@ public struct ModulesFileDecoder {
                 entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
             }
             if !name.isEmpty {
-                if let first = firstIndexByName[name.lowercased()] {
+                if let first = firstIndexByName[ModuleName(name).key] {
                     entryProblems.append(
                         HostText(
                             "config.duplicate", "duplicate name: modules[%@] is already named '%@'",
                             [.plain("\(first.index)"), .plain(first.name)]))
                 } else {
-                    firstIndexByName[name.lowercased()] = (index, name)
+                    firstIndexByName[ModuleName(name).key] = (index, name)
                 }
             }
             problems += entryProblems.map { HostText("config.entry", "%@: %@", [.plain(label), .text($0)]) }

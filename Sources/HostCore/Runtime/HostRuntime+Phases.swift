@@ -99,7 +99,7 @@ extension HostRuntime {
         hostInfo.update(
             commands: { [self] in
                 commands.flatMap { module in
-                    module.commands.map { "modhost \(module.module.lowercased()) \($0.usage) — \($0.summary)" }
+                    module.commands.map { "modhost \(ModuleName(module.module).commandWord) \($0.usage) — \($0.summary)" }
                 }
             },
             titles: { [self] name in

@@ -20,7 +20,7 @@ extension HostRuntime {
     /// start order: no module code runs.
     func plan(_ state: inout Snapshot) {
         var crashes = CrashRecords(dataFolder: options.dataFolder, collect: options.recordsCrashes && !options.readOnly)
-        if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { $0.lowercased() == "all" }) {
+        if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { ModuleName($0) == ModuleName("all") }) {
             crashes.forgetAll()
         }
         if let problem = crashes.problem { logger.warn("crash records are neither read nor obeyed: \(problem)") }
@@ -51,7 +51,7 @@ extension HostRuntime {
                 report.sha256 = inspected.sha256
                 state.inspected[entry.name] = inspected
                 if options.recordsCrashes {
-                    if options.retry.contains(where: { $0.lowercased() == entry.name.lowercased() }) {
+                    if options.retry.containsModule(entry.name) {
                         if !options.readOnly { crashes.forget(entry.name) }
                     } else if let record = crashes.record(for: entry.name, identity: inspected.identity) {
                         report.state = .failed
@@ -379,7 +379,7 @@ extension HostRuntime {
     }
 
     private func disabledReason(_ entry: ModuleEntry) -> HostText {
-        if options.disable.contains(where: { $0.lowercased() == entry.name.lowercased() }) {
+        if options.disable.containsModule(entry.name) {
             return HostText("reason.disabled.flag", "disabled by --disable")
         }
         return HostText("reason.disabled.file", "disabled in modules.json")

@@ -82,17 +82,17 @@ public final class HostRuntime: Sendable {
                         [.plain(flag), .plain(name), .plain(name), .plain(configuration.path), .text(suggestion(for: name, among: known))]))
             }
         }
-        let lowered = Set(options.enable.map { $0.lowercased() })
-        if let both = options.disable.first(where: { lowered.contains($0.lowercased()) }) {
+        let enabled = Set(options.enable.map(ModuleName.init))
+        if let both = options.disable.first(where: { enabled.contains(ModuleName($0)) }) {
             throw UsageError(
                 HostText(
                     "usage.enabled.and.disabled", "'%@' is both enabled and disabled; pass only one of --enable and --disable",
                     [.plain(both)]))
         }
         for index in configuration.modules.indices {
-            let name = configuration.modules[index].name.lowercased()
-            if options.enable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = true }
-            if options.disable.contains(where: { $0.lowercased() == name }) { configuration.modules[index].enabled = false }
+            let name = configuration.modules[index].name
+            if options.enable.containsModule(name) { configuration.modules[index].enabled = true }
+            if options.disable.containsModule(name) { configuration.modules[index].enabled = false }
         }
         guard let access = HostAccessKeeper.access(to: locator) else {
             throw UsageError(

@@ -115,7 +115,7 @@ struct ModuleTemplate {
         """
     }
 
-    private var lowercased: String { name.lowercased() }
+    private var lowercased: String { ModuleName(name).commandWord }
 
     private var packageManifest: String {
         """
