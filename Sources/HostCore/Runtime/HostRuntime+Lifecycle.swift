@@ -163,8 +163,7 @@ extension HostRuntime {
     {
         let reason = text.description
         if let index = state.reports.firstIndex(where: { $0.name == name }) {
-            state.reports[index].state = moduleState
-            state.reports[index].reasonText = text
+            state.reports[index].outcome = ModuleReport.Outcome(moduleState, text)
         }
         locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
         logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")

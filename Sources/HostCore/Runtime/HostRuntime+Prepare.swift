@@ -28,15 +28,15 @@ extension HostRuntime {
         moduleGuard.watch(crashes.warnings)
         var reports: [ModuleReport] = []
         for entry in configuration.modules {
-            var report = ModuleReport(name: entry.name, state: .disabled)
+            // Active until the plan says otherwise (see `apply`).
+            var report = ModuleReport(name: entry.name, outcome: .active)
             guard entry.enabled else {
-                report.reasonText = disabledReason(entry)
+                report.outcome = .disabled(disabledReason(entry))
                 reports.append(report)
                 continue
             }
             if let problem = KitOrigin.problem {
-                report.state = .failed
-                report.reasonText = problem
+                report.outcome = .failed(problem)
                 reports.append(report)
                 continue
             }
@@ -54,8 +54,7 @@ extension HostRuntime {
                     if options.retry.containsModule(entry.name) {
                         if !options.readOnly { crashes.forget(entry.name) }
                     } else if let record = crashes.record(for: entry.name, identity: inspected.identity) {
-                        report.state = .failed
-                        report.reasonText = record.reasonText
+                        report.outcome = .failed(record.reasonText)
                         state.crashed[entry.name] = record.reasonText
                     } else if let record = crashes.records[entry.name], record.identity != inspected.identity, !options.readOnly {
                         crashes.forget(entry.name)
@@ -63,18 +62,16 @@ extension HostRuntime {
                     }
                 }
             } catch {
-                report.state = .failed
+                report.outcome = .failed(Self.libraryProblem(error.path, error.causeText))
                 report.library = error.path.hasPrefix("/") ? error.path : nil
-                report.reasonText = Self.libraryProblem(error.path, error.causeText)
             }
             reports.append(report)
         }
         let selected = selection(inspected: state.inspected)
         readDisabledDescriptorsIfMissed(&state, selected: selected)
         for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
-            reports[index].state = .disabled
-            reports[index].reasonText = HostText(
-                "reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))])
+            reports[index].outcome = .disabled(
+                HostText("reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))]))
         }
         let explain: @Sendable (String) -> HostText? = { [reports, disabled = state.disabledDescriptors] route in
             Self.explainMissing(route, reports: reports, disabled: disabled)
@@ -244,11 +241,9 @@ extension HostRuntime {
         let planned = Set(plan.order)
         for index in reports.indices {
             if let blocked = plan.blocked[reports[index].name] {
-                reports[index].state = blocked.state
-                reports[index].reasonText = blocked.reason
+                reports[index].outcome = ModuleReport.Outcome(blocked.state, blocked.reason)
             } else if planned.contains(reports[index].name) {
-                reports[index].state = .active
-                reports[index].reason = nil
+                reports[index].outcome = .active
             }
         }
     }

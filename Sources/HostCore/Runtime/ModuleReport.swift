@@ -3,24 +3,65 @@ import ModuleKit
 /// One module as the host reports it: `modhost modules`, `check`, the About route.
 public struct ModuleReport: Sendable, Equatable {
     public let name: String
-    public var state: ModuleState
+    /// Where the module stands, with the reason exactly when it is not active. Redacted when
+    /// it is set: the reason reaches `modules`, `--json`, `check` and About.
+    var outcome: Outcome {
+        didSet { outcome = outcome.redacted() }
+    }
 
-    public init(name: String, state: ModuleState) {
+    init(name: String, outcome: Outcome) {
         self.name = name
-        self.state = state
+        self.outcome = outcome.redacted()
     }
 
-    /// Why the module is not active; `nil` when active. Said in the person's language where
+    /// A module's state and, when it is not active, why: said in the person's language where
     /// the host has a translation (``reason`` is its English, as `modules --json` reports it).
-    /// Redacted when it is set: it reaches `modules`, `--json`, `check` and About.
-    var reasonText: HostText? {
-        didSet { reasonText = reasonText?.redacted() }
+    enum Outcome: Sendable, Equatable {
+        case active
+        case disabled(HostText)
+        case failed(HostText)
+        case skipped(HostText)
+
+        /// A module that must not start, in `state` (never `.active`) for `reason`.
+        init(_ state: ModuleState, _ reason: HostText) {
+            switch state {
+            case .disabled: self = .disabled(reason)
+            case .skipped: self = .skipped(reason)
+            case .failed, .active: self = .failed(reason)
+            }
+        }
+
+        var state: ModuleState {
+            switch self {
+            case .active: .active
+            case .disabled: .disabled
+            case .failed: .failed
+            case .skipped: .skipped
+            }
+        }
+
+        var reason: HostText? {
+            switch self {
+            case .active: nil
+            case .disabled(let reason), .failed(let reason), .skipped(let reason): reason
+            }
+        }
+
+        fileprivate func redacted() -> Outcome {
+            switch self {
+            case .active: .active
+            case .disabled(let reason): .disabled(reason.redacted())
+            case .failed(let reason): .failed(reason.redacted())
+            case .skipped(let reason): .skipped(reason.redacted())
+            }
+        }
     }
-    /// Why the module is not active, in English; `nil` when active.
-    public var reason: String? {
-        get { reasonText?.description }
-        set { reasonText = newValue.map(HostText.plain) }
-    }
+
+    public var state: ModuleState { outcome.state }
+    /// Why the module is not active; `nil` exactly when it is.
+    var reasonText: HostText? { outcome.reason }
+    /// Why the module is not active, in English; `nil` exactly when it is.
+    public var reason: String? { reasonText?.description }
     /// What the library reports; `nil` when it was not loaded.
     public var version: String?
     /// The ModuleKit SDK version the library was built with; `nil` when unknown.
