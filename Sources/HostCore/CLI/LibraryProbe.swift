@@ -105,29 +105,24 @@ struct LibraryProbe {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
-                let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-                guard parts.count >= 2 else { continue }
-                switch parts[0] {
-                case "begin":
-                    current = parts[1]
-                    deadline = ContinuousClock.now + timeout(parts[1]) + .seconds(1)
-                case "ok":
+                switch ProbeMessage(line: line) {
+                case .begin(let module)?:
+                    current = module
+                    deadline = ContinuousClock.now + timeout(module) + .seconds(1)
+                case .loaded(_, let files, let nanoseconds)?:
                     outcome.finished += 1
                     current = nil
-                    let counts = parts.count > 2 ? parts[2].split(separator: " ").compactMap { Int($0) } : []
-                    if counts.count == 2 {
-                        outcome.stringsFiles += counts[0]
-                        outcome.stringsTime += .nanoseconds(counts[1])
-                    }
-                case "problem":
+                    outcome.stringsFiles += files
+                    outcome.stringsTime += .nanoseconds(nanoseconds)
+                case .problem(let module, let reason)?:
                     outcome.finished += 1
-                    outcome.problems[parts[1]] = parts.count > 2 ? .plain(parts[2]) : HostText("probe.not.loaded", "could not be loaded")
+                    outcome.problems[module] = reason.isEmpty ? HostText("probe.not.loaded", "could not be loaded") : .plain(reason)
                     current = nil
-                case "conflict":
+                case .conflict(let module, let reason)?:
                     // After every module is done: a problem of one that loaded alone.
-                    outcome.problems[parts[1]] =
-                        parts.count > 2 ? .plain(parts[2]) : HostText("probe.two.identities", "declares a route under two identities")
-                default:
+                    outcome.problems[module] =
+                        reason.isEmpty ? HostText("probe.two.identities", "declares a route under two identities") : .plain(reason)
+                case nil:
                     continue readLoop
                 }
             }

@@ -2,23 +2,23 @@
 
 /// The child side of `check`'s probe: loads each named module here, in this process.
 extension HostRuntime {
-    /// Loads each module of `names` (checks, handshake, instance, config, strings) and writes
-    /// `begin NAME` and then `ok NAME` or `problem NAME TEXT` for each, through `write`; then
-    /// `conflict NAME TEXT` for each module that declares a route under another identity than
-    /// its provider's (only visible with both libraries in one process).
+    /// Loads each module of `names` (checks, handshake, instance, config, strings) and tells,
+    /// through `write`, that it begins and then that it loaded or why not (``ProbeMessage``);
+    /// then each module that declares a route under another identity than its provider's (only
+    /// visible with both libraries in one process).
     func probe(_ names: [String], write: (String) -> Void) {
         var loaded: [RouteIdentity.Declarer] = []
         defer {
             let conflicts = RouteIdentity.conflicts(among: loaded, hostRoutes: Self.hostRoutes, hostName: Self.hostName)
             for declarer in loaded {
                 if let reason = conflicts[declarer.name] {
-                    write("conflict \(declarer.name) \(Escaped.escapingControlCharacters(reason.render(strings)))\n")
+                    write(ProbeMessage.conflict(module: declarer.name, reason: reason.render(strings)).line)
                 }
             }
         }
         for name in names {
             guard let entry = configuration.entry(named: name) else { continue }
-            write("begin \(entry.name)\n")
+            write(ProbeMessage.begin(module: entry.name).line)
             do {
                 let inspected = try inspect(entry, hashing: false)
                 let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
@@ -34,16 +34,15 @@ extension HostRuntime {
                     let files = try stringsInEveryLocale(of: module).tables.count
                     return (files, ContinuousClock.now - started)
                 }
-                let nanoseconds = spent / .nanoseconds(1)
                 loaded.append(RouteIdentity.Declarer(module, named: entry.name))
-                // `ok NAME FILES NANOSECONDS`: the strings files read, and how long that took.
-                write("ok \(entry.name) \(files) \(Int(nanoseconds))\n")
+                write(ProbeMessage.loaded(module: entry.name, files: files, nanoseconds: Int(spent / .nanoseconds(1))).line)
             } catch let error as LoadError {
-                write("problem \(entry.name) \(Self.libraryProblem(error.path, error.causeText).render(strings))\n")
+                write(
+                    ProbeMessage.problem(module: entry.name, reason: Self.libraryProblem(error.path, error.causeText).render(strings)).line)
             } catch let error as StringsError {
-                write("problem \(entry.name) \(Escaped.escapingControlCharacters(error.text.render(strings)))\n")
+                write(ProbeMessage.problem(module: entry.name, reason: error.text.render(strings)).line)
             } catch {
-                write("problem \(entry.name) \(Escaped.escapingControlCharacters("\(error)"))\n")
+                write(ProbeMessage.problem(module: entry.name, reason: "\(error)").line)
             }
         }
     }
