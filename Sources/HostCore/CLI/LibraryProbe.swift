@@ -63,24 +63,14 @@ struct LibraryProbe {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addclose(&actions, output[0])
         let arguments = [executable] + options + ["--no-crash-records", CommandLineArguments.probeCommand] + names
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0], errorFile: errorFile))
         close(output[1])
         defer { close(output[0]) }
-        guard spawned == 0 else {
+        guard let pid = spawned.pid else {
             outcome.culpritProblem = HostText(
                 "probe.cannot.start", "could not be checked: cannot start '%@': %@",
-                [.plain(executable), .plain(String(cString: strerror(spawned)))])
+                [.plain(executable), .plain(String(cString: strerror(spawned.error)))])
             return outcome
         }
         var current: String?
@@ -127,8 +117,7 @@ struct LibraryProbe {
                 }
             }
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildCommand.wait(pid)
         guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))

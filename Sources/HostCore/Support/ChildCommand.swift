@@ -1,7 +1,7 @@
 import Glibc
 
-/// Child processes the host starts itself (`dev`'s build and host, `bisect`'s attempts),
-/// with posix_spawn: Foundation's Process.run() can crash the parent on this toolchain while
+/// Child processes the host starts itself (`dev`'s build and host, `bisect`'s attempts,
+/// `check`'s probe), all through this one spawner, with posix_spawn: Foundation's Process.run() can crash the parent on this toolchain while
 /// it lists /proc/self/fd (swift-corelibs-foundation #5472).
 enum ChildCommand {
     /// Where a child's standard streams go.
@@ -12,10 +12,19 @@ enum ChildCommand {
         case descriptor(Int32)
         /// All three to /dev/null.
         case discarded
+        /// Standard output to `descriptor` (a pipe's write end; `closing`, its read end, is
+        /// closed in the child), standard error to a new file at `errorFile` (mode 0600),
+        /// standard input from /dev/null.
+        case pipe(descriptor: Int32, closing: Int32, errorFile: String)
     }
 
     /// Starts `command` (its first element is the executable's path); `nil` when it cannot.
     static func spawn(_ command: [String], output: Output) -> pid_t? {
+        start(command, output: output).pid
+    }
+
+    /// Starts `command`: its process, or the error number posix_spawn answered.
+    static func start(_ command: [String], output: Output) -> (pid: pid_t?, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,12 +38,18 @@ enum ChildCommand {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        case .pipe(let descriptor, let closing, let errorFile):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
+            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addclose(&actions, closing)
         }
+        guard !command.isEmpty else { return (nil, ENOENT) }
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard !command.isEmpty, posix_spawn(&pid, command[0], &actions, nil, &argv, environ) == 0 else { return nil }
-        return pid
+        let error = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        return error == 0 ? (pid, 0) : (nil, error)
     }
 
     /// Waits for `pid` to end; its wait status.
