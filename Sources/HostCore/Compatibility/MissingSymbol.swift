@@ -43,7 +43,7 @@ struct MissingSymbol: Equatable {
     }
 
     /// Why the library cannot load, with the fix. `rebuild` says how to rebuild the module.
-    func reason(rebuild: HostText, kitFolder: String = ModuleScaffold.builtKitFolder) -> HostText {
+    func reason(rebuild: HostText, kitFolder: String = KitLocation.builtKitFolder) -> HostText {
         let shown = Escaped(String(readable.prefix(300))).description
         if let module, ["ModuleKit", "Contracts"].contains(module) {
             return HostText(

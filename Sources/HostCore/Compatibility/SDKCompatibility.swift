@@ -16,7 +16,7 @@ enum SDKCompatibility {
 
         /// This process's kit, read once.
         static let loaded = Host(
-            sdk: ModuleKitABI.sdkVersion, compiler: ModuleKitABI.compiler, kitFolder: { ModuleScaffold.builtKitFolder })
+            sdk: ModuleKitABI.sdkVersion, compiler: ModuleKitABI.compiler, kitFolder: { KitLocation.builtKitFolder })
         static let parsedSDK = SDKVersion(ModuleKitABI.sdkVersion)
     }
 

@@ -24,15 +24,16 @@ struct DependencyGraph {
     /// Nodes that already failed (e.g. a bad config): they still count as providers, so their
     /// consumers learn why.
     var alreadyFailed: [String: HostText] = [:]
-    /// Routes the host itself provides (to every module).
+    /// Routes the host itself provides (to every module), and the name it provides them under.
     let hostRoutes: [String]
+    var hostName = "modhost"
     /// Explains a route that no loaded module provides (e.g. "Geo is disabled in modules.json").
     let explainMissing: @Sendable (String) -> HostText?
 
     func plan() -> Plan {
         var blocked = alreadyFailed.mapValues { (state: ModuleState.failed, reason: $0) }
         var providers: [String: String] = [:]
-        for route in hostRoutes { providers[route] = HostRuntime.hostName }
+        for route in hostRoutes { providers[route] = hostName }
         for node in nodes {
             for route in node.descriptor.provides {
                 if let first = providers[route], blocked[node.name] == nil {

@@ -81,7 +81,7 @@ extension HostRuntime {
                 guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
                 return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
             },
-            hostRoutes: Self.hostRoutes.map(\.name),
+            hostRoutes: Self.hostRoutes.map(\.name), hostName: Self.hostName,
             explainMissing: explain
         )
         graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }
@@ -416,7 +416,7 @@ extension HostRuntime {
             return HostText(
                 "load.near", "; did you mean '%@' (lib%@.so is there)? Fix 'name' in modules.json", [.plain(near), .plain(near)])
         }
-        let checkout = URL(fileURLWithPath: ModuleScaffold.builtKitFolder).deletingLastPathComponent().deletingLastPathComponent()
+        let checkout = URL(fileURLWithPath: KitLocation.builtKitFolder).deletingLastPathComponent().deletingLastPathComponent()
         if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Plugins/\(name)/Package.swift").path) {
             return HostText(
                 "load.build.checkout", "; build it (in this checkout: 'swift build --product %@') or set 'library' in modules.json",

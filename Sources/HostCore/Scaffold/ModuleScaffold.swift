@@ -33,12 +33,8 @@ struct ModuleScaffold {
         return nil
     }
 
-    /// The kit this `modhost` was built from: `Sources/ModuleKit` of its source checkout.
-    static var builtKitFolder: String {
-        // This file is Sources/HostCore/Scaffold/ModuleScaffold.swift in the checkout.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("ModuleKit").path
-    }
+    /// The kit this `modhost` was built from (``KitLocation``).
+    static var builtKitFolder: String { KitLocation.builtKitFolder }
 
     /// Why `folder` is not a kit package this host can build modules against, or nil.
     static func problem(withKit folder: String) -> HostText? {
