@@ -62,10 +62,7 @@ import Testing
         let built = try SourceTree.swift(["build", "--package-path", host])
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\n\(built.stderr.suffix(3000))")
         // The gate passes the changes, and names each addition and the bump it needs.
-        let gate = try ChildProcess.run(
-            "/usr/bin/env",
-            ["bash", TestEnvironment.repository + "/Scripts/check-sdk.sh", "--kit", kit, "--modules", host + "/.build/debug/Modules"],
-            deadline: 300)
+        let gate = try Self.gate(kit: kit, modules: host + "/.build/debug/Modules")
         #expect(gate.status == 0, "\(gate.stdout)\n\(gate.stderr)")
         #expect(!gate.stdout.contains("error"), "\(gate.stdout)")
         #expect(gate.stdout.contains("Additions (SDK \(nextMinor) is a new minor or major, as they need):\n"), "\(gate.stdout)")
@@ -73,20 +70,9 @@ import Testing
             #expect(gate.stdout.contains("  \(addition)\n"), "\(gate.stdout)")
         }
         // Had the version stayed, the same additions would ask for the minor.
-        let unbumped = folder + "/unbumped/Sources/CModuleABI/include"
-        try FileManager.default.createDirectory(atPath: unbumped, withIntermediateDirectories: true)
-        try Data(
-            try String(
-                contentsOfFile: TestEnvironment.repository + "/Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8
-            ).utf8
-        )
-        .write(to: URL(fileURLWithPath: unbumped + "/modhost_abi.h"))
-        let asking = try ChildProcess.run(
-            "/usr/bin/env",
-            [
-                "bash", TestEnvironment.repository + "/Scripts/check-sdk.sh", "--kit", folder + "/unbumped", "--baseline",
-                TestEnvironment.repository + "/Sources/ModuleKit/SDKBaseline", "--modules", host + "/.build/debug/Modules",
-            ], deadline: 300)
+        let unbumped = try Self.header(in: folder + "/unbumped", version: record.sdk)
+        let asking = try Self.gate(
+            kit: unbumped, modules: host + "/.build/debug/Modules", baseline: TestEnvironment.repository + "/Sources/ModuleKit/SDKBaseline")
         #expect(asking.status == 0)
         #expect(asking.stdout.contains("Additions: each needs a new minor, SDK \(nextMinor) (set MODHOST_SDK_VERSION"), "\(asking.stdout)")
 
@@ -156,10 +142,7 @@ import Testing
         let built = try SourceTree.swift(["build", "--package-path", kit])
         try #require(built.status == 0, "\(built.stdout.suffix(3000))\n\(built.stderr.suffix(3000))")
 
-        let gate = try ChildProcess.run(
-            "/usr/bin/env",
-            ["bash", TestEnvironment.repository + "/Scripts/check-sdk.sh", "--kit", kit, "--modules", kit + "/.build/debug/Modules"],
-            deadline: 300)
+        let gate = try Self.gate(kit: kit, modules: kit + "/.build/debug/Modules")
         #expect(gate.status == 1, "\(gate.stdout)\n\(gate.stderr)")
         #expect(gate.stdout.contains("error: changes that break modules built against \(record.sdk)"), "\(gate.stdout)")
         #expect(gate.stdout.contains("  ModuleKit (api): func HTTPClient.describe(_:) has been removed\n"), "\(gate.stdout)")
@@ -169,19 +152,9 @@ import Testing
         #expect(!gate.stdout.contains("Additions"))
         // Had the version said 2.0.0, the break would be allowed, but not the removal of what
         // no 1.x release deprecated.
-        let major = folder + "/major/Sources/CModuleABI/include"
-        try FileManager.default.createDirectory(atPath: major, withIntermediateDirectories: true)
-        let header = try String(contentsOfFile: kit + "/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8)
         let next = "\((Int(record.sdk.prefix { $0 != "." }) ?? 1) + 1).0.0"
-        try Data(header.replacingOccurrences(of: "\"\(record.sdk)\"", with: "\"\(next)\"").utf8)
-            .write(to: URL(fileURLWithPath: major + "/modhost_abi.h"))
-        let majorGate = try ChildProcess.run(
-            "/usr/bin/env",
-            [
-                "bash", TestEnvironment.repository + "/Scripts/check-sdk.sh", "--kit", folder + "/major", "--baseline",
-                kit + "/SDKBaseline",
-                "--modules", kit + "/.build/debug/Modules",
-            ], deadline: 300)
+        let major = try Self.header(in: folder + "/major", version: next)
+        let majorGate = try Self.gate(kit: major, modules: kit + "/.build/debug/Modules", baseline: kit + "/SDKBaseline")
         #expect(majorGate.status == 1)
         #expect(majorGate.stdout.contains("(allowed: the major is now \(next.prefix { $0 != "." }))"), "\(majorGate.stdout)")
         #expect(
@@ -221,7 +194,27 @@ import Testing
         #expect(!command.stderr.contains("$s"), "no mangled symbol")
     }
 
-    // MARK: - Packages the tests build
+    // MARK: - The gate and the packages the tests build
+
+    /// `Scripts/check-sdk.sh` on `kit`'s header and the modules built in `modules`.
+    static func gate(kit: String, modules: String, baseline: String? = nil) throws -> ProcessResult {
+        let arguments = ["--kit", kit, "--modules", modules] + (baseline.map { ["--baseline", $0] } ?? [])
+        return try ChildProcess.run(
+            "/usr/bin/env", ["bash", TestEnvironment.repository + "/Scripts/check-sdk.sh"] + arguments, deadline: 300)
+    }
+
+    /// A folder holding only this checkout's `modhost_abi.h` with the SDK version `version`:
+    /// what the gate reads a kit's version from.
+    static func header(in folder: String, version: String) throws -> String {
+        let include = folder + "/Sources/CModuleABI/include"
+        try FileManager.default.createDirectory(atPath: include, withIntermediateDirectories: true)
+        let path = "/Sources/CModuleABI/include/modhost_abi.h"
+        let header = try String(contentsOfFile: TestEnvironment.repository + "/Sources/ModuleKit" + path, encoding: .utf8)
+        let current = try #require(header.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") })
+        try Data(header.replacingOccurrences(of: current, with: "#define MODHOST_SDK_VERSION \"\(version)\"").utf8)
+            .write(to: URL(fileURLWithPath: folder + path))
+        return folder
+    }
 
     /// A host package from this checkout's host sources and the kit copy beside it, with one
     /// module of its own, Atlas, built against that kit: it provides GeoRoute and uses what the
