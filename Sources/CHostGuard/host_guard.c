@@ -32,6 +32,11 @@ static size_t record_length;
 static _Atomic int64_t call_deadline_ms;
 
 static int marker_fd = -1;
+/* Where a call's end (crash, exit, hang) is also reported as one line, or -1 (see
+ * modhost_guard_set_report). */
+static int report_fd = -1;
+static char report_prefix[64];
+static atomic_int reported_end;
 static char marker_path[4096];
 static char backtrace_path[4096];
 
@@ -98,8 +103,18 @@ static void write_marker(const char *text, size_t length) {
     (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
 }
 
-/* Writes the prepared record plus `outcome` to the marker. */
+/* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */
+static void write_report(const char *outcome) {
+    if (report_fd < 0 || strcmp(outcome, "running") == 0 || atomic_exchange(&reported_end, 1)) return;
+    (void)write(report_fd, "\n", 1);
+    (void)write(report_fd, report_prefix, strlen(report_prefix));
+    (void)write(report_fd, outcome, strlen(outcome));
+    (void)write(report_fd, "\n", 1);
+}
+
+/* Writes the prepared record plus `outcome` to the marker (and the report, for an end). */
 static void write_outcome(const char *outcome) {
+    write_report(outcome);
     char buffer[MARKER_SIZE];
     size_t length = record_length;
     memcpy(buffer, record, length);
@@ -434,6 +449,12 @@ void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
     backtrace_path[0] = '\0';
     if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
     if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
+}
+
+void modhost_guard_set_report(int fd, const char *prefix) {
+    report_prefix[0] = '\0';
+    if (prefix != NULL && strlen(prefix) < sizeof report_prefix) strcpy(report_prefix, prefix);
+    report_fd = fd;
 }
 
 int modhost_guard_add_module(void *handle, const char *name, const char *record_head, const char *record_tail) {

@@ -99,7 +99,10 @@ import Testing
             "BrokenNoEntry", LoadError.Kind.missingEntry,
             "has no entry symbol 'modhost_module_entry'; a module declares it with ModuleExport.entry"
         ),
-        ("BrokenWrongABI", .abiMismatch, "speaks module ABI version 99, the host speaks 2; rebuild it against this host's kit"),
+        (
+            "BrokenWrongABI", .abiMismatch,
+            "speaks module ABI version 99, the host speaks 2; rebuild it against this host's kit; in its package: 'swift build --product BrokenWrongABI'"
+        ),
         ("BrokenNullName", .malformedDescriptor, "has a descriptor without a name (NULL)"),
         (
             "BrokenForeignSDK", .descriptorMismatch,

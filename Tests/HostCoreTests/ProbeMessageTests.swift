@@ -10,6 +10,7 @@ import Testing
         .loaded(module: "Geo", files: 6, nanoseconds: 1_234_567),
         .problem(module: "Photos", reason: "library '/opt/libPhotos.so' has no module descriptor"),
         .conflict(module: "Todo", reason: "route 'NotesRoute' has two identities in this process"),
+        .ended(.hang), .ended(.exit("3")), .ended(.signal("SIGSEGV")),
     ])
     func eachMessageReadsBackAsWritten(message: ProbeMessage) {
         let line = message.line

@@ -32,6 +32,12 @@ void modhost_guard_keep_standard_descriptors(void);
  * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. */
 void modhost_guard_set_marker(int fd, const char *path, const char *backtrace_path);
 
+/* Also reports how a module call ended on `fd` (-1: nowhere), once per process, as one line:
+ * a newline, `prefix`, then the marker's outcome ("signal SIGSEGV", "exit 3", "hang") and a
+ * newline. For a parent that reads this process's results from a pipe (check's probe), so it
+ * never has to read the English lines written to standard error. */
+void modhost_guard_set_report(int fd, const char *prefix);
+
 /* Registers the code of a loaded module library (its dlopen handle): a fatal signal whose
  * backtrace passes through that code is the module's, whatever the host was doing. A crash in
  * its code outside a call the host made to it is recorded with phase "background", as

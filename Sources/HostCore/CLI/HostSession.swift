@@ -21,6 +21,7 @@ struct HostSession {
         }
         switch arguments.command {
         case .probe(let names):
+            HostRuntime.reportEnds()
             runtime.planOnly()
             runtime.probe(names, write: console.out)
             return ModhostCommandLine.exitSuccess
@@ -58,7 +59,7 @@ struct HostSession {
         let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
         let probe = LibraryProbe(
             executable: ProcessLocation.executablePath, options: globalOptions(),
-            timeout: { runtime.configuration.entry(named: $0)?.startTimeout ?? ModuleGuard.defaultTimeout })
+            timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
         let report = probe.run(toProbe)
         runtime.recordProbeFailures(report.problems)
         // Every language of the host's own strings too (a run reads only the one it shows).

@@ -5,9 +5,10 @@ import ModuleKit
 /// with a time limit per module: what `check` does, so that a library's own code can neither
 /// crash, end nor hang `check`.
 ///
-/// The child writes `begin NAME`, then `ok NAME` or `problem NAME TEXT`, one line each, as it
-/// goes, and at the end `conflict NAME TEXT` for a route under two identities. When it dies or overruns, the module it had begun is the culprit, and a new child
-/// goes on with the modules after it.
+/// The child says what it does as it goes, one ``ProbeMessage`` per line: which module it
+/// begins, whether it loaded, and at the end any route under two identities; its guard adds
+/// how a module ended it (a crash, an exit, a hang). When it dies or overruns, the module it had
+/// begun is the culprit, and a new child goes on with the modules after it.
 struct LibraryProbe {
     let executable: String
     /// Global options for the child (config, data folder, enable/disable).
@@ -56,15 +57,13 @@ struct LibraryProbe {
 
     private func runChild(_ names: [String]) -> Outcome {
         var outcome = Outcome()
-        let errorFile = NSTemporaryDirectory() + "modhost-probe-\(getpid())-\(UUID().uuidString)"
-        defer { unlink(errorFile) }
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
         let arguments = [executable] + options + ["--no-crash-records", CommandLineArguments.probeCommand] + names
-        let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0], errorFile: errorFile))
+        let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0]))
         close(output[1])
         defer { close(output[0]) }
         guard let pid = spawned.pid else {
@@ -77,7 +76,8 @@ struct LibraryProbe {
         var deadline = ContinuousClock.now + timeout(names[0]) + .seconds(5)
         var buffer: [UInt8] = []
         var timedOut = false
-        readLoop: while true {
+        var ended: GuardOutcome?
+        while true {
             let remaining = deadline - ContinuousClock.now
             let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
             var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
@@ -112,8 +112,11 @@ struct LibraryProbe {
                     // After every module is done: a problem of one that loaded alone.
                     outcome.problems[module] =
                         reason.isEmpty ? HostText("probe.two.identities", "declares a route under two identities") : .plain(reason)
+                case .ended(let outcome)?:
+                    ended = outcome
                 case nil:
-                    continue readLoop
+                    // Not a message (a module's own output, or the guard's blank line).
+                    break
                 }
             }
         }
@@ -121,20 +124,16 @@ struct LibraryProbe {
         guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
-        let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
         // The child's own watchdog usually names a hang first (it exits 1 after saying so).
-        if timedOut || stderr.contains("has not returned from") {
+        if timedOut || ended == .hang {
             outcome.culpritProblem = HostText(
                 "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
-        } else if status & 0x7f != 0 {
-            let signal = status & 0x7f
+        } else if let signal = ChildCommand.signal(status) {
             outcome.culpritProblem = HostText(
                 "probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(Self.signalName(signal))])
-        } else if let range = stderr.range(of: "called exit(") {
-            let code = stderr[range.upperBound...].prefix { $0 != ")" }
+        } else if case .exit(let code)? = ended {
             outcome.culpritProblem = HostText(
-                "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(String(code))]
-            )
+                "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
         } else {
             outcome.culpritProblem = HostText(
                 "probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain("\((status >> 8) & 0xff)")])

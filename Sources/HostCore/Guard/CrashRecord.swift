@@ -14,9 +14,9 @@ struct CrashRecord: Sendable, Equatable {
     let outcome: String
 
     /// The outcome of a process that vanished in the call (the marker still said so).
-    static let vanishedOnce = "running"
+    static let vanishedOnce = GuardOutcome.vanished.text
     /// The outcome once the same module and phase vanished twice in a row.
-    static let vanishedTwice = "vanished twice"
+    static let vanishedTwice = GuardOutcome.vanishedTwice.text
 
     /// Whether the module is skipped: every observed crash, exit or hang, and a vanishing
     /// only the second time in a row.
@@ -57,18 +57,17 @@ struct CrashRecord: Sendable, Equatable {
     var reasonText: HostText {
         let (when, phase) = (HostText.Argument.plain(Self.localTime(date)), HostText.Argument.plain("\(self.phase)"))
         let what: HostText
-        switch outcome {
-        case _ where outcome.hasPrefix("signal "):
-            what = HostText(
-                "crash.signal", "crashed the host on %@ in %@ (%@)", [when, phase, .plain(String(outcome.dropFirst("signal ".count)))])
-        case _ where outcome.hasPrefix("exit "):
-            what = HostText("crash.exit", "called exit(%@) in %@ on %@", [.plain(String(outcome.dropFirst("exit ".count))), phase, when])
-        case "hang":
+        switch GuardOutcome(outcome) {
+        case .signal(let name):
+            what = HostText("crash.signal", "crashed the host on %@ in %@ (%@)", [when, phase, .plain(name)])
+        case .exit(let status):
+            what = HostText("crash.exit", "called exit(%@) in %@ on %@", [.plain(status), phase, when])
+        case .hang:
             what = HostText("crash.hang", "did not return from %@ within %@ s on %@", [phase, .plain(ModuleGuard.format(timeout)), when])
-        case Self.vanishedTwice:
+        case .vanishedTwice:
             what = HostText(
                 "crash.vanished.twice", "ended the host without a word in %@ twice in a row, last on %@ (_exit or SIGKILL)", [phase, when])
-        default:
+        case .vanished:
             what = HostText("crash.vanished", "ended the host without a word in %@ on %@ (_exit or SIGKILL)", [phase, when])
         }
         return HostText("crash.retry", "%@; 'modhost --retry %@' tries it again", [.text(what), .plain(module)])

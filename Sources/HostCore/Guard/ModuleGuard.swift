@@ -102,6 +102,12 @@ final class ModuleGuard: Sendable {
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
+    /// Has the guard also report how a module call ends (``GuardOutcome``) on `descriptor`, as
+    /// one line starting with `prefix`: for `check`'s probe, whose parent reads its pipe.
+    static func reportEnds(to descriptor: Int32, prefix: String) {
+        modhost_guard_set_report(descriptor, prefix)
+    }
+
     /// Removes this process's marker: the host ends normally.
     func finish() {
         marker.withLock { marker in
@@ -134,4 +140,10 @@ final class ModuleGuard: Sendable {
     static func format(_ seconds: Double) -> String {
         seconds.isFinite && abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
+}
+
+extension ModuleEntry {
+    /// The time limit of each of the module's lifecycle calls: its `startTimeout`, else the
+    /// guard's default.
+    var timeout: Duration { startTimeout ?? ModuleGuard.defaultTimeout }
 }

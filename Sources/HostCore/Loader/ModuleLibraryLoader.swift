@@ -161,13 +161,8 @@ public final class ModuleLibraryLoader: Sendable {
         let descriptor = raw.assumingMemoryBound(to: modhost_descriptor.self)
         // abi_version is the first field in every layout: safe to read before anything else.
         let abi = descriptor.pointee.abi_version
-        guard abi == ModuleKitABI.version else {
-            throw refuse(
-                .abiMismatch,
-                HostText(
-                    "loader.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit",
-                    [.plain("\(abi)"), .plain("\(ModuleKitABI.version)")])
-            )
+        if let problem = HandshakeRules.abiProblem(abi, rebuild: HostRuntime.rebuildAdvice(name, path: file.path)) {
+            throw refuse(.abiMismatch, problem)
         }
         guard let sdkPointer = descriptor.pointee.sdk_version else {
             throw refuse(.malformedDescriptor, HostText("loader.null.sdk", "has a descriptor without an SDK version (NULL)"))
@@ -188,12 +183,8 @@ public final class ModuleLibraryLoader: Sendable {
                     [.plain("\(Escaped(sdk))"), .plain(described.sdkVersion ?? "")]))
         }
         let libraryName = Self.boundedString(namePointer)
-        guard libraryName == name else {
-            throw refuse(
-                .nameMismatch,
-                HostText(
-                    "load.name", "holds module '%@', not '%@'; fix 'name' or 'library' in modules.json",
-                    [.plain(libraryName), .plain(name)]))
+        if let problem = HandshakeRules.nameProblem(libraryName, expected: name) {
+            throw refuse(.nameMismatch, problem)
         }
         return OpenLibrary(path: file.path, resolvedPath: file.resolvedPath, entry: entry, version: Self.boundedString(versionPointer))
     }

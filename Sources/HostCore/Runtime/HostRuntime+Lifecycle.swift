@@ -17,7 +17,7 @@ extension HostRuntime {
         registerHostRoutes()
         for name in state.plan.order {
             guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
-            let timeout = entry.startTimeout ?? ModuleGuard.defaultTimeout
+            let timeout = entry.timeout
             let identity = state.inspected[name]?.identity
             if let reason = unmetRequirement(of: module.manifest, in: state) {
                 settle(name, as: .skipped, reason: reason, module: module, in: &state)
@@ -61,7 +61,7 @@ extension HostRuntime {
     func stopModules(_ state: Snapshot) {
         for name in state.started.reversed() {
             guard let module = state.loaded[name] else { continue }
-            let timeout = configuration.entry(named: name)?.startTimeout ?? ModuleGuard.defaultTimeout
+            let timeout = configuration.entry(named: name)?.timeout ?? ModuleGuard.defaultTimeout
             moduleGuard.run(name, .stop, library: module.path, identity: state.inspected[name]?.identity, timeout: timeout) {
                 module.instance.stop()
             }
@@ -167,5 +167,11 @@ extension HostRuntime {
         }
         locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
         logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")
+    }
+
+    /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
+    func guarded<T>(_ name: String, _ phase: GuardPhase, _ body: () throws -> T) rethrows -> T {
+        let (path, identity) = read { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }
+        return try moduleGuard.run(name, phase, library: path, identity: identity, body)
     }
 }

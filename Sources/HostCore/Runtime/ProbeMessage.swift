@@ -1,3 +1,4 @@
+import Glibc
 @_spi(Host) import ModuleKit
 
 /// What `check`'s child process (`modhost __probe NAME…`) tells its parent about each library
@@ -12,6 +13,12 @@ enum ProbeMessage: Equatable {
     case problem(module: String, reason: String)
     /// After every module: `module` declares a route under another identity than its provider.
     case conflict(module: String, reason: String)
+    /// The module being loaded ended the process (written by the C guard, see
+    /// ``HostRuntime/reportEnds()``): a crash, an exit or a hang.
+    case ended(GuardOutcome)
+
+    /// What the guard writes before an outcome.
+    static let endedPrefix = "ended "
 
     /// The line, newline included; a reason is one line (control characters escaped).
     var line: String {
@@ -20,12 +27,17 @@ enum ProbeMessage: Equatable {
         case .loaded(let module, let files, let nanoseconds): "ok \(module) \(files) \(nanoseconds)\n"
         case .problem(let module, let reason): "problem \(module) \(Escaped.escapingControlCharacters(reason))\n"
         case .conflict(let module, let reason): "conflict \(module) \(Escaped.escapingControlCharacters(reason))\n"
+        case .ended(let outcome): "\(Self.endedPrefix)\(outcome.text)\n"
         }
     }
 
     /// The message of one line (without its newline), or `nil` for anything else the child
     /// might print there.
     init?(line: String) {
+        if line.hasPrefix(Self.endedPrefix) {
+            self = .ended(GuardOutcome(String(line.dropFirst(Self.endedPrefix.count))))
+            return
+        }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, !parts[1].isEmpty else { return nil }
         let rest = parts.count > 2 ? parts[2] : ""
@@ -42,5 +54,13 @@ enum ProbeMessage: Equatable {
         default:
             return nil
         }
+    }
+}
+
+extension HostRuntime {
+    /// In the probe's child: the guard reports a module call that ends the process on standard
+    /// output, the probe's pipe, as a ``ProbeMessage/ended(_:)`` line.
+    static func reportEnds() {
+        ModuleGuard.reportEnds(to: STDOUT_FILENO, prefix: ProbeMessage.endedPrefix)
     }
 }

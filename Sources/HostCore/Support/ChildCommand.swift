@@ -13,9 +13,9 @@ enum ChildCommand {
         /// All three to /dev/null.
         case discarded
         /// Standard output to `descriptor` (a pipe's write end; `closing`, its read end, is
-        /// closed in the child), standard error to a new file at `errorFile` (mode 0600),
-        /// standard input from /dev/null.
-        case pipe(descriptor: Int32, closing: Int32, errorFile: String)
+        /// closed in the child), standard input and error from and to /dev/null: what the
+        /// child has to say comes through the pipe.
+        case pipe(descriptor: Int32, closing: Int32)
     }
 
     /// Starts `command` (its first element is the executable's path); `nil` when it cannot.
@@ -38,10 +38,10 @@ enum ChildCommand {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        case .pipe(let descriptor, let closing, let errorFile):
+        case .pipe(let descriptor, let closing):
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
-            posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addclose(&actions, closing)
         }
         guard !command.isEmpty else { return (nil, ENOENT) }
