@@ -73,27 +73,40 @@ let hostileLibraries = [
     "HostileSegfaultInEntry", "HostileGarbageDescriptor", "HostileLeavesEvidence",
 ]
 
+/// The host's layers, for the tests and benchmarks that reach into them.
+let hostLayers: [Target.Dependency] = ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostCommandLine"]
+
 var targets: [Target] = [
     // MARK: Host
-    // Reads modules.json, loads libraries, orders modules and runs their lifecycle.
+    // Five layers, each a target, so the compiler holds their order (docs/ARCHITECTURE.md,
+    // "Layers"): each depends only on those above it in this list.
+    // The words: messages and strings, modules.json, descriptors, the trust checks.
+    .target(name: "HostModel", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
+    // The order of modules from their descriptors.
+    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit]),
+    // Code the host did not write: compatibility rules, the crash guard, the loader.
+    .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, "CHostGuard"]),
+    // The runtime: plan, load, start and stop one modules.json's modules.
+    .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts]),
+    // The command line, the app's shell and `modhost new`.
     .target(
-        name: "HostCore", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
+        name: "HostCommandLine", dependencies: ["HostModel", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"]),
     // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal);
     // a bounded reader of ELF sections; SHA-256 through the system's libcrypto, opened
     // privately on first use so that it never joins the symbol scope module libraries are
     // linked against.
     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-    // The command line: parses arguments and calls HostCore.
-    .executableTarget(name: "modhost", dependencies: ["HostCore"]),
+    // The executable: installs the guard and runs the command line.
+    .executableTarget(name: "modhost", dependencies: ["HostCommandLine"]),
 
     // MARK: Benchmarks
     // Start-up, load and resolve costs against baselines (release build).
     .executableTarget(
         name: "ModhostBench",
         dependencies: [
-            "HostCore", fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
+            fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
             "TestSupport",
-        ],
+        ] + hostLayers,
         path: "Benchmarks/ModhostBench"),
     // The start-up floor modhost-bench compares with: a C program that only dlopens libraries.
     .executableTarget(name: "modhost-floor", path: "Benchmarks/StartupFloor"),
@@ -106,7 +119,7 @@ var targets: [Target] = [
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
-    .testTarget(name: "HostCoreTests", dependencies: ["HostCore", moduleKit, fixtureContracts, "TestSupport"]),
+    .testTarget(name: "HostTests", dependencies: hostLayers + [moduleKit, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting]),
     // Builds every feature module's library on 'swift build', and the networking library the
     // kit opens on a module's first request; nothing links it.

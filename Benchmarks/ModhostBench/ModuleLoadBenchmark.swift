@@ -1,5 +1,6 @@
 import Foundation
-import HostCore
+import HostLifecycle
+import HostModel
 import ModuleKit
 
 /// Load (dlopen + handshake) + register + start + seal of one module, cold, each in a fresh

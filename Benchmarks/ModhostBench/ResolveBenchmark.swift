@@ -1,6 +1,7 @@
 import FixtureContracts
 import Foundation
-import HostCore
+import HostLifecycle
+import HostModel
 import ModuleKit
 
 /// ns per resolve of a singleton route through a sealed resolver, and per call through the

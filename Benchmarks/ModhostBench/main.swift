@@ -5,7 +5,7 @@
 //
 // Medians of repeated rounds; the ratios are what to compare across machines.
 import Foundation
-import HostCore
+import HostCommandLine
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child-load", arguments.count == 2 {

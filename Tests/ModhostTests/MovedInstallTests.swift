@@ -7,7 +7,7 @@ import Testing
 /// reason; the host and the other modules keep running.
 @Suite struct MovedInstallTests {
     static let files = ["modhost", "libModuleKit.so", "libContracts.so", "libAuth.so"]
-    static let folders = ["ModuleHost_HostCore.resources", "Auth_AuthFeature.resources"]
+    static let folders = ["ModuleHost_HostModel.resources", "Auth_AuthFeature.resources"]
 
     func install(without missing: String? = nil) throws -> String {
         let folder = try TestEnvironment.temporaryFolder() + "/opt/modhost"
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func theHostWithoutItsStringsStillRuns() throws {
-        let folder = try install(without: "ModuleHost_HostCore.resources")
+        let folder = try install(without: "ModuleHost_HostModel.resources")
         let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json"], input: "")
         #expect(result.status == 0)
         #expect(

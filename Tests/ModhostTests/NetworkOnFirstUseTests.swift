@@ -57,7 +57,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in [
             "modhost", "libModuleKit.so", "libContracts.so", "libPhotos.so", "libModuleKitNetworking.so",
-            "ModuleHost_HostCore.resources", "Photos_PhotosFeature.resources",
+            "ModuleHost_HostModel.resources", "Photos_PhotosFeature.resources",
         ] {
             try FileManager.default.copyItem(atPath: TestEnvironment.buildFolder + "/" + name, toPath: folder + "/" + name)
         }

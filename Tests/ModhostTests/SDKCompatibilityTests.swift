@@ -168,7 +168,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: install, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: TestEnvironment.modhost, toPath: install + "/modhost")
         try FileManager.default.copyItem(
-            atPath: TestEnvironment.buildFolder + "/ModuleHost_HostCore.resources", toPath: install + "/ModuleHost_HostCore.resources")
+            atPath: TestEnvironment.buildFolder + "/ModuleHost_HostModel.resources", toPath: install + "/ModuleHost_HostModel.resources")
         for library in ["libModuleKit.so", "libContracts.so"] {
             try FileManager.default.copyItem(atPath: kit + "/.build/debug/" + library, toPath: install + "/" + library)
         }
@@ -220,7 +220,7 @@ import Testing
     /// module of its own, Atlas, built against that kit: it provides GeoRoute and uses what the
     /// later minor added. Named "ModuleHost" so the host finds its strings where it expects them.
     static func writeHostPackage(at host: String) throws {
-        for target in ["HostCore", "CHostGuard", "modhost"] {
+        for target in ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostCommandLine", "CHostGuard", "modhost"] {
             try SourceTree.copy(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
         }
         try FileManager.default.createDirectory(atPath: host + "/Sources/Atlas", withIntermediateDirectories: true)
@@ -243,9 +243,18 @@ import Testing
                 targets: [
                     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
                     .target(
-                        name: "HostCore", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")],
+                        name: "HostModel", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")],
                         swiftSettings: settings),
-                    .executableTarget(name: "modhost", dependencies: ["HostCore"], swiftSettings: settings),
+                    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit], swiftSettings: settings),
+                    .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, "CHostGuard"], swiftSettings: settings),
+                    .target(
+                        name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts],
+                        swiftSettings: settings),
+                    .target(
+                        name: "HostCommandLine",
+                        dependencies: ["HostModel", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"],
+                        swiftSettings: settings),
+                    .executableTarget(name: "modhost", dependencies: ["HostCommandLine"], swiftSettings: settings),
                     .target(
                         name: "Atlas", dependencies: [moduleKit, contracts], exclude: ["module.manifest"], swiftSettings: settings,
                         plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]),

@@ -1,0 +1,185 @@
+import Foundation
+import HostModel
+import ModuleKit
+
+/// The `modhost` command line, parsed: global options, then a built-in command or a module
+/// command whose arguments pass through untouched.
+struct CommandLineArguments: Equatable {
+    enum Command: Equatable {
+        /// No command: start the modules and run until end of input or a signal.
+        case run
+        case modules(json: Bool)
+        case check
+        case routes
+        /// `modhost bisect -- ARGS…`: the smallest set of modules with which `ARGS` still fails.
+        case bisect(arguments: [String])
+        /// `modhost new NAME [--output DIR] [--kit DIR] [--route]`: writes a new module package.
+        case new(name: String, output: String?, kit: String?, route: Bool)
+        /// `modhost dev PATH [-- ARGS…]`: rebuilds a module package on change and runs ARGS.
+        case dev(package: String, arguments: [String])
+        /// Internal: load these modules in this process and report each (what `check` runs in
+        /// a child process, so a library's code cannot crash, stop or hang `check`).
+        case probe(names: [String])
+        /// `modhost <module> <command> ARGS…`; `command` is nil when only the module is named.
+        case module(name: String, command: String?, arguments: [String])
+    }
+
+    var command: Command = .run
+    var configPath: String?
+    var dataFolder: String?
+    var only: [String]?
+    var enable: [String] = []
+    var disable: [String] = []
+    var logLevel: LogLevel = .warn
+    var retry: [String] = []
+    /// Libraries given with `--module PATH`, loaded for this run beside modules.json's.
+    var extraModules: [String] = []
+    var recordsCrashes = true
+    var help = false
+    var version = false
+    /// What a built-in command's own options set (`modules --json`, `new --output …`), while the
+    /// line is parsed; the command carries them after.
+    var commandOptions = CommandOptions()
+
+    struct CommandOptions: Equatable {
+        var json = false
+        var output: String?
+        var kit: String?
+        var route = false
+    }
+
+    static let builtins = ["modules", "check", "routes", "bisect", "new", "dev"]
+    static var globalOptions: [String] { CommandLineTable.optionNames }
+    static let probeCommand = "__probe"
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value, or an unknown
+    ///   built-in command option.
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
+        var parsed = CommandLineArguments()
+        var words: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            // After `modhost <module> <command>`, everything belongs to the module.
+            if case .some(let first) = words.first, !builtins.contains(first), first != probeCommand, words.count >= 2 {
+                words.append(argument)
+                continue
+            }
+            if argument == "--" {
+                words += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                words.append(argument)
+                continue
+            }
+            let (name, inlineValue) = split(argument)
+            guard let option = CommandLineTable.option(named: name, command: words.first) else {
+                throw nearest(to: name, among: CommandLineTable.optionNames(command: words.first)).map {
+                    UsageError(
+                        key: "usage.host.option.unknown.suggest", [name, $0],
+                        english: "unknown option '\(name)'; did you mean '\($0)'?; see 'modhost --help'")
+                } ?? UsageError(key: "usage.host.option.unknown", [name], english: "unknown option '\(name)'; see 'modhost --help'")
+            }
+            var value = ""
+            if option.value != nil {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(key: "usage.host.option.value", [name], english: "option '\(name)' needs a value")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+            }
+            try option.apply(&parsed, value, name)
+        }
+        parsed.command = try command(from: words, options: parsed.commandOptions)
+        return parsed
+    }
+
+    /// A `--log-level` value.
+    static func logLevel(_ name: String) throws(UsageError) -> LogLevel {
+        guard let level = LogLevel(rawValue: name) else {
+            let levels = LogLevel.allCases.map(\.rawValue)
+            throw UsageError(
+                HostText(
+                    "usage.log.level", "unknown log level '%@'%@; use one of %@",
+                    [.plain(name), .text(suggestion(for: name, among: levels)), .plain(levels.joined(separator: ", "))]))
+        }
+        return level
+    }
+
+    /// The command `words` name, with the options given for it.
+    private static func command(from words: [String], options: CommandOptions) throws(UsageError) -> Command {
+        guard let first = words.first else { return .run }
+        let rest = Array(words.dropFirst())
+        switch first {
+        case "bisect":
+            guard !rest.isEmpty else {
+                throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
+            }
+            return .bisect(arguments: rest)
+        case "dev":
+            guard let package = rest.first else {
+                throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
+            }
+            return .dev(package: package, arguments: Array(rest.dropFirst()))
+        case "new":
+            guard let name = rest.first else {
+                throw UsageError(key: "usage.new", english: "'new' needs the module's name: modhost new NAME [--output DIR]")
+            }
+            if let extra = rest.dropFirst().first {
+                throw UsageError(
+                    key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
+            }
+            return .new(name: name, output: options.output, kit: options.kit, route: options.route)
+        case probeCommand:
+            return .probe(names: rest)
+        case "modules", "check", "routes":
+            if let extra = rest.first {
+                throw UsageError(
+                    key: "usage.no.argument", [first, extra],
+                    english: "'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
+            }
+            return first == "modules" ? .modules(json: options.json) : first == "check" ? .check : .routes
+        default:
+            return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
+        }
+    }
+
+    /// The global options a child `modhost` needs to see the same modules (what `dev` passes
+    /// on), as the option table says each is passed.
+    var childOptions: [String] {
+        CommandLineTable.options.flatMap { $0.pass(self) }
+    }
+
+    /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    static func nonEmpty(_ value: String, for option: String) throws(UsageError) -> String {
+        guard !value.isEmpty else {
+            throw UsageError(key: "usage.option.empty", [option], english: "option '\(option)' needs a non-empty value")
+        }
+        return value
+    }
+
+    static func names(_ value: String, for option: String) throws(UsageError) -> [String] {
+        let names = value.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+        guard !names.isEmpty, !names.contains("") else {
+            throw UsageError(
+                key: "usage.option.names", [option, value],
+                english: "option '\(option)' needs module names separated by commas, found '\(value)'")
+        }
+        return names
+    }
+}

@@ -1,0 +1,161 @@
+import HostModel
+import ModuleKit
+
+/// The built-in commands and the options of `modhost`, each declared once, with its id (the
+/// key of its summary in the host's strings, `help.command.<id>` / `help.option.<id>`): `--help`
+/// renders them, the parser reads what each option sets from here, a child `modhost` is given
+/// the options that choose its modules from here, and a test holds the usage block of
+/// docs/USING.md to them.
+enum CommandLineTable {
+    /// One row: what a person types, and what it does (lines of at most 54 characters, so
+    /// that help fits 80 columns).
+    struct Row {
+        let id: String
+        let usage: String
+        let summary: [String]
+    }
+
+    static let commands: [Row] = [
+        Row(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"]),
+        Row(id: "modules", usage: "modules [--json]", summary: ["List each module with its state, reason and routes"]),
+        Row(
+            id: "check", usage: "check",
+            summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"]),
+        Row(id: "routes", usage: "routes", summary: ["List each route, its provider and consumers"]),
+        Row(id: "bisect", usage: "bisect -- ARGS...", summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"]),
+        Row(
+            id: "new", usage: "new NAME",
+            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"]),
+        Row(
+            id: "dev", usage: "dev PATH [-- ARGS...]",
+            summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"]),
+        Row(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
+        Row(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
+    ]
+
+    /// An option: its spellings, the value it takes (if any), what it does, the command it
+    /// belongs to (`nil`: every command), what it sets, and how a child is given the same.
+    struct Option: Sendable {
+        typealias Apply = @Sendable (_ parsed: inout CommandLineArguments, _ value: String, _ name: String) throws(UsageError) -> Void
+
+        let id: String
+        let names: [String]
+        let value: String?
+        let summary: [String]
+        /// The built-in command it belongs to; `nil` for a global option.
+        var command: String? = nil
+        /// Sets what it says in `parsed`; `value` is empty for an option that takes none.
+        let apply: Apply
+        /// The words that give a child `modhost` the same setting (`[]`: a child does not need it).
+        var pass: @Sendable (CommandLineArguments) -> [String] = { _ in [] }
+
+        var usage: String { names.joined(separator: ", ") + (value.map { " " + $0 } ?? "") }
+    }
+
+    /// The global options, in the order `--help` lists them.
+    static let options: [Option] = [
+        Option(
+            id: "config", names: ["--config"], value: "PATH",
+            summary: ["The modules.json to read (default ./modules.json;", "env MODHOST_CONFIG)"],
+            apply: { parsed, value, name throws(UsageError) in parsed.configPath = try CommandLineArguments.nonEmpty(value, for: name) },
+            pass: { $0.configPath.map { ["--config", ExtraModules.absolute($0)] } ?? [] }),
+        Option(
+            id: "data.dir", names: ["--data-dir"], value: "PATH",
+            summary: [
+                "Where modules keep their data (env MODHOST_DATA_DIR;", "default $XDG_DATA_HOME/modhost or", "~/.local/share/modhost)",
+            ],
+            apply: { parsed, value, name throws(UsageError) in parsed.dataFolder = try CommandLineArguments.nonEmpty(value, for: name) },
+            pass: { $0.dataFolder.map { ["--data-dir", $0] } ?? [] }),
+        Option(
+            id: "only", names: ["--only"], value: "NAME[,NAME...]", summary: ["Load just these modules plus the modules they require"],
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.only = (parsed.only ?? []) + (try CommandLineArguments.names(value, for: name))
+            },
+            pass: { $0.only.map { ["--only", $0.joined(separator: ",")] } ?? [] }),
+        Option(
+            id: "enable", names: ["--enable"], value: "NAME", summary: ["Enable a module for this run (repeatable, or A,B)"],
+            apply: { parsed, value, name throws(UsageError) in parsed.enable += try CommandLineArguments.names(value, for: name) },
+            pass: { $0.enable.isEmpty ? [] : ["--enable", $0.enable.joined(separator: ",")] }),
+        Option(
+            id: "disable", names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"],
+            apply: { parsed, value, name throws(UsageError) in parsed.disable += try CommandLineArguments.names(value, for: name) },
+            pass: { $0.disable.isEmpty ? [] : ["--disable", $0.disable.joined(separator: ",")] }),
+        Option(
+            id: "module", names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"],
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.extraModules.append(try CommandLineArguments.nonEmpty(value, for: name))
+            },
+            pass: { $0.extraModules.flatMap { ["--module", ExtraModules.absolute($0)] } }),
+        Option(
+            id: "retry", names: ["--retry"], value: "NAME|all", summary: ["Try again a module that crashed, exited or hung"],
+            apply: { parsed, value, name throws(UsageError) in parsed.retry += try CommandLineArguments.names(value, for: name) }),
+        Option(
+            id: "no.crash.records", names: ["--no-crash-records"], value: nil,
+            summary: ["Neither skip recorded crashes nor record new ones"],
+            apply: { parsed, _, _ in parsed.recordsCrashes = false }),
+        Option(
+            id: "log.level", names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"],
+            apply: { parsed, value, _ throws(UsageError) in parsed.logLevel = try CommandLineArguments.logLevel(value) },
+            pass: { $0.logLevel == .warn ? [] : ["--log-level", $0.logLevel.rawValue] }),
+        Option(
+            id: "help", names: ["-h", "--help"], value: nil, summary: ["Show this help and the modules (read from their files)"],
+            apply: { parsed, _, _ in parsed.help = true }),
+        Option(
+            id: "version", names: ["--version"], value: nil, summary: ["Show the versions of modhost, its ABI and its SDK"],
+            apply: { parsed, _, _ in parsed.version = true }),
+    ]
+
+    /// The options of one built-in command (its row's usage shows them).
+    static let commandOptions: [Option] = [
+        Option(
+            id: "modules.json", names: ["--json"], value: nil, summary: ["The list as one JSON document"], command: "modules",
+            apply: { parsed, _, _ in parsed.commandOptions.json = true }),
+        Option(
+            id: "new.output", names: ["--output"], value: "DIR", summary: ["Where to write the package"], command: "new",
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.commandOptions.output = try CommandLineArguments.nonEmpty(value, for: name)
+            }),
+        Option(
+            id: "new.kit", names: ["--kit"], value: "DIR", summary: ["The kit package to build against"], command: "new",
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.commandOptions.kit = try CommandLineArguments.nonEmpty(value, for: name)
+            }),
+        Option(
+            id: "new.route", names: ["--route"], value: nil, summary: ["Also write a contracts package with a route"], command: "new",
+            apply: { parsed, _, _ in parsed.commandOptions.route = true }),
+    ]
+
+    /// The option named `name` where `command` (the first word, if any) is being parsed.
+    static func option(named name: String, command: String?) -> Option? {
+        options.first { $0.names.contains(name) } ?? commandOptions.first { $0.command == command && $0.names.contains(name) }
+    }
+
+    /// Every spelling of the options that can be given where `command` is parsed, for suggestions.
+    static func optionNames(command: String?) -> [String] {
+        optionNames + commandOptions.filter { $0.command == command }.flatMap(\.names)
+    }
+
+    /// Every spelling of every option, for the parser's suggestions.
+    static var optionNames: [String] { options.flatMap(\.names) }
+
+    /// The commands, then a blank line, then the options: what `--help` and docs/USING.md show;
+    /// each summary in `strings`' language when they have it (wrapped to fit 80 columns), else
+    /// the English lines written here.
+    static func usageLines(strings: ModuleStrings? = nil) -> [String] {
+        let width = (commands.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
+        func lines(_ usage: String, _ english: [String], _ key: String) -> [String] {
+            var summary = english
+            // In English, the lines as broken here (docs/USING.md shows them); else wrapped.
+            if let strings, strings[StringKey(key)] != key, strings[StringKey(key)] != english.joined(separator: " ") {
+                summary = HelpText.wrap(strings[StringKey(key)], width: 80 - width - 4, indent: "")
+            }
+            // "(none)", the one usage that is a word rather than what to type.
+            let shown = usage == "(none)" ? HostText("help.usage.none", usage).render(strings) : usage
+            var result = ["  " + shown.padding(to: width + 1) + " " + (summary.first ?? "")]
+            result += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
+            return result
+        }
+        return commands.flatMap { lines($0.usage, $0.summary, "help.command." + $0.id) } + [""]
+            + options.flatMap { lines($0.usage, $0.summary, "help.option." + $0.id) }
+    }
+}

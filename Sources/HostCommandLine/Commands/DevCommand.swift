@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import HostLoading
+import HostModel
+import ModuleKit
+
+/// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and
+/// runs `modhost ARGS…` with the fresh library loaded (`--module`): the app when ARGS is
+/// empty (restarted on each change), or a command (run again on each change).
+///
+/// It polls the package's files (not `.build`) every quarter second: no inotify, and
+/// nothing missed when an editor replaces a file instead of writing it.
+struct DevCommand {
+    let console: Console
+    /// The module package's folder (absolute).
+    let package: String
+    /// Global options for the child `modhost` (config, data folder, enable/disable, only).
+    let hostOptions: [String]
+    /// What the child runs; empty for the app.
+    let arguments: [String]
+
+    func run() -> Int32 {
+        guard let name = Self.moduleName(in: package) else {
+            console.error(
+                Self.prefixed(
+                    HostText(
+                        "dev.no.package",
+                        "no module package at '%@': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line",
+                        [.plain(Escaped(package).description)])))
+            return ModhostCommandLine.exitUsage
+        }
+        let library = package + "/.build/debug/lib\(name).so"
+        let what =
+            arguments.isEmpty
+            ? HostText("dev.the.app", "the app") : HostText("", "'%@'", [.plain("modhost \(arguments.joined(separator: " "))")])
+        console.print(
+            Self.prefixed(
+                HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(Escaped(package).description), .plain(name)])))
+        var snapshot = Self.snapshot(of: package)
+        while true {
+            let started = ContinuousClock.now
+            console.print(Self.prefixed(HostText("dev.building", "building %@…", [.plain(name)])))
+            if build() {
+                let seconds = String(format: "%.1f", ModuleGuard.seconds(ContinuousClock.now - started))
+                console.print(Self.prefixed(HostText("dev.built", "built in %@ s; running %@", [.plain(seconds), .text(what)])))
+                let child = spawnHost(library: library)
+                if child == 0 {
+                    console.error(
+                        Self.prefixed(
+                            HostText(
+                                "dev.cannot.start", "cannot start '%@'; waiting for a change",
+                                [.plain(Escaped(ProcessLocation.executablePath).description)])))
+                }
+                SignalTrap.child.withLock { $0 = child }
+                snapshot = waitForChange(from: snapshot, child: child)
+                SignalTrap.child.withLock { $0 = 0 }
+            } else {
+                console.print(Self.prefixed(HostText("dev.build.failed", "the build failed (above); waiting for a change")))
+                snapshot = waitForChange(from: snapshot, child: 0)
+            }
+        }
+    }
+
+    /// `swift build --package-path PACKAGE`, its output shown only when it fails. The log is
+    /// made with `mkstemp`: a predictable name in the shared temporary folder could be a
+    /// planted symlink.
+    private func build() -> Bool {
+        var template = Array((NSTemporaryDirectory() + "modhost-dev-XXXXXX").utf8CString)
+        let log = mkstemp(&template)
+        guard log >= 0 else {
+            console.error(
+                Self.prefixed(
+                    HostText(
+                        "dev.cannot.log", "cannot create a build log in '%@': %@",
+                        [.plain(Escaped(NSTemporaryDirectory()).description), .plain(String(cString: strerror(errno)))])))
+            return false
+        }
+        _ = unlink(template)
+        _ = fcntl(log, F_SETFD, FD_CLOEXEC)
+        defer { close(log) }
+        let status =
+            ChildCommand.spawn(["/usr/bin/env", "swift", "build", "--package-path", package], output: .descriptor(log)).map {
+                ChildCommand.exitCode(ChildCommand.wait($0))
+            } ?? -1
+        if status != 0 {
+            lseek(log, 0, SEEK_SET)
+            let text =
+                (try? FileHandle(fileDescriptor: log, closeOnDealloc: false).readToEnd()).flatMap { $0 }
+                .map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let lines = text.split(separator: "\n").filter { $0.contains("error") || $0.contains("warning:") }
+            for line in lines.prefix(40) { console.err(line + "\n") }
+        }
+        return status == 0
+    }
+
+    private func spawnHost(library: String) -> pid_t {
+        ChildCommand.spawn([ProcessLocation.executablePath] + hostOptions + ["--module", library] + arguments, output: .inherited) ?? 0
+    }
+
+    /// Polls until a file of the package changes; reports the child's exit on the way and
+    /// stops it (SIGTERM) when a change comes first.
+    private func waitForChange(from snapshot: [String: String], child: pid_t) -> [String: String] {
+        var running = child
+        while true {
+            usleep(250_000)
+            if running > 0 {
+                if let status = ChildCommand.poll(running) {
+                    running = 0
+                    console.print(
+                        Self.prefixed(
+                            HostText("dev.exited", "exited with %@; waiting for a change", [.plain("\(ChildCommand.exitCode(status))")])))
+                }
+            }
+            let now = Self.snapshot(of: package)
+            guard now != snapshot else { continue }
+            if running > 0 {
+                kill(running, SIGTERM)
+                _ = ChildCommand.wait(running)
+            }
+            console.print(Self.prefixed(Self.changed(snapshot, now)))
+            return now
+        }
+    }
+
+    // MARK: - Files
+
+    /// Every file under the package but build products, with its size and modification time.
+    static func snapshot(of package: String) -> [String: String] {
+        var result: [String: String] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: package) else { return result }
+        while let relative = walker.nextObject() as? String {
+            let last = (relative as NSString).lastPathComponent
+            if last.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            var status = stat()
+            guard lstat(package + "/" + relative, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            result[relative] = "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        }
+        return result
+    }
+
+    private static func changed(_ before: [String: String], _ after: [String: String]) -> HostText {
+        let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        return paths.count == 1
+            ? HostText("dev.changed.file", "'%@' changed", [.plain(paths[0])])
+            : HostText("dev.changed.files", "%@ files changed", [.plain("\(paths.count)")])
+    }
+
+    /// `dev: …` (the command's name is not translated).
+    private static func prefixed(_ text: HostText) -> HostText { HostText("", "dev: %@", [.text(text)]) }
+
+    /// The `name` in `Sources/module.manifest` (a target whose path is `Sources`, as in this
+    /// repository's Plugins/<Name>) or the first `Sources/*/module.manifest`.
+    static func moduleName(in package: String) -> String? {
+        guard FileManager.default.fileExists(atPath: package + "/Package.swift"),
+            let targets = try? FileManager.default.contentsOfDirectory(atPath: package + "/Sources")
+        else { return nil }
+        for manifest in ["module.manifest"] + targets.sorted().map({ "\($0)/module.manifest" }) {
+            guard let text = try? String(contentsOfFile: "\(package)/Sources/\(manifest)", encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if words.count == 2, words[0] == "name", ModuleDescriptor.isIdentifier(String(words[1])) { return String(words[1]) }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import HostLifecycle
+import HostLoading
+import HostModel
+import ModuleKit
+
+/// One run of a parsed command against a runtime, on the main actor (where the app and the
+/// commands run).
+@MainActor
+struct HostSession {
+    let runtime: HostRuntime
+    let console: Console
+    /// The command line as given, for the child processes of `check` and `bisect`.
+    var arguments: [String] = []
+
+    func run(_ arguments: CommandLineArguments) -> Int32 {
+        Console.localize(with: runtime.strings)
+        if arguments.help {
+            if case .module(let name, nil, _) = arguments.command { return moduleHelp(name) }
+            // From the descriptors: no module code runs for help.
+            runtime.planOnly()
+            console.out(HelpText.render(modules: runtime.modules, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        }
+        switch arguments.command {
+        case .probe(let names):
+            HostRuntime.reportEnds()
+            runtime.planOnly()
+            runtime.probe(names, write: console.out)
+            return ModhostCommandLine.exitSuccess
+        case .bisect(let tried):
+            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: globalOptions())
+                .run(tried)
+        case .modules(let json):
+            // Started, so that a module failing in start shows as failed; `check` starts nothing.
+            runtime.start()
+            runtime.stop()
+            console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        case .new, .dev:
+            // Unreachable: ModhostCommandLine runs them before modules.json is read, and with
+            // --help the help above answers.
+            return ModhostCommandLine.exitSuccess
+        case .check:
+            return check()
+        case .routes:
+            runtime.start()
+            runtime.stop()
+            console.out(RoutesReportFormat.table(runtime.routes, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        case .run:
+            return runInteractive()
+        case .module(let name, let command, let commandArguments):
+            return runModuleCommand(module: name, command: command, arguments: commandArguments)
+        }
+    }
+
+    /// Checks everything without running module code here: the plan from the descriptors,
+    /// then each library that would start, loaded in a child process.
+    private func check() -> Int32 {
+        runtime.planOnly()
+        let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
+        let probe = LibraryProbe(
+            executable: ProcessLocation.executablePath, options: globalOptions(),
+            timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
+        let report = probe.run(toProbe)
+        runtime.recordProbeFailures(report.problems)
+        // Every language of the host's own strings too (a run reads only the one it shows).
+        let started = ContinuousClock.now
+        var hostProblem: String?
+        var files = report.stringsFiles
+        do {
+            files += try ModuleStrings.loadEveryLocale(
+                module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: runtime.locale
+            )
+            .tables.count
+        } catch {
+            hostProblem = error.message
+        }
+        let stringsTime = report.stringsTime + (ContinuousClock.now - started)
+        let problems = runtime.problems + (hostProblem.map { [$0] } ?? [])
+        guard problems.isEmpty else {
+            for problem in problems { console.error(problem) }
+            return ModhostCommandLine.exitFailure
+        }
+        let modules = runtime.modules
+        let active = modules.filter { $0.state == .active }.count
+        let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
+        console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
+        let milliseconds = String(format: "%.1f", ModuleGuard.seconds(stringsTime) * 1000)
+        console.print(
+            HostText(
+                "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",
+                [.plain("\(files)"), .plain(milliseconds)]))
+        return ModhostCommandLine.exitSuccess
+    }
+
+    /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
+    /// ends, or SIGINT/SIGTERM; then stops the modules.
+    private func runInteractive() -> Int32 {
+        runtime.start()
+        for problem in runtime.problems { console.error(problem) }
+        AppShell(runtime: runtime).run()
+        runtime.stop()
+        return ModhostCommandLine.exitSuccess
+    }
+
+    private func runModuleCommand(module name: String, command: String?, arguments: [String]) -> Int32 {
+        defer { runtime.stop() }
+        let entry: ModuleEntry
+        let commands: [ModuleCommand]
+        switch startedCommands(of: name) {
+        case .failure(let status): return status.code
+        case .success(let found): (entry, commands) = found
+        }
+        let label = ModuleName(entry.name).commandWord
+        guard let command else {
+            console.error(runtime.strings.format(.commandNeeded, label, Self.list(commands)))
+            return ModhostCommandLine.exitUsage
+        }
+        guard let chosen = commands.first(where: { $0.name == command }) else {
+            let (typed, list) = (Escaped(command).description, Self.list(commands))
+            let near = nearest(to: command, among: commands.map(\.name))
+            console.error(
+                near.map { runtime.strings.format(.commandUnknownSuggest, entry.name, typed, $0, list) }
+                    ?? runtime.strings.format(.commandUnknown, entry.name, typed, list))
+            return ModhostCommandLine.exitUsage
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            console.out(HelpText.renderCommand(entry.name, chosen, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        }
+        do {
+            try runtime.guarded(entry.name, .command) { try chosen.run(CommandInvocation(arguments: arguments)) }
+            return ModhostCommandLine.exitSuccess
+        } catch let error as any ModuleError {
+            // In the module's own strings, or the host's for the kit's usage messages: the
+            // person's language either way.
+            let usage = error as? CommandUsageError
+            let message =
+                usage?.key.map { runtime.strings.format(StringKey($0), arguments: usage?.arguments ?? []) }
+                ?? error.message(runtime.strings(of: entry.name))
+            console.error("\(label) \(chosen.name): \(message)")
+            if error is CommandUsageError {
+                console.err("\(runtime.strings[.helpUsage]) modhost \(label) \(chosen.usage)\n")
+                console.err(runtime.strings.format(.helpSeeCommand, "modhost \(label) \(chosen.name) --help") + "\n")
+            }
+            return error.exitCode
+        } catch {
+            console.error("\(label) \(chosen.name): \(error)")
+            return ModhostCommandLine.exitFailure
+        }
+    }
+
+    /// `modhost <module> --help`: the module's commands (the module is started to ask it).
+    private func moduleHelp(_ name: String) -> Int32 {
+        defer { runtime.stop() }
+        switch startedCommands(of: name) {
+        case .failure(let status): return status.code
+        case .success(let (entry, commands)):
+            console.out(HelpText.renderModule(entry.name, commands: commands, strings: runtime.strings))
+            return ModhostCommandLine.exitSuccess
+        }
+    }
+
+    /// Starts the modules and returns the entry and commands of module `name`; when there is
+    /// no such module or it is not active, says why and returns the exit status.
+    private func startedCommands(of name: String) -> Result<(ModuleEntry, [ModuleCommand]), ExitStatus> {
+        guard let entry = runtime.configuration.entry(named: name) else {
+            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { ModuleName($0.name).commandWord }
+            let near = nearest(to: name, among: known)
+            console.error(
+                near.map { runtime.strings.format(.hostCommandUnknownSuggest, Escaped(name).description, $0) }
+                    ?? runtime.strings.format(.hostCommandUnknown, Escaped(name).description))
+            return .failure(ExitStatus(code: ModhostCommandLine.exitUsage))
+        }
+        runtime.start()
+        if let report = runtime.modules.first(where: { $0.name == entry.name }), report.state != .active {
+            console.error(runtime.strings.format(.moduleInactive, entry.name, whyInactive(report)))
+            return .failure(ExitStatus(code: ModhostCommandLine.exitFailure))
+        }
+        return .success((entry, runtime.commands.first { $0.module == entry.name }?.commands ?? []))
+    }
+
+    /// The options that choose the configuration, data folder and modules, for a child.
+    private func globalOptions() -> [String] {
+        var options = ["--config", runtime.configuration.path, "--data-dir", runtime.options.dataFolder]
+        if !runtime.options.enable.isEmpty { options += ["--enable", runtime.options.enable.joined(separator: ",")] }
+        if !runtime.options.disable.isEmpty { options += ["--disable", runtime.options.disable.joined(separator: ",")] }
+        for library in runtime.options.extraModules { options += ["--module", library] }
+        return options
+    }
+
+    /// Why a module is not active, in the person's language (the reason itself as the host
+    /// recorded it).
+    private func whyInactive(_ report: ModuleReport) -> String {
+        let reason = report.reasonText?.render(runtime.strings) ?? runtime.strings[.reasonNone]
+        switch report.state {
+        case .disabled: return runtime.strings.format(.inactiveDisabled, reason, report.name)
+        case .failed: return runtime.strings.format(.inactiveFailed, reason)
+        case .skipped: return runtime.strings.format(.inactiveSkipped, reason)
+        case .active: return reason
+        }
+    }
+
+    private static func list(_ commands: [ModuleCommand]) -> String {
+        commands.isEmpty ? "(no commands)" : commands.map { "'\($0.name)'" }.joined(separator: ", ")
+    }
+}
+
+/// An exit status as an error, for paths that end a command early.
+struct ExitStatus: Error {
+    let code: Int32
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HostLifecycle
+import HostLoading
+import HostModel
+import ModuleKit
+
+/// Proves that libraries load by loading them in a child process (`modhost __probe NAME…`),
+/// with a time limit per module: what `check` does, so that a library's own code can neither
+/// crash, end nor hang `check`.
+///
+/// The child says what it does as it goes, one ``ProbeMessage`` per line: which module it
+/// begins, whether it loaded, and at the end any route under two identities; its guard adds
+/// how a module ended it (a crash, an exit, a hang). When it dies or overruns, the module it had
+/// begun is the culprit, and a new child goes on with the modules after it.
+struct LibraryProbe {
+    let executable: String
+    /// Global options for the child (config, data folder, enable/disable).
+    let options: [String]
+    /// The time limit of each module.
+    let timeout: (String) -> Duration
+
+    /// What the children found: the problem of each module that does not load, by name, and
+    /// the strings files of the modules that did (every shipped locale, parsed).
+    struct Report {
+        var problems: [String: HostText] = [:]
+        var stringsFiles = 0
+        var stringsTime = Duration.zero
+    }
+
+    func run(_ names: [String]) -> Report {
+        var report = Report()
+        var pending = names[...]
+        while !pending.isEmpty {
+            let outcome = runChild(Array(pending))
+            report.problems.merge(outcome.problems) { first, _ in first }
+            report.stringsFiles += outcome.stringsFiles
+            report.stringsTime += outcome.stringsTime
+            pending = pending.dropFirst(outcome.finished)
+            if let culprit = outcome.culprit {
+                report.problems[culprit] = outcome.culpritProblem
+                pending = pending.drop { $0 != culprit }.dropFirst()
+            } else if outcome.finished == 0 {
+                for name in pending { report.problems[name] = outcome.culpritProblem }
+                break
+            }
+        }
+        return report
+    }
+
+    private struct Outcome {
+        /// As the child said them, in this run's language.
+        var problems: [String: HostText] = [:]
+        /// How many modules got a result.
+        var finished = 0
+        var culprit: String?
+        var culpritProblem = HostText("probe.unchecked", "could not be checked")
+        var stringsFiles = 0
+        var stringsTime = Duration.zero
+    }
+
+    private func runChild(_ names: [String]) -> Outcome {
+        var outcome = Outcome()
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else {
+            outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
+            return outcome
+        }
+        let arguments = [executable] + options + ["--no-crash-records", CommandLineArguments.probeCommand] + names
+        let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0]))
+        close(output[1])
+        defer { close(output[0]) }
+        guard let pid = spawned.pid else {
+            outcome.culpritProblem = HostText(
+                "probe.cannot.start", "could not be checked: cannot start '%@': %@",
+                [.plain(executable), .plain(String(cString: strerror(spawned.error)))])
+            return outcome
+        }
+        var current: String?
+        var deadline = ContinuousClock.now + timeout(names[0]) + .seconds(5)
+        var buffer: [UInt8] = []
+        var timedOut = false
+        var ended: GuardOutcome?
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                timedOut = true
+                kill(pid, SIGKILL)
+                break
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                switch ProbeMessage(line: line) {
+                case .begin(let module)?:
+                    current = module
+                    deadline = ContinuousClock.now + timeout(module) + .seconds(1)
+                case .loaded(_, let files, let nanoseconds)?:
+                    outcome.finished += 1
+                    current = nil
+                    outcome.stringsFiles += files
+                    outcome.stringsTime += .nanoseconds(nanoseconds)
+                case .problem(let module, let reason)?:
+                    outcome.finished += 1
+                    outcome.problems[module] = reason.isEmpty ? HostText("probe.not.loaded", "could not be loaded") : .plain(reason)
+                    current = nil
+                case .conflict(let module, let reason)?:
+                    // After every module is done: a problem of one that loaded alone.
+                    outcome.problems[module] =
+                        reason.isEmpty ? HostText("probe.two.identities", "declares a route under two identities") : .plain(reason)
+                case .ended(let outcome)?:
+                    ended = outcome
+                case nil:
+                    // Not a message (a module's own output, or the guard's blank line).
+                    break
+                }
+            }
+        }
+        let status = ChildCommand.wait(pid)
+        guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
+        outcome.culprit = culprit
+        let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
+        // The child's own watchdog usually names a hang first (it exits 1 after saying so).
+        if timedOut || ended == .hang {
+            outcome.culpritProblem = HostText(
+                "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
+        } else if let signal = ChildCommand.signal(status) {
+            outcome.culpritProblem = HostText(
+                "probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(Self.signalName(signal))])
+        } else if case .exit(let code)? = ended {
+            outcome.culpritProblem = HostText(
+                "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
+        } else {
+            outcome.culpritProblem = HostText(
+                "probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain("\((status >> 8) & 0xff)")])
+        }
+        return outcome
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGABRT: "SIGABRT", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
+            SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}
+
+extension ProcessLocation {
+    /// The running executable itself, for the child processes of `check` and `bisect`.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HostModel
+import ModuleKit
+
+/// `modhost new NAME`: checks the name and the kit, writes the package, and says what to do
+/// next, down to the `modules.json` entry that loads it.
+struct NewModuleCommand {
+    let console: Console
+
+    func run(name: String, output: String?, kit: String?, route: Bool) -> Int32 {
+        if let problem = ModuleScaffold.problem(withName: name) {
+            console.error(Self.prefixed(problem))
+            return ModhostCommandLine.exitUsage
+        }
+        let kitFolder = absolute(kit ?? ModuleScaffold.builtKitFolder)
+        if let problem = ModuleScaffold.problem(withKit: kitFolder) {
+            console.error(Self.prefixed(problem))
+            return ModhostCommandLine.exitFailure
+        }
+        let given = output ?? name
+        let folder = absolute(given)
+        do {
+            try ModuleScaffold(name: name, output: folder, kitFolder: kitFolder, withRoute: route).write()
+        } catch {
+            console.error(Self.prefixed(error.text))
+            return ModhostCommandLine.exitFailure
+        }
+        let entry = #"{ "name": "\#(name)", "enabled": true, "library": \#(JSONOutput.string(folder + "/.build/debug/lib\(name).so")) }"#
+        console.print(
+            HostText(
+                "new.wrote", "Wrote module '%@' in '%@' (ModuleKit SDK %@, kit '%@').",
+                [
+                    .plain(name), .plain(Escaped(folder).description), .plain(ModuleKitABI.sdkVersion),
+                    .plain(Escaped(kitFolder).description),
+                ]))
+        console.print(HostText("new.next.build", "Test and build it:"))
+        console.print("  swift test --package-path \(Self.shellQuoted(given))")
+        console.print("  swift build --package-path \(Self.shellQuoted(given))")
+        console.print(HostText("new.next.entry", "Then add to the \"modules\" of modules.json:"))
+        console.print("  " + entry)
+        console.print(HostText("new.next.run", "and run '%@'.", [.plain("modhost \(ModuleName(name).commandWord) hello")]))
+        if route {
+            console.print(
+                HostText(
+                    "new.route",
+                    "Its route %@ is in '%@': another module depends on that package and declares '%@'.",
+                    [.plain(name + "Route"), .plain("\(Escaped(folder))/\(name)Contracts"), .plain("requires \(name)Route")]))
+        }
+        return ModhostCommandLine.exitSuccess
+    }
+
+    /// `new: …`, the command the message is about first (its name is not translated).
+    private static func prefixed(_ problem: HostText) -> HostText { HostText("", "new: %@", [.text(problem)]) }
+
+    private func absolute(_ path: String) -> String {
+        let url =
+            path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
+        return url.standardizedFileURL.path
+    }
+
+    /// `text` quoted for a POSIX shell when it needs it.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+".unicodeScalars.contains($0) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,148 @@
+import CHostGuard
+import Foundation
+import HostLifecycle
+import HostModel
+@_spi(Host) import ModuleKit
+
+/// `modhost`: parses the command line, runs the command, and returns the exit code
+/// (0 success, 1 failure, 2 bad usage). Everything the executable does happens here.
+public enum ModhostCommandLine {
+    public static let exitSuccess: Int32 = 0
+    public static let exitFailure: Int32 = 1
+    public static let exitUsage: Int32 = 2
+
+    /// The host's strings, read only when a message needs them before the runtime exists (a
+    /// run that goes well does not pay for them here); the console's labels follow them.
+    static func hostStrings(_ environment: [String: String]) -> ModuleStrings? {
+        let strings = try? ModuleStrings.load(
+            module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: LocaleSetting(environment: environment))
+        if let strings { Console.localize(with: strings) }
+        return strings
+    }
+
+    /// Runs `modhost` with `arguments` (without the program name), on the main actor.
+    @MainActor
+    public static func main(
+        arguments: [String],
+        environment: [String: String] = ProcessEnvironment.variables,
+        console: Console = .standard
+    ) -> Int32 {
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments.parse(arguments)
+        } catch {
+            console.error(error.message(in: hostStrings(environment)))
+            return exitUsage
+        }
+        if let mismatch = kitMismatch() {
+            _ = hostStrings(environment)
+            console.error(mismatch)
+            return exitFailure
+        }
+        if parsed.version {
+            console.print(
+                "modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit SDK \(ModuleKitABI.sdkVersion), \(ModuleKitABI.compiler))"
+            )
+            return exitSuccess
+        }
+        if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
+            _ = hostStrings(environment)
+            return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
+        }
+        if case .dev(let package, let devArguments) = parsed.command, !parsed.help {
+            _ = hostStrings(environment)
+            return DevCommand(
+                console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions, arguments: devArguments
+            ).run()
+        }
+        let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
+        let configuration: HostConfiguration
+        do {
+            configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
+        } catch {
+            if parsed.help {
+                console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
+                console.warning(
+                    HostText(
+                        "help.modules.unlisted", "module commands are not listed: '%@': %@",
+                        [.plain(configPath), .text(error.texts.first ?? .plain(""))]))
+                return exitSuccess
+            }
+            let strings = hostStrings(environment)
+            for problem in error.texts { console.error("'\(configPath)': \(problem.render(strings))") }
+            return exitFailure
+        }
+        let configurationWithExtras: HostConfiguration
+        switch ExtraModules.add(parsed.extraModules, to: configuration) {
+        case .failure(let error):
+            console.error(error.message(in: hostStrings(environment)))
+            return exitUsage
+        case .success(let extended): configurationWithExtras = extended
+        }
+        var options = RuntimeOptions(
+            only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
+            dataFolder: Self.dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
+        options.retry = parsed.retry
+        options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
+        options.recordsCrashes = parsed.recordsCrashes
+        switch parsed.command {
+        case .check, .probe, .bisect: options.readOnly = true
+        case .modules(let json): options.hashLibraries = json
+        default: options.readOnly = parsed.help && parsed.command == .run
+        }
+        let runtime: HostRuntime
+        do {
+            runtime = try HostRuntime(
+                configuration: configurationWithExtras, options: options, environment: environment, logSink: console.err)
+        } catch {
+            console.error(UsageError(error.text).message(in: hostStrings(environment)))
+            return exitUsage
+        }
+        SignalTrap.runtime.withLock { $0 = runtime }
+        let status = HostSession(runtime: runtime, console: console, arguments: arguments).run(parsed)
+        runtime.moduleGuard.finish()
+        return status
+    }
+
+    /// Installs the guard around module code (fatal signals, exit, hangs, SIGINT/SIGTERM, the
+    /// terminal). Only the `modhost` executable calls it: tests that run `main` in-process keep
+    /// their own signal handling.
+    public static func installGuard() {
+        SignalTrap.install()
+    }
+
+    /// Ends the executable: flushes what modules printed (reporting a failed write) and exits
+    /// as the host, so the guard does not take the exit for a module's.
+    public static func exit(_ status: Int32) -> Never {
+        StandardOutput.flush()
+        modhost_guard_host_exiting()
+        Foundation.exit(status)
+    }
+
+    /// The host checks itself as it checks modules: the `libModuleKit.so` it loaded must be of
+    /// the SDK major modhost was compiled against, at the same minor or a later one (a kit
+    /// library left from another build would otherwise make the host misbehave, not fail).
+    static func kitMismatch() -> HostText? {
+        let compiled = ModuleKitABI.compiledSDKVersion.description
+        if let built = SDKVersion(compiled), let loaded = SDKVersion(ModuleKitABI.sdkVersion),
+            SDKVersion.fit(built: built, held: loaded) == .fits
+        {
+            return nil
+        }
+        return HostText(
+            "host.kit.mismatch",
+            "modhost was built against ModuleKit SDK %@, but the loaded libModuleKit.so is SDK %@; rebuild with 'swift build' (remove .build if the mismatch stays)",
+            [.plain(compiled), .plain(ModuleKitABI.sdkVersion)])
+    }
+
+    /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when
+    /// it cannot be: then opening it at start says why, and modules that store data fail.
+    static func dataFolder(_ given: String) -> String {
+        (try? ModuleStorage.resolveDataFolder(given)) ?? given
+    }
+
+    /// The folder of the running executable: where `lib<Name>.so` is looked up by default.
+    static func executableFolder() -> String {
+        ProcessLocation.executableFolder
+    }
+}

@@ -1,0 +1,76 @@
+import Contracts
+import HostLifecycle
+import ModuleKit
+
+/// The app's root: picks the first screen from the app's state — Welcome
+/// while Auth is active and nobody is logged in, else Home — and switches between them when
+/// someone logs in or out.
+@MainActor
+final class AppShell {
+    let runtime: HostRuntime
+    let auth: (any AuthRoute)?
+
+    init(runtime: HostRuntime) {
+        self.runtime = runtime
+        auth = runtime.resolver.ifAvailable((any AuthRoute).self)
+    }
+
+    /// Runs the app until the person quits or input ends.
+    func run() {
+        let (runtime, auth) = (self.runtime, self.auth)
+        let navigator = runtime.navigator
+        let observation = auth?.observe { user in
+            navigator.requestRoot(user == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
+        }
+        defer { observation?.cancel() }
+        navigator.run(root: auth != nil && auth?.currentUser == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
+        navigator.ui.print(runtime.strings[.goodbye])
+    }
+
+    static func welcome(_ runtime: HostRuntime, _ auth: (any AuthRoute)?) -> any Screen {
+        WelcomeScreen(strings: runtime.strings, auth: auth)
+    }
+
+    static func home(_ runtime: HostRuntime, _ auth: (any AuthRoute)?) -> any Screen {
+        HomeScreen(runtime: runtime, auth: auth)
+    }
+}
+
+extension StringKey {
+    static let welcomeTitle: StringKey = "welcome.title"
+    static let welcomeLogIn: StringKey = "welcome.login"
+    static let welcomeRegister: StringKey = "welcome.register"
+    static let welcomeReset: StringKey = "welcome.reset"
+    static let quit: StringKey = "app.quit"
+    static let goodbye: StringKey = "app.goodbye"
+    static let homeTitle: StringKey = "home.title"
+    static let homeGreeting: StringKey = "home.greeting"
+    static let homeLogOut: StringKey = "home.logout"
+    static let homeLoggedOut: StringKey = "home.loggedout"
+    static let homeLogOutTitle: StringKey = "home.logout.confirm.title"
+    static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
+    static let homeEmpty: StringKey = "home.empty"
+    static let appError: StringKey = "app.error"
+    static let helpUsage: StringKey = "help.usage"
+    static let helpOptions: StringKey = "help.options"
+    static let helpExample: StringKey = "help.example"
+    static let helpCommands: StringKey = "help.commands"
+    static let helpNone: StringKey = "help.none"
+    static let helpMore: StringKey = "help.more"
+    static let helpSeeCommand: StringKey = "help.see.command"
+    static let helpCommandWord: StringKey = "help.command.word"
+    static let labelError: StringKey = "label.error"
+    static let commandNeeded: StringKey = "command.needed"
+    static let moduleInactive: StringKey = "module.inactive"
+    static let checkValid: StringKey = "check.valid"
+    static let checkReady: StringKey = "check.ready"
+    static let inactiveDisabled: StringKey = "module.inactive.disabled"
+    static let inactiveFailed: StringKey = "module.inactive.failed"
+    static let inactiveSkipped: StringKey = "module.inactive.skipped"
+    static let reasonNone: StringKey = "module.reason.none"
+    static let commandUnknown: StringKey = "command.unknown"
+    static let commandUnknownSuggest: StringKey = "command.unknown.suggest"
+    static let hostCommandUnknown: StringKey = "host.command.unknown"
+    static let hostCommandUnknownSuggest: StringKey = "host.command.unknown.suggest"
+    static let labelWarning: StringKey = "label.warning"
+}

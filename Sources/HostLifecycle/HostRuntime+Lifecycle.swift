@@ -1,0 +1,180 @@
+import Contracts
+import Foundation
+import HostGraph
+import HostLoading
+import HostModel
+@_spi(Host) import ModuleKit
+
+extension HostRuntime {
+    /// Registers and starts every planned module in dependency order, then seals the locator:
+    /// the work of the start phase, on the loaded snapshot (called without the runtime's lock).
+    ///
+    /// A module that throws in register or start is marked failed and its registrations are
+    /// withdrawn; modules that require it are skipped; all others start.
+    func startModules(_ state: inout Snapshot) {
+        do {
+            try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
+        } catch {
+            logger.error("\(error); modules that store data will fail")
+        }
+        registerHostRoutes()
+        for name in state.plan.order {
+            guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
+            let timeout = entry.timeout
+            let identity = state.inspected[name]?.identity
+            if let reason = unmetRequirement(of: module.manifest, in: state) {
+                settle(name, as: .skipped, reason: reason, module: module, in: &state)
+                continue
+            }
+            let context = self.context(
+                named: name, resolver: locator.resolver(for: module.manifest, access: access),
+                strings: state.strings[name] ?? .none(locale: locale),
+                libraryFolder: module.folder)
+            state.contexts[name] = context
+            do {
+                try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {
+                    try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
+                }
+            } catch {
+                settle(
+                    name, as: .failed, reason: HostText("reason.threw.register", "threw in register: %@", [.plain("\(error)")]),
+                    module: module,
+                    in: &state)
+                continue
+            }
+            do {
+                try moduleGuard.run(name, .start, library: module.path, identity: identity, timeout: timeout) {
+                    try module.instance.start(context)
+                }
+            } catch {
+                settle(
+                    name, as: .failed, reason: HostText("reason.threw.start", "threw in start: %@", [.plain("\(error)")]), module: module,
+                    in: &state)
+                continue
+            }
+            state.started.append(name)
+            logger.debug("module '\(name)' started")
+        }
+        locator.seal()
+        hostInfo.update(state.reports)
+    }
+
+    /// Stops the started modules in reverse order: the work of the stop phase (called without
+    /// the runtime's lock).
+    func stopModules(_ state: Snapshot) {
+        for name in state.started.reversed() {
+            guard let module = state.loaded[name] else { continue }
+            let timeout = configuration.entry(named: name)?.timeout ?? ModuleGuard.defaultTimeout
+            moduleGuard.run(name, .stop, library: module.path, identity: state.inspected[name]?.identity, timeout: timeout) {
+                module.instance.stop()
+            }
+            logger.debug("module '\(name)' stopped")
+        }
+    }
+
+    /// The active modules with what calling into them needs, read under the lock; the calls
+    /// themselves happen after it is released.
+    private var activeModules: [(name: String, module: LoadedModule, context: ModuleContext, identity: FileIdentity?)] {
+        read { state in
+            state.reports.compactMap { report in
+                guard report.state == .active, let module = state.loaded[report.name], let context = state.contexts[report.name] else {
+                    return nil
+                }
+                return (report.name, module, context, state.inspected[report.name]?.identity)
+            }
+        }
+    }
+
+    /// The commands of every active module, in file order.
+    public var commands: [(module: String, commands: [ModuleCommand])] {
+        activeModules.map { active in
+            (
+                active.name,
+                moduleGuard.run(active.name, .contributions, library: active.module.path, identity: active.identity) {
+                    active.module.instance.commands(active.context)
+                }
+            )
+        }
+    }
+
+    /// A module's context: its resolver, its storage in the data folder, its strings (read in
+    /// `prepare`), and the app's shared locale and navigator.
+    private func context(
+        named name: String, resolver: ModuleResolver, strings: ModuleStrings,
+        libraryFolder: String = ProcessLocation.executableFolder
+    ) -> ModuleContext {
+        ModuleContext(
+            moduleName: name, environment: configuration.environment,
+            logger: name == Self.hostName ? logger : logger.relabeled(name), resolver: resolver,
+            storage: ModuleStorage(dataFolder: options.dataFolder, module: name) { [logger] in logger.relabeled(name).info($0) },
+            strings: strings, locale: locale,
+            navigator: navigator, libraryFolder: libraryFolder)
+    }
+
+    /// The Home entries of every active module, in file order, each with its number on Home.
+    ///
+    /// A module's first entry takes the module's position in modules.json, so an entry keeps
+    /// its number whichever other modules are on or off; a module's further entries follow
+    /// the last position, in order.
+    @MainActor public var homeEntries: [(number: Int, entry: HomeEntry)] {
+        let positions = read { state in Dictionary(state.reports.enumerated().map { ($1.name, $0 + 1) }) { first, _ in first } }
+        var next = positions.count + 1
+        return activeModules.flatMap { name, module, context, identity in
+            let entries = moduleGuard.run(name, .contributions, library: module.path, identity: identity) {
+                module.instance.homeEntries(context)
+            }
+            return entries.enumerated().map { offset, entry in
+                var number = positions[name] ?? next
+                if offset > 0 || positions[name] == nil {
+                    number = next
+                    next += 1
+                }
+                let wrapped = HomeEntry(title: entry.title) { [self] in
+                    AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
+                }
+                return (number, wrapped)
+            }
+        }
+    }
+
+    private func registerHostRoutes() {
+        let context = context(named: Self.hostName, resolver: resolver, strings: strings)
+        let registry = ModuleRegistry(context: context, locator: locator)
+        do {
+            try registry.route((any HostInfoRoute).self, .singleton(hostInfo))
+        } catch {
+            // Only possible when this locator already ran a host; the existing route serves.
+            logger.warn("host routes not registered: \(error)")
+        }
+    }
+
+    /// Why `manifest` cannot start now that earlier modules have settled, or `nil`.
+    private func unmetRequirement(of manifest: ModuleManifest, in state: Snapshot) -> HostText? {
+        DependencyGraph.unmetRequirement(
+            requiring: manifest.requires.map(\.name),
+            providers: state.plan.providers,
+            explainMissing: { Self.explainMissing($0, reports: state.reports, disabled: state.disabledDescriptors) },
+            stateOf: { provider in
+                guard let report = state.reports.first(where: { $0.name == provider }), report.state != .active else { return nil }
+                return (report.state, report.reasonText ?? .plain(""))
+            }
+        )
+    }
+
+    /// Records that `name` did not start, and withdraws what it registered.
+    private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, module: LoadedModule, in state: inout Snapshot)
+    {
+        let reason = text.description
+        if let index = state.reports.firstIndex(where: { $0.name == name }) {
+            state.reports[index].outcome = ModuleReport.Outcome(moduleState, text)
+        }
+        locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
+        logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")
+    }
+
+    /// Runs `body`, code of module `name` that the host calls outside the lifecycle (a command).
+    package func guarded<T>(_ name: String, _ phase: GuardPhase, _ body: () throws -> T) rethrows -> T {
+        let (path, identity) = read { ($0.loaded[name]?.path, $0.inspected[name]?.identity) }
+        return try moduleGuard.run(name, phase, library: path, identity: identity, body)
+    }
+}

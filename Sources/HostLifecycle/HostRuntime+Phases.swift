@@ -1,0 +1,178 @@
+import HostModel
+import ModuleKit
+
+// The runtime's phases: plan (config and descriptors, no module code) → load (dlopen, the
+// handshake, configs, strings) → start (register, start, seal) → stop. Each phase is a value
+// that only the previous phase's value can make (their initializers are private to this
+// file), so an order such as "start before load" cannot be written. Each step takes the last
+// value out under the lock, runs the module code with the lock released, and publishes the
+// new value: the signal path, and readers such as `modules`, never wait on module code.
+
+/// Descriptors read and checked, start order planned; no module code has run.
+package struct Planned: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// Libraries opened, modules created, configs checked, strings read.
+package struct Loaded: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// Modules registered and started, the locator sealed.
+package struct Started: Sendable {
+    fileprivate(set) var snapshot: HostRuntime.Snapshot
+    fileprivate init(_ snapshot: HostRuntime.Snapshot) { self.snapshot = snapshot }
+}
+
+/// What the runtime's lock guards.
+package struct RuntimeState: Sendable {
+    package enum Stage: Sendable {
+        case initial
+        case planned(Planned)
+        case loaded(Loaded)
+        case started(Started)
+        case stopped
+
+        /// How far the runtime has come, to compare with the phase asked for.
+        var reached: Phase? {
+            switch self {
+            case .initial: nil
+            case .planned: .planned
+            case .loaded: .loaded
+            case .started, .stopped: .started
+            }
+        }
+    }
+
+    /// A phase a caller asks the runtime to reach, in the order they run.
+    package enum Phase: Int, Comparable, Sendable {
+        case planned, loaded, started
+
+        package static func < (left: Phase, right: Phase) -> Bool { left.rawValue < right.rawValue }
+    }
+
+    var stage = Stage.initial
+    /// The last snapshot a phase published, for readers.
+    var published = HostRuntime.Snapshot()
+    /// A phase is running module code (outside the lock).
+    var busy = false
+}
+
+extension HostRuntime {
+    // MARK: - The phases, each from the one before
+
+    func makePlan() -> Planned {
+        var snapshot = Snapshot()
+        plan(&snapshot)
+        return Planned(snapshot)
+    }
+
+    func load(_ planned: Planned) -> Loaded {
+        var snapshot = planned.snapshot
+        load(&snapshot)
+        return Loaded(snapshot)
+    }
+
+    func start(_ loaded: Loaded) -> Started {
+        var snapshot = loaded.snapshot
+        startModules(&snapshot)
+        return Started(snapshot)
+    }
+
+    func stop(_ started: Started) {
+        stopModules(started.snapshot)
+    }
+
+    // MARK: - Driving them
+
+    /// Plans only: every library checked and read from its file, nothing opened with `dlopen`
+    /// (what `check` and `--help` use).
+    public func planOnly() { advance(to: .planned) }
+
+    /// Plans and loads, short of running `register` (what a probe of a library needs).
+    public func prepare() { advance(to: .loaded) }
+
+    /// Plans, loads, registers and starts the modules; later calls do nothing.
+    public func start() {
+        advance(to: .started)
+        hostInfo.update(
+            commands: { [self] in
+                commands.flatMap { module in
+                    module.commands.map { "modhost \(ModuleName(module.module).commandWord) \($0.usage) — \($0.summary)" }
+                }
+            },
+            titles: { [self] name in
+                let strings = strings(of: name)
+                let title = strings[Self.moduleTitle]
+                return title == Self.moduleTitle.rawValue ? name : title
+            },
+            describe: { [strings] text in text.render(strings) })
+    }
+
+    /// Stops the started modules in reverse order; later calls, and calls before start, do
+    /// nothing.
+    public func stop() {
+        let started: Started? = state.withLock { state in
+            guard !state.busy, case .started(let started) = state.stage else { return nil }
+            state.stage = .stopped
+            return started
+        }
+        if let started { stop(started) }
+    }
+
+    /// Stops the modules unless a phase is running module code (a module still in `start`):
+    /// the signal path never waits for it.
+    package func stopIfIdle() { stop() }
+
+    /// Reads the last published snapshot.
+    func read<Value>(_ body: (Snapshot) -> Value) -> Value {
+        state.withLock { body($0.published) }
+    }
+
+    /// Runs the phases up to `target`, each outside the lock; once stopped, none.
+    private func advance(to target: RuntimeState.Phase) {
+        while true {
+            let current: RuntimeState.Stage? = state.withLock { state in
+                guard !state.busy, (state.stage.reached.map { $0 < target } ?? true) else { return nil }
+                state.busy = true
+                return state.stage
+            }
+            guard let current else { return }
+            let next: RuntimeState.Stage
+            let snapshot: Snapshot
+            switch current {
+            case .initial:
+                let planned = makePlan()
+                (next, snapshot) = (.planned(planned), planned.snapshot)
+            case .planned(let planned):
+                let loaded = load(planned)
+                (next, snapshot) = (.loaded(loaded), loaded.snapshot)
+            case .loaded(let loaded):
+                let started = start(loaded)
+                (next, snapshot) = (.started(started), started.snapshot)
+            case .started, .stopped:
+                state.withLock { $0.busy = false }
+                return
+            }
+            state.withLock { state in
+                state.stage = next
+                state.published = snapshot
+                state.busy = false
+            }
+        }
+    }
+
+    /// Marks modules whose probe failed as failed, and skips what requires them (no module
+    /// code: the plan is revised).
+    package func recordProbeFailures(_ problems: [String: HostText]) {
+        guard !problems.isEmpty else { return }
+        state.withLock { state in
+            guard case .planned(var planned) = state.stage else { return }
+            replan(&planned.snapshot, failing: problems)
+            state.stage = .planned(planned)
+            state.published = planned.snapshot
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Contracts
+import Foundation
+import HostGraph
+import HostLoading
+import HostModel
+@_spi(Host) import ModuleKit
+import Synchronization
+
+/// Runs the modules of one `modules.json`: loads the enabled libraries, orders them, registers
+/// and starts them, seals the locator, and stops them in reverse order.
+///
+/// Every module that does not end up active gets a state and a reason; the others keep
+/// working. ``planOnly()`` reads and checks every library's file without loading any (what
+/// `modhost check` runs in its own process, before it loads each library in a child probe);
+/// ``prepare()`` also loads them, short of `register`; ``start()`` runs the lifecycle.
+public final class HostRuntime: Sendable {
+    /// The name the host registers its own routes under.
+    public static let hostName = "modhost"
+    /// The key under which a module's strings name the module for people.
+    static let moduleTitle: StringKey = "module.title"
+    /// The host's version.
+    public static let version = "0.1.0"
+
+    public let configuration: HostConfiguration
+    public let options: RuntimeOptions
+    let locator: ServiceLocator
+    /// The host's right to make resolvers of `locator` (see ``HostAccessKeeper``).
+    let access: HostAccess
+    let loader: ModuleLibraryLoader
+    let logger: Logger
+    let hostInfo: HostInfo
+    /// Records whose code runs, so a crash, an exit or a hang is named.
+    package let moduleGuard: ModuleGuard
+    /// The app's locale, shared by every module.
+    public let locale: LocaleSetting
+    /// The app's screen stack and terminal, shared by every module.
+    public let navigator: Navigator
+    /// The host's own strings (the shell's screens, the UI's labels).
+    public let strings: ModuleStrings
+
+    /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
+    /// (see `HostRuntime+Phases.swift`).
+    package struct Snapshot: Sendable {
+        var reports: [ModuleReport] = []
+        /// Enabled modules whose library passed the checks, with its descriptor.
+        var inspected: [String: InspectedLibrary] = [:]
+        /// Descriptors of disabled modules, to explain what their consumers miss.
+        var disabledDescriptors: [String: ModuleDescriptor] = [:]
+        /// Modules skipped for a recorded crash, with the reason.
+        var crashed: [String: HostText] = [:]
+        var loaded: [String: LoadedModule] = [:]
+        var contexts: [String: ModuleContext] = [:]
+        var strings: [String: ModuleStrings] = [:]
+        var plan = DependencyGraph.Plan(order: [], blocked: [:], providers: [:])
+        /// The graph the plan came from, built once at planning with every failure known then;
+        /// a later failure is added to it and the plan made again.
+        var graph: DependencyGraph?
+        var started: [String] = []
+    }
+
+    /// The runtime's lock guards only this: the phase reached, and the snapshot readers see.
+    /// No module code ever runs while it is held.
+    let state = Mutex(RuntimeState())
+
+    /// Creates a runtime for `configuration`.
+    ///
+    /// - Throws: ``RuntimeError`` when `--only`, `--enable` or `--disable` name a module that
+    ///   `modules.json` lacks, or a module is both enabled and disabled.
+    public init(
+        configuration: HostConfiguration,
+        options: RuntimeOptions = RuntimeOptions(),
+        locator: ServiceLocator = .shared,
+        loader: ModuleLibraryLoader = .shared,
+        terminal: any Terminal = StandardTerminal(),
+        environment: [String: String] = ProcessEnvironment.variables,
+        logSink: (@Sendable (String) -> Void)? = nil
+    ) throws(RuntimeError) {
+        var configuration = configuration
+        for (flag, names) in [("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable)] {
+            for name in names where configuration.entry(named: name) == nil {
+                let known = configuration.modules.map(\.name)
+                throw RuntimeError(
+                    HostText(
+                        "usage.no.such.module", "%@ '%@': no module named '%@' in '%@'%@",
+                        [.plain(flag), .plain(name), .plain(name), .plain(configuration.path), .text(suggestion(for: name, among: known))]))
+            }
+        }
+        let enabled = Set(options.enable.map(ModuleName.init))
+        if let both = options.disable.first(where: { enabled.contains(ModuleName($0)) }) {
+            throw RuntimeError(
+                HostText(
+                    "usage.enabled.and.disabled", "'%@' is both enabled and disabled; pass only one of --enable and --disable",
+                    [.plain(both)]))
+        }
+        for index in configuration.modules.indices {
+            let name = configuration.modules[index].name
+            if options.enable.containsModule(name) { configuration.modules[index].enabled = true }
+            if options.disable.containsModule(name) { configuration.modules[index].enabled = false }
+        }
+        guard let access = HostAccessKeeper.access(to: locator) else {
+            throw RuntimeError(
+                HostText("usage.locator.claimed", "the locator's host access was claimed before the host's; run modules on a fresh one"))
+        }
+        self.access = access
+        self.configuration = configuration
+        self.options = options
+        self.locator = locator
+        self.loader = loader
+        let sink = logSink ?? StandardError.write
+        logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
+        moduleGuard = ModuleGuard(dataFolder: options.dataFolder, recordsCrashes: options.recordsCrashes && !options.readOnly)
+        hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
+        let locale = LocaleSetting(environment: environment)
+        self.locale = locale
+        let strings: ModuleStrings
+        do {
+            strings = try ModuleStrings.load(module: Self.hostName, from: Self.hostStringsFolder, locale: locale)
+        } catch {
+            logger.error("the host's strings are missing, screens show keys: \(error)")
+            strings = .none(locale: locale)
+        }
+        self.strings = strings
+        navigator = Navigator(ui: TerminalUI(terminal: GuardedTerminal(terminal), labels: { strings[StringKey($0.rawValue)] }))
+    }
+
+    /// Where SwiftPM puts HostModel's resources (the host's strings): beside the executable that links it.
+    package static var hostStringsFolder: String {
+        ProcessLocation.executableFolder + "/ModuleHost_HostModel.resources/Strings"
+    }
+
+    /// Every module in file order, with its state and reason.
+    public var modules: [ModuleReport] { read { $0.reports } }
+
+    /// One line per module that will not (or did not) start, for `modhost check`.
+    public var problems: [String] {
+        modules.compactMap { report in
+            guard report.state == .failed || report.state == .skipped, let reason = report.reasonText else { return nil }
+            return HostText("problem.module", "module '%@': %@", [.plain(report.name), .text(reason)]).render(strings)
+        }
+    }
+
+    /// The host's own view of the locator: it reaches every route.
+    public var resolver: ModuleResolver { locator.hostResolver(name: Self.hostName, access: access) }
+
+    /// Routes the host provides to every module.
+    static let hostRoutes: [RouteKey] = [.route((any HostInfoRoute).self)]
+}

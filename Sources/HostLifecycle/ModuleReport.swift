@@ -1,0 +1,99 @@
+import HostGraph
+import HostModel
+import ModuleKit
+
+/// One module as the host reports it: `modhost modules`, `check`, the About route.
+public struct ModuleReport: Sendable, Equatable {
+    public let name: String
+    /// Where the module stands, with the reason exactly when it is not active. Redacted when
+    /// it is set: the reason reaches `modules`, `--json`, `check` and About.
+    var outcome: Outcome {
+        didSet { outcome = outcome.redacted() }
+    }
+
+    init(name: String, outcome: Outcome) {
+        self.name = name
+        self.outcome = outcome.redacted()
+    }
+
+    /// A module's state and, when it is not active, why: said in the person's language where
+    /// the host has a translation (``reason`` is its English, as `modules --json` reports it).
+    package enum Outcome: Sendable, Equatable {
+        case active
+        case disabled(HostText)
+        case failed(HostText)
+        case skipped(HostText)
+
+        /// A module that must not start, in `state` (never `.active`) for `reason`.
+        init(_ state: ModuleState, _ reason: HostText) {
+            switch state {
+            case .disabled: self = .disabled(reason)
+            case .skipped: self = .skipped(reason)
+            case .failed, .active: self = .failed(reason)
+            }
+        }
+
+        var state: ModuleState {
+            switch self {
+            case .active: .active
+            case .disabled: .disabled
+            case .failed: .failed
+            case .skipped: .skipped
+            }
+        }
+
+        var reason: HostText? {
+            switch self {
+            case .active: nil
+            case .disabled(let reason), .failed(let reason), .skipped(let reason): reason
+            }
+        }
+
+        fileprivate func redacted() -> Outcome {
+            switch self {
+            case .active: .active
+            case .disabled(let reason): .disabled(reason.redacted())
+            case .failed(let reason): .failed(reason.redacted())
+            case .skipped(let reason): .skipped(reason.redacted())
+            }
+        }
+    }
+
+    public var state: ModuleState { outcome.state }
+    /// Why the module is not active; `nil` exactly when it is.
+    package var reasonText: HostText? { outcome.reason }
+    /// Why the module is not active, in English; `nil` exactly when it is.
+    public var reason: String? { reasonText?.description }
+    /// What the library reports; `nil` when it was not loaded.
+    public var version: String?
+    /// The ModuleKit SDK version the library was built with; `nil` when unknown.
+    public var sdk: String?
+    /// The library's resolved path; `nil` for a disabled module.
+    public var library: String?
+    public var provides: [String] = []
+    public var requires: [String] = []
+    public var uses: [String] = []
+    /// The library's SHA-256, when it was computed (`modules --json`, or a `sha256` pin).
+    public var sha256: String?
+}
+
+extension ModuleReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, state, reason, version, sdk, library, sha256, provides, requires, uses
+    }
+
+    /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(version, forKey: .version)
+        try container.encode(sdk, forKey: .sdk)
+        try container.encode(library, forKey: .library)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(provides, forKey: .provides)
+        try container.encode(requires, forKey: .requires)
+        try container.encode(uses, forKey: .uses)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+@_spi(Host) import ModuleKit
+
+/// The crashes the host remembers, in `<data>/.modhost/crashes`: one ``CrashRecord`` per module.
+///
+/// At each start the markers left by processes that ended inside a module call are turned into
+/// records. A module with a record that skips it (see ``CrashRecord/skips``) is skipped until
+/// its library changes (size, modification time or inode: the author shipped a fix) or
+/// `--retry` names it.
+///
+/// A process that vanished inside a call (SIGKILL, `_exit`) leaves no word of why: a `kill -9`
+/// from outside looks the same. Its record only warns; the same module vanishing in the same
+/// phase again, before it has once come through that phase, skips it.
+package struct CrashRecords {
+    /// The folder's name in the data folder; it is checked as a module's folder is (the
+    /// running user's, 0700, no symlinks): a record planted there would disable a module.
+    static let folderName = ".modhost"
+
+    static func folder(in dataFolder: String) -> String { dataFolder + "/" + folderName }
+
+    /// The folder, opened and checked (created when `create`); `nil` when it does not exist.
+    ///
+    /// - Throws: ``StorageError`` when it, or the data folder, cannot be trusted or made.
+    static func open(_ dataFolder: String, create: Bool) throws(StorageError) -> StorageFolder? {
+        var status = stat()
+        if !create && lstat(folder(in: dataFolder), &status) != 0 { return nil }
+        return try ModuleStorage(dataFolder: dataFolder, module: folderName).files()
+    }
+
+    private let storage: StorageFolder?
+    package private(set) var records: [String: CrashRecord] = [:]
+    /// Records of processes that vanished, collected by this start.
+    package private(set) var vanished: [CrashRecord] = []
+    /// Why the records cannot be read or kept, if so (the folder or a file fails its checks).
+    package private(set) var problem: String?
+
+    /// Reads the records and collects the markers of dead processes; writes nothing when
+    /// `collect` is false (a read-only look, as `check` takes). With `readingMarkers` false,
+    /// only the records file is read (to forget some of them).
+    package init(dataFolder: String, collect: Bool, readingMarkers: Bool = true) {
+        do throws(StorageError) {
+            storage = try Self.open(dataFolder, create: false)
+        } catch {
+            storage = nil
+            problem = error.message
+            return
+        }
+        guard let storage else { return }
+        do throws(StorageError) {
+            let text = String(decoding: try storage.read("crashes", limit: 1 << 20) ?? [], as: UTF8.self)
+            for line in text.split(separator: "\n") {
+                if let record = CrashRecord(line: line) { records[record.module] = record }
+            }
+        } catch {
+            problem = error.message
+        }
+        var changed = false
+        // A vanishing counts twice only after one recorded by an earlier start: two processes
+        // killed together leave two markers, and that is once, not twice in a row.
+        let earlier = records
+        // Plain system calls: this runs at every start, usually to find nothing.
+        for name in readingMarkers ? storage.names() : [] {
+            guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
+            else { continue }
+            if let bytes = try? storage.read(name, limit: 1 << 16),
+                let found = CrashRecord(line: Substring(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)))
+            {
+                let record = found.afterVanishing(previous: earlier[found.module])
+                if !record.skips { vanished.append(record) }
+                records[record.module] = record
+                changed = true
+            }
+            if collect { try? storage.remove(name) }
+        }
+        if changed && collect { save() }
+    }
+
+    /// The record that still skips `module` loaded from a file of `identity`.
+    package func record(for module: String, identity: FileIdentity) -> CrashRecord? {
+        guard let record = records[module], record.skips else { return nil }
+        return record.identity == identity ? record : nil
+    }
+
+    /// The records that only warn (a process vanished once in that module and phase).
+    package var warnings: [CrashRecord] { records.values.filter { !$0.skips } }
+
+    /// Forgets `module`'s record (a retry, or its library changed).
+    package mutating func forget(_ module: String) {
+        guard records.removeValue(forKey: module) != nil else { return }
+        save()
+    }
+
+    package mutating func forgetAll() {
+        guard !records.isEmpty else { return }
+        records = [:]
+        save()
+    }
+
+    /// Replaces the records file atomically (a temporary file renamed over it, synced).
+    private func save() {
+        let text = records.values.sorted { $0.module < $1.module }.map { $0.line + "\n" }.joined()
+        try? storage?.write("crashes", Array(text.utf8))
+    }
+
+    private static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+}

@@ -1,0 +1,150 @@
+import CHostGuard
+import Foundation
+import HostModel
+@_spi(Host) import ModuleKit
+import Synchronization
+
+/// The host's record of whose code it is running.
+///
+/// Before each call into a module it tells the C guard the module, the phase and the lines to
+/// print, and writes a marker file (`<data>/.modhost/running-<pid>`); after the call the marker
+/// reads `idle`. A fatal signal, an `exit()` or a hang inside the call is then named as it
+/// happens and left in the marker, which the next start turns into a ``CrashRecord``.
+package final class ModuleGuard: Sendable {
+    /// Default time limit of the entry point, `register`, `start` and `stop`.
+    package static let defaultTimeout: Duration = .seconds(10)
+
+    private struct Marker: Sendable {
+        let descriptor: Int32
+        let path: String
+    }
+
+    private let marker: Mutex<Marker?> = Mutex(nil)
+    /// Module and phase of each record that only warns (a vanishing), and those of them this
+    /// process came through (their records are forgotten then).
+    private let vanishings = Mutex<(watched: Set<String>, passed: Set<String>)>(([], []))
+    /// How many guarded calls are under way: module code that reaches the host, which calls
+    /// into a module again, stays attributed to the outermost module.
+    private let depth = Mutex(0)
+    /// Whether crashes are written down for the next start (not in bisect tries or probes).
+    let recordsCrashes: Bool
+    private let dataFolder: String
+
+    package init(dataFolder: String, recordsCrashes: Bool) {
+        self.dataFolder = dataFolder
+        self.recordsCrashes = recordsCrashes
+    }
+
+    /// Runs `body`, module code of `module`, under the guard.
+    package func run<T>(
+        _ module: String, _ phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Duration? = nil,
+        _ body: () throws -> T
+    ) rethrows -> T {
+        let isOutermost = depth.withLock { depth in
+            depth += 1
+            return depth == 1
+        }
+        defer { depth.withLock { $0 -= 1 } }
+        guard isOutermost else { return try body() }
+        let retry = "; it is skipped from the next start; 'modhost --retry \(module)' tries it again"
+        let suffix = recordsCrashes ? retry : ""
+        let seconds = timeout.map { Self.seconds($0) } ?? 0
+        let record = CrashRecord.markerPrefix(module: module, phase: phase, library: library, identity: identity, timeout: seconds)
+        ensureMarker()
+        modhost_guard_enter(
+            module, "module '\(module)' crashed the host in \(phase.rawValue)", suffix,
+            "module '\(module)' called exit(%) in \(phase.rawValue)",
+            "module '\(module)' has not returned from \(phase.rawValue) after \(Self.format(seconds)) s", record,
+            timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)
+        defer { Self.sayRestored(modhost_guard_leave(), by: module, in: phase) }
+        let result = try body()
+        notePassed(module, phase)
+        return result
+    }
+
+    /// Watches the records that only warn (see ``CrashRecords``): coming through their module
+    /// and phase clears them, so only a vanishing twice in a row skips a module.
+    package func watch(_ warnings: [CrashRecord]) {
+        guard !warnings.isEmpty else { return }
+        vanishings.withLock { $0.watched = Set(warnings.map { "\($0.module)\t\($0.phase)" }) }
+    }
+
+    /// Forgets the warning of `module` in `phase` the first time a call comes through it, at
+    /// once: the process may end without `finish()` (a closed pipe, a signal).
+    private func notePassed(_ module: String, _ phase: GuardPhase) {
+        let key = "\(module)\t\(phase.rawValue)"
+        let first = vanishings.withLock { state in
+            guard !state.watched.isEmpty, state.watched.contains(key), !state.passed.contains(key) else { return false }
+            state.passed.insert(key)
+            return true
+        }
+        guard first, recordsCrashes else { return }
+        var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
+        if let record = records.records[module], !record.skips, record.phase == phase.rawValue { records.forget(module) }
+    }
+
+    /// Registers a loaded module library's code with the C guard: a crash whose backtrace
+    /// passes through it is that module's, in any thread and at any time (see
+    /// ``GuardPhase/background``).
+    static func registerCode(of module: String, handle: UnsafeMutableRawPointer, library: String, identity: FileIdentity) {
+        let (head, tail) = CrashRecord.markerParts(module: module, phase: .background, library: library, identity: identity, timeout: 0)
+        _ = modhost_guard_add_module(handle, module, head, tail)
+    }
+
+    /// Says which of the standard descriptors (bits of `restored`) the call closed or
+    /// replaced, now that the guard has put them back.
+    private static func sayRestored(_ restored: Int32, by module: String, in phase: GuardPhase) {
+        guard restored != 0 else { return }
+        let names = ["standard input", "standard output", "standard error"].enumerated().filter { restored & (1 << $0.offset) != 0 }
+            .map(\.element)
+        let listed = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        let line =
+            "modhost: warning: module '\(module)' closed or replaced \(listed) in \(phase.rawValue); the host put \(names.count < 2 ? "it" : "them") back\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+
+    /// Has the guard also report how a module call ends (``GuardOutcome``) on `descriptor`, as
+    /// one line starting with `prefix`: for `check`'s probe, whose parent reads its pipe.
+    package static func reportEnds(to descriptor: Int32, prefix: String) {
+        modhost_guard_set_report(descriptor, prefix)
+    }
+
+    /// Removes this process's marker: the host ends normally.
+    package func finish() {
+        marker.withLock { marker in
+            guard let current = marker else { return }
+            modhost_guard_set_marker(-1, nil, nil)
+            close(current.descriptor)
+            unlink(current.path)
+            marker = nil
+        }
+    }
+
+    /// Creates this process's marker in the checked `.modhost` folder (see ``CrashRecords``);
+    /// without one (a folder that fails its checks) crashes are still named, not remembered.
+    private func ensureMarker() {
+        guard recordsCrashes else { return }
+        marker.withLock { marker in
+            guard marker == nil, let folder = try? CrashRecords.open(dataFolder, create: true) else { return }
+            let name = "running-\(getpid())"
+            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR | O_TRUNC, create: true) else { return }
+            let path = folder.path + "/" + name
+            marker = Marker(descriptor: descriptor, path: path)
+            modhost_guard_set_marker(descriptor, path, folder.path + "/backtrace-\(getpid()).txt")
+        }
+    }
+
+    package static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    package static func format(_ seconds: Double) -> String {
+        seconds.isFinite && abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+extension ModuleEntry {
+    /// The time limit of each of the module's lifecycle calls: its `startTimeout`, else the
+    /// guard's default.
+    package var timeout: Duration { startTimeout ?? ModuleGuard.defaultTimeout }
+}

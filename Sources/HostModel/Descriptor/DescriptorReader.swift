@@ -1,0 +1,69 @@
+import CHostGuard
+import Glibc
+import ModuleKit
+
+/// Reads the kit's ELF sections — a module's descriptor, a contracts library's version — from an
+/// open library file (by the host's own bounded ELF reader, CHostGuard's `elf_section.c`),
+/// without loading the library.
+///
+/// The reader trusts nothing in the file: the section's size is checked against the file's and
+/// the section's limit before a byte is copied, and every field is then validated.
+package enum DescriptorReader {
+    package static let sectionName = ".modhost_descriptor"
+    static let contractsSectionName = ".modhost_contracts"
+
+    /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved).
+    package static func read(fileDescriptor fd: Int32) throws(DescriptorError) -> ModuleDescriptor {
+        try ModuleDescriptor(section: try section(sectionName, of: fd))
+    }
+
+    /// Reads the version a contracts library records (`nil` when it records none: its target
+    /// does not apply the kit's ContractsVersionPlugin).
+    package static func readContractsVersion(fileDescriptor fd: Int32) throws(DescriptorError) -> ContractsVersion? {
+        do {
+            return try ContractsVersion(section: try section(contractsSectionName, of: fd))
+        } catch .missing {
+            return nil
+        }
+    }
+
+    private static func section(_ name: String, of fd: Int32) throws(DescriptorError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: SectionFrame.maximumSize)
+        var size = 0
+        var error = [CChar](repeating: 0, count: 256)
+        let outcome = Int(modhost_read_elf_section(fd, name, &buffer, buffer.count, &size, &error, error.count))
+        let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch outcome {
+        case MODHOST_SECTION_FOUND: return Array(buffer.prefix(size))
+        case MODHOST_SECTION_MISSING: throw .missing
+        case MODHOST_SECTION_TOO_LARGE:
+            throw .malformed("is \(size) bytes, more than the \(SectionFrame.maximumSize) a section may have")
+        case MODHOST_SECTION_MALFORMED: throw .malformed(message)
+        default: throw .notELF(message)
+        }
+    }
+}
+
+extension ContractsVersion {
+    /// Parses a contracts section (`MODHOST_CONTRACTS_SECTION`): "name=…", "version=…" and "compiler=…".
+    init(section bytes: [UInt8]) throws(DescriptorError) {
+        let (format, lines) = try SectionFrame.parse(bytes, magic: "MHCT", formats: 1...2)
+        guard format == 2 else {
+            throw .malformed(
+                "records a fingerprint (format 1, from a kit before SDK 1.0.0), not a version; rebuild it with this kit's ContractsVersionPlugin"
+            )
+        }
+        guard lines.count == 3, lines[0].hasPrefix("name="), lines[1].hasPrefix("version="), lines[2].hasPrefix("compiler=") else {
+            throw .malformed("has \(lines.count) fields, expected 'name=', 'version=' and 'compiler='")
+        }
+        let name = String(lines[0].dropFirst(5))
+        let version = String(lines[1].dropFirst(8))
+        let compiler = String(lines[2].dropFirst(9))
+        guard ModuleDescriptor.isIdentifier(name) else { throw .malformed("has name '\(Escaped(name))', not an identifier") }
+        guard SDKVersion(version) != nil else { throw .malformed("has version '\(Escaped(version))', not MAJOR.MINOR.PATCH") }
+        guard ModuleDescriptor.isCompiler(compiler) else {
+            throw .malformed("has compiler '\(Escaped(String(compiler.prefix(80))))', not one line of printable ASCII")
+        }
+        self.init(name: name, version: version, compiler: compiler)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ModuleKit
+
+/// `modules.json`, decoded and checked: which modules the host loads, and their settings.
+public struct HostConfiguration: Sendable {
+    /// The file it was read from.
+    public let path: String
+    public let environment: HostEnvironment
+    /// Folders searched for `lib<Name>.so`, absolute, in order.
+    public let searchPaths: [String]
+    /// Every module, in file order.
+    public var modules: [ModuleEntry] {
+        didSet { if modules.count != positions.count || zip(modules, oldValue).contains(where: { $0.name != $1.name }) { index() } }
+    }
+    /// Each module's position by its name in lower case: a lookup per module stays O(1) with
+    /// hundreds of modules.
+    private var positions: [String: Int] = [:]
+
+    public init(path: String, environment: HostEnvironment, searchPaths: [String], modules: [ModuleEntry]) {
+        self.path = path
+        self.environment = environment
+        self.searchPaths = searchPaths
+        self.modules = modules
+        index()
+    }
+
+    private mutating func index() {
+        positions = [:]
+        for (position, entry) in modules.enumerated() where positions[ModuleName(entry.name).key] == nil {
+            positions[ModuleName(entry.name).key] = position
+        }
+    }
+
+    /// The entry named `name`, compared without case (module names are unique that way).
+    public func entry(named name: String) -> ModuleEntry? {
+        positions[ModuleName(name).key].map { modules[$0] }
+    }
+}
+
+/// One module in `modules.json`.
+public struct ModuleEntry: Sendable {
+    public let name: String
+    public var enabled: Bool
+    /// The library path as written (absolute, or relative to `modules.json`), if given.
+    public let library: String?
+    /// The `config` object, as JSON, if given.
+    public let config: [UInt8]?
+    /// The library's SHA-256 (hex) it must have, if pinned.
+    public let sha256: String?
+    /// The time limit of its entry point, register, start and stop, if not the default.
+    public let startTimeout: Duration?
+    /// The position in the `modules` array, for messages.
+    public let index: Int
+
+    package init(
+        name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int
+    ) {
+        self.name = name
+        self.enabled = enabled
+        self.library = library
+        self.config = config
+        self.sha256 = sha256
+        self.startTimeout = startTimeout
+        self.index = index
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+@_spi(Host) import ModuleKit
+
+/// Reads `modules.json` strictly: an unknown key, a wrong type, a duplicate or malformed name,
+/// or an unknown environment is a problem naming the entry, with the nearest valid key for a
+/// typo. Every problem is collected, so `modhost check` can list them all at once.
+public struct ModulesFileDecoder {
+    static let topLevelKeys = ["environment", "searchPaths", "modules"]
+    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout"]
+    /// The largest `modules.json` read; a larger one is refused before parsing.
+    static let maximumSize = 1 << 20
+    /// The longest string value accepted (a name, a path), in bytes.
+    static let maximumStringLength = 16_384
+
+    /// The folder `searchPaths` defaults to: the one holding the `modhost` executable.
+    let defaultSearchPath: String
+
+    public init(defaultSearchPath: String) {
+        self.defaultSearchPath = defaultSearchPath
+    }
+
+    /// Reads and checks the file at `path`.
+    ///
+    /// - Throws: ``ModulesFileError`` with every problem found.
+    ///
+    /// The file is checked before it is read (see ``TrustedFile``): it decides which code runs.
+    public func decode(contentsOf path: String) throws(ModulesFileError) -> HostConfiguration {
+        let bytes: [UInt8]
+        do {
+            let file = try TrustedFile(path: path, maximumSize: Self.maximumSize)
+            bytes = try file.contents()
+        } catch {
+            if error == .missing {
+                throw ModulesFileError(
+                    path: path,
+                    texts: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
+            }
+            throw ModulesFileError(path: path, texts: [HostText.refusal(error, of: path)])
+        }
+        return try decode(bytes: bytes, path: path)
+    }
+
+    /// Checks `data`, read from `path` (relative paths inside it are relative to its folder).
+    ///
+    /// - Throws: ``ModulesFileError`` with every problem found.
+    public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
+        try decode(bytes: [UInt8](data), path: path)
+    }
+
+    /// Checks `data`, as bytes: iterating a `Data` costs a start a scan of every loaded
+    /// conformance, to learn that it is a Sequence.
+    func decode(bytes data: [UInt8], path: String) throws(ModulesFileError) -> HostConfiguration {
+        guard data.count <= Self.maximumSize else {
+            throw ModulesFileError(
+                path: path,
+                texts: [
+                    HostText(
+                        "config.too.large", "is %@ bytes, more than the %@ allowed",
+                        [.plain("\(data.count)"), .plain("\(Self.maximumSize)")])
+                ])
+        }
+        if let long = Self.longString(in: data) {
+            throw ModulesFileError(
+                path: path,
+                texts: [
+                    HostText(
+                        "config.long.string", "holds a string longer than %@ bytes, starting '%@'; shorten it",
+                        [.plain("\(Self.maximumStringLength)"), .plain("\(Escaped(long))")])
+                ])
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(data)
+        } catch {
+            throw ModulesFileError(path: path, texts: [HostText("config.not.json", "is not valid JSON: %@", [.plain("\(error)")])])
+        }
+        var problems: [HostText] = []
+        guard case .object(let top) = root else {
+            throw ModulesFileError(
+                path: path, texts: [HostText("config.not.object", "must be a JSON object with 'modules', found %@", [.text(root.kind)])])
+        }
+        for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
+            problems.append(
+                HostText(
+                    "config.unknown.top", "unknown top-level key '%@'%@",
+                    [.plain("\(Escaped(key))"), .text(Self.suggest(key, Self.topLevelKeys))]))
+        }
+        let folder = FilePaths.folder(of: FilePaths.absolute(path, relativeTo: FilePaths.currentFolder))
+        let environment = Self.environment(top["environment"], problems: &problems)
+        let searchPaths = searchPaths(top["searchPaths"], folder: folder, problems: &problems)
+        var modules: [ModuleEntry] = []
+        switch top["modules"] {
+        case nil:
+            problems.append(HostText("config.modules.missing", "'modules' is missing: add \"modules\": [] with one object per module"))
+        case .array(let items)?:
+            modules = Self.modules(items, problems: &problems)
+        case let other?:
+            problems.append(HostText("config.modules.type", "'modules' must be an array, found %@", [.text(other.kind)]))
+        }
+        guard problems.isEmpty else { throw ModulesFileError(path: path, texts: problems) }
+        return HostConfiguration(path: path, environment: environment, searchPaths: searchPaths, modules: modules)
+    }
+
+    private static func environment(_ value: JSONValue?, problems: inout [HostText]) -> HostEnvironment {
+        let names = HostEnvironment.allCases.map(\.rawValue)
+        switch value {
+        case nil:
+            return .development
+        case .string(let name)?:
+            if let environment = HostEnvironment(rawValue: name) { return environment }
+            problems.append(
+                HostText(
+                    "config.environment.unknown", "unknown environment '%@'%@; use one of %@",
+                    [.plain("\(Escaped(name))"), .text(suggest(name, names)), .plain(names.joined(separator: ", "))]))
+        case let other?:
+            problems.append(HostText("config.environment.type", "'environment' must be a string, found %@", [.text(other.kind)]))
+        }
+        return .development
+    }
+
+    private func searchPaths(_ value: JSONValue?, folder: String, problems: inout [HostText]) -> [String] {
+        switch value {
+        case nil:
+            return [defaultSearchPath]
+        case .array(let items)?:
+            var paths: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let path) = item else {
+                    problems.append(
+                        HostText(
+                            "config.search.item", "searchPaths[%@] must be a string, found %@", [.plain("\(index)"), .text(item.kind)]))
+                    continue
+                }
+                guard !path.isEmpty else {
+                    problems.append(
+                        HostText("config.search.empty", "searchPaths[%@] is empty; remove it or name a folder", [.plain("\(index)")]))
+                    continue
+                }
+                guard !path.utf8.contains(0) else {
+                    problems.append(
+                        HostText(
+                            "config.search.nul", "searchPaths[%@] holds a NUL character (\\u0000), which no path can; remove it",
+                            [.plain("\(index)")]))
+                    continue
+                }
+                paths.append(FilePaths.absolute(path, relativeTo: folder))
+            }
+            return paths
+        case let other?:
+            problems.append(HostText("config.search.type", "'searchPaths' must be an array of strings, found %@", [.text(other.kind)]))
+            return []
+        }
+    }
+
+    private static func modules(_ items: [JSONValue], problems: inout [HostText]) -> [ModuleEntry] {
+        var entries: [ModuleEntry] = []
+        var firstIndexByName: [String: (index: Int, name: String)] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .object(let fields) = item else {
+                problems.append(
+                    HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.kind)]))
+                continue
+            }
+            let label = label(index: index, fields: fields)
+            var entryProblems: [HostText] = []
+            for key in fields.keys.sorted() where !moduleKeys.contains(key) {
+                entryProblems.append(
+                    HostText("config.unknown.key", "unknown key '%@'%@", [.plain("\(Escaped(key))"), .text(suggest(key, moduleKeys))]))
+            }
+            var name = ""
+            switch fields["name"] {
+            case nil: entryProblems.append(HostText("config.name.missing", "'name' is missing"))
+            case .string(let value)?:
+                name = value
+                if !isValidName(value) {
+                    entryProblems.append(
+                        HostText(
+                            "config.name.bad",
+                            "name '%@' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)",
+                            [.plain("\(Escaped(value))")]))
+                }
+            case let other?: entryProblems.append(HostText("config.name.type", "'name' must be a string, found %@", [.text(other.kind)]))
+            }
+            var enabled = false
+            switch fields["enabled"] {
+            case nil: entryProblems.append(HostText("config.enabled.missing", "'enabled' is missing: add \"enabled\": true or false"))
+            case .bool(let value)?: enabled = value
+            case let other?:
+                entryProblems.append(HostText("config.enabled.type", "'enabled' must be true or false, found %@", [.text(other.kind)]))
+            }
+            var library: String?
+            switch fields["library"] {
+            case nil: break
+            case .string(let value)? where value.utf8.contains(0):
+                entryProblems.append(
+                    HostText("config.library.nul", "'library' holds a NUL character (\\u0000), which no path can; remove it"))
+            case .string(let value)? where !value.isEmpty: library = value
+            case .string?:
+                entryProblems.append(HostText("config.library.empty", "'library' is empty; remove it or give the library's path"))
+            case let other?:
+                entryProblems.append(HostText("config.library.type", "'library' must be a string (a path), found %@", [.text(other.kind)]))
+            }
+            var sha256: String?
+            switch fields["sha256"] {
+            case nil: break
+            case .string(let value)? where value.count == 64 && value.allSatisfy(\.isHexDigit): sha256 = value.lowercased()
+            case .string(let value)?:
+                entryProblems.append(
+                    HostText("config.sha256.bad", "'sha256' must be 64 hex digits, found '%@'", [.plain("\(Escaped(value))")]))
+            case let other?:
+                entryProblems.append(
+                    HostText("config.sha256.type", "'sha256' must be a string of 64 hex digits, found %@", [.text(other.kind)]))
+            }
+            var startTimeout: Duration?
+            switch fields["startTimeout"] {
+            case nil: break
+            case .number(let value)? where value > 0 && value <= 3_600: startTimeout = .milliseconds(Int64((value * 1_000).rounded(.up)))
+            case .number(let value)?:
+                entryProblems.append(
+                    HostText(
+                        "config.timeout.range", "'startTimeout' must be a number of seconds from 0 to 3600, found %@", [.plain("\(value)")])
+                )
+            case let other?:
+                entryProblems.append(
+                    HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.kind)]))
+            }
+            var config: [UInt8]?
+            switch fields["config"] {
+            case nil: break
+            case .object(let value)?: config = JSONValue.object(value).serializedBytes
+            case let other?:
+                entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
+            }
+            if !name.isEmpty {
+                if let first = firstIndexByName[ModuleName(name).key] {
+                    entryProblems.append(
+                        HostText(
+                            "config.duplicate", "duplicate name: modules[%@] is already named '%@'",
+                            [.plain("\(first.index)"), .plain(first.name)]))
+                } else {
+                    firstIndexByName[ModuleName(name).key] = (index, name)
+                }
+            }
+            problems += entryProblems.map { HostText("config.entry", "%@: %@", [.plain(label), .text($0)]) }
+            if entryProblems.isEmpty {
+                entries.append(
+                    ModuleEntry(
+                        name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
+                        index: index))
+            }
+        }
+        return entries
+    }
+
+    /// "; did you mean 'x'?" when a near candidate exists, else nothing.
+    private static func suggest(_ word: String, _ candidates: [String]) -> HostText {
+        nearest(to: word, among: candidates).map { HostText("config.suggest", "; did you mean '%@'?", [.plain($0)]) } ?? .plain("")
+    }
+
+    /// `modules[2] ('Geo')`, or `modules[2]` when the name is unknown.
+    private static func label(index: Int, fields: [String: JSONValue]) -> String {
+        if case .string(let name)? = fields["name"] { return "modules[\(index)] ('\(Escaped(name))')" }
+        return "modules[\(index)]"
+    }
+
+    /// The start of the first string longer than the limit, found before parsing.
+    private static func longString(in data: [UInt8]) -> String? {
+        var start: Int?
+        var escaped = false
+        for (index, byte) in data.enumerated() {
+            if let open = start {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    start = nil
+                } else if index - open > maximumStringLength {
+                    return String(decoding: data[open..<index], as: UTF8.self)
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                start = index + 1
+            }
+        }
+        return nil
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+
+/// Child processes the host starts itself (`dev`'s build and host, `bisect`'s attempts,
+/// `check`'s probe), all through this one spawner, with posix_spawn: Foundation's Process.run() can crash the parent on this toolchain while
+/// it lists /proc/self/fd (swift-corelibs-foundation #5472).
+package enum ChildCommand {
+    /// Where a child's standard streams go.
+    package enum Output {
+        /// The parent's own streams.
+        case inherited
+        /// Standard output and error to this descriptor; standard input from /dev/null.
+        case descriptor(Int32)
+        /// All three to /dev/null.
+        case discarded
+        /// Standard output to `descriptor` (a pipe's write end; `closing`, its read end, is
+        /// closed in the child), standard input and error from and to /dev/null: what the
+        /// child has to say comes through the pipe.
+        case pipe(descriptor: Int32, closing: Int32)
+    }
+
+    /// Starts `command` (its first element is the executable's path); `nil` when it cannot.
+    package static func spawn(_ command: [String], output: Output) -> pid_t? {
+        start(command, output: output).pid
+    }
+
+    /// Starts `command`: its process, or the error number posix_spawn answered.
+    package static func start(_ command: [String], output: Output) -> (pid: pid_t?, error: Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        switch output {
+        case .inherited: break
+        case .descriptor(let descriptor):
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 2)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .discarded:
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        case .pipe(let descriptor, let closing):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addclose(&actions, closing)
+        }
+        guard !command.isEmpty else { return (nil, ENOENT) }
+        var argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        return error == 0 ? (pid, 0) : (nil, error)
+    }
+
+    /// Waits for `pid` to end; its wait status.
+    package static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    /// The wait status of `pid` if it has ended, without waiting.
+    package static func poll(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid ? status : nil
+    }
+
+    /// The signal that ended the child, if one did (WIFSIGNALED, WTERMSIG).
+    package static func signal(_ status: Int32) -> Int32? { status & 0x7f == 0 ? nil : status & 0x7f }
+
+    /// A wait status as a shell reports it: the exit code, or 128 + the signal.
+    package static func exitCode(_ status: Int32) -> Int32 {
+        signal(status).map { 128 + $0 } ?? (status >> 8) & 0xff
+    }
+}

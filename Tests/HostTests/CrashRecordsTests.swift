@@ -1,0 +1,49 @@
+import Foundation
+@_spi(Host) import ModuleKit
+import TestSupport
+import Testing
+
+@testable import HostLoading
+
+/// The records the next start makes of markers that processes left behind.
+@Suite struct CrashRecordsTests {
+    /// A data folder whose `.modhost` holds a marker of each of `pids` (none of them alive),
+    /// each saying `Geo` vanished in `command`.
+    func dataFolder(markersOf pids: [Int32]) throws -> String {
+        let data = try TestEnvironment.temporaryFolder()
+        let folder = data + "/.modhost"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let line =
+            CrashRecord.markerPrefix(module: "Geo", phase: .command, library: "/x/libGeo.so", identity: nil, timeout: 10) + "running\n"
+        for pid in pids {
+            try Data(line.utf8).write(to: URL(fileURLWithPath: folder + "/running-\(pid)"))
+            chmod(folder + "/running-\(pid)", 0o600)
+        }
+        return data
+    }
+
+    /// Process numbers no process has (above the kernel's largest).
+    static let dead: [Int32] = [Int32.max - 1, Int32.max - 2]
+
+    @Test func twoProcessesThatVanishedTogetherCountOnceNotTwiceInARow() throws {
+        let data = try dataFolder(markersOf: Self.dead)
+        let records = CrashRecords(dataFolder: data, collect: true)
+        #expect(records.records["Geo"]?.skips == false, "\(records.records)")
+        #expect(records.vanished.count == 2)
+    }
+
+    @Test func aSecondStartAfterAnotherVanishingSkipsTheModule() throws {
+        let data = try dataFolder(markersOf: [Self.dead[0]])
+        #expect(CrashRecords(dataFolder: data, collect: true).records["Geo"]?.skips == false)
+        let line =
+            CrashRecord.markerPrefix(module: "Geo", phase: .command, library: "/x/libGeo.so", identity: nil, timeout: 10) + "running\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: data + "/.modhost/running-\(Self.dead[1])"))
+        #expect(CrashRecords(dataFolder: data, collect: true).records["Geo"]?.outcome == CrashRecord.vanishedTwice)
+    }
+
+    @Test(arguments: ["inf", "1e300", "-1", "nan"])
+    func aRecordWithAnImpossibleTimeoutIsIgnored(timeout: String) {
+        let line = "Geo\tstart\t1796120950\t/x/libGeo.so\t1\t2\t3\t4\t\(timeout)\thang"
+        #expect(CrashRecord(line: Substring(line)) == nil)
+    }
+}
