@@ -28,8 +28,8 @@ public final class GeoModule: Module {
         settings.register(
             [
                 SettingDefinition(
-                    key: "defaultCountry", title: { strings[.settingDefaultCountry] }, kind: .choice([""] + regions.codes),
-                    defaultValue: .text(""), display: { $0.isEmpty ? "" : regions.name(of: $0, locale: locale.current) },
+                    Self.defaultCountrySetting, title: { strings[.settingDefaultCountry] }, choices: [""] + regions.codes,
+                    defaultValue: "", display: { $0.isEmpty ? "" : regions.name(of: $0, locale: locale.current) },
                     interpret: { text in
                         if text.isEmpty { return .success("") }
                         if let country = regions.country(matching: text, locale: locale.current) { return .success(country.code) }
@@ -40,12 +40,12 @@ public final class GeoModule: Module {
             module: Self.name)
     }
 
+    /// The country new cities go to when none is given: a country code, or "" for none.
+    static let defaultCountrySetting = SettingKey<String>("defaultCountry", module: name)
+
     /// Settings' `geo.defaultCountry`, when set.
     static func defaultCountry(_ context: ModuleContext) -> String? {
-        guard
-            case .text(let country)? = context.resolver.ifAvailable((any SettingsRoute).self)?.value(
-                of: "defaultCountry", module: name),
-            !country.isEmpty
+        guard let country = context.resolver.ifAvailable((any SettingsRoute).self)?.value(defaultCountrySetting), !country.isEmpty
         else { return nil }
         return country
     }

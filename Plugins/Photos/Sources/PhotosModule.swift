@@ -39,18 +39,12 @@ public final class PhotosModule: Module {
         let configured = configuration.source ?? "catalog"
         let resolver = context.resolver
         let chosen: @Sendable () -> String = {
-            if case .text(let name)? = resolver.ifAvailable((any SettingsRoute).self)?.value(of: "source", module: PhotosModule.name) {
-                return name
-            }
-            return configured
+            resolver.ifAvailable((any SettingsRoute).self)?.value(Setting.source) ?? configured
         }
         let images = ImageCache(folder: try context.storage.files(in: "images"), fetch: CachedImages.fetcher(http: http))
         let locale = context.locale
         let preferences: @Sendable () -> SearchPreferences = {
-            var safeSearch = true
-            if case .bool(let value)? = resolver.ifAvailable((any SettingsRoute).self)?.value(of: "safeSearch", module: PhotosModule.name) {
-                safeSearch = value
-            }
+            let safeSearch = resolver.ifAvailable((any SettingsRoute).self)?.value(Setting.safeSearch) ?? true
             return SearchPreferences(language: locale.current, safeSearch: safeSearch)
         }
         // Data implements the Domain's ports; the use cases hold the rules.
@@ -68,21 +62,24 @@ public final class PhotosModule: Module {
         settings.register(
             [
                 SettingDefinition(
-                    key: "perPage", title: { strings[.settingPerPage] }, kind: .number(SearchPhotos.perPageRange),
-                    defaultValue: .int(perPage)),
+                    Setting.perPage, title: { strings[.settingPerPage] }, range: SearchPhotos.perPageRange, defaultValue: perPage),
                 SettingDefinition(
-                    key: "source", title: { strings[.settingSource] }, kind: .choice(["catalog", "pixabay"]),
-                    defaultValue: .text(configuration.source ?? "catalog"), display: { strings[StringKey("source." + $0)] }),
-                SettingDefinition(key: "safeSearch", title: { strings[.settingSafeSearch] }, kind: .toggle, defaultValue: .bool(true)),
+                    Setting.source, title: { strings[.settingSource] }, choices: ["catalog", "pixabay"],
+                    defaultValue: configuration.source ?? "catalog", display: { strings[StringKey("source." + $0)] }),
+                SettingDefinition(Setting.safeSearch, title: { strings[.settingSafeSearch] }, defaultValue: true),
             ], module: Self.name)
+    }
+
+    /// Photos' settings, each declared once with its type.
+    enum Setting {
+        static let perPage = SettingKey<Int>("perPage", module: PhotosModule.name)
+        static let source = SettingKey<String>("source", module: PhotosModule.name)
+        static let safeSearch = SettingKey<Bool>("safeSearch", module: PhotosModule.name)
     }
 
     /// Hits per page: Settings' `photos.perPage`, else the config's.
     static func perPage(_ context: ModuleContext, configured: Int) -> Int {
-        if case .int(let value)? = context.resolver.ifAvailable((any SettingsRoute).self)?.value(of: "perPage", module: name) {
-            return value
-        }
-        return configured
+        context.resolver.ifAvailable((any SettingsRoute).self)?.value(Setting.perPage) ?? configured
     }
 
     public func commands(_ context: ModuleContext) -> [ModuleCommand] {

@@ -17,8 +17,8 @@ public final class SettingsModule: Module {
         service.register(
             [
                 SettingDefinition(
-                    key: SettingsService.languageKey, title: { strings[.language] }, kind: .choice(ModuleStrings.shippedLocales),
-                    defaultValue: .text(context.locale.current), display: { strings[StringKey("language." + $0)] })
+                    SettingsService.language, title: { strings[.language] }, choices: ModuleStrings.shippedLocales,
+                    defaultValue: context.locale.current, display: { strings[StringKey("language." + $0)] })
             ], module: SettingsService.module)
         // Before any module starts: every module's strings and every command see the choice.
         service.applyStoredLanguage()

@@ -54,6 +54,41 @@ import Testing
         #expect(harness.locale.current == "el")
     }
 
+    /// A typed key is the definition and the read: each kind registers, stores and reads back
+    /// as its Swift type, through the real service and its database.
+    @Test func typedKeysRegisterStoreAndReadAsTheirType() throws {
+        let harness = ModuleTestHarness(SettingsModule.self)
+        try harness.start()
+        let settings = try harness.resolve((any SettingsRoute).self)
+        let perPage = SettingKey<Int>("perPage", module: "Photos")
+        let safeSearch = SettingKey<Bool>("safeSearch", module: "Photos")
+        let source = SettingKey<String>("source", module: "Photos")
+        let caption = SettingKey<String>("caption", module: "Photos")
+        settings.register(
+            [
+                SettingDefinition(perPage, title: { "Per page" }, range: 3...200, defaultValue: 20),
+                SettingDefinition(safeSearch, title: { "Safe search" }, defaultValue: true),
+                SettingDefinition(source, title: { "Source" }, choices: ["catalog", "pixabay"], defaultValue: "catalog"),
+                SettingDefinition(caption, title: { "Caption" }, maxLength: 5, defaultValue: ""),
+            ], module: "Photos")
+        #expect(settings.value(perPage) == 20)
+        #expect(settings.value(safeSearch) == true)
+        #expect(settings.value(source) == "catalog")
+        for (key, value) in [
+            ("photos.perPage", "50"), ("photos.safeSearch", "off"), ("photos.source", "pixabay"), ("photos.caption", "hi"),
+        ] {
+            try harness.run("set", [key, value])
+        }
+        #expect(settings.value(perPage) == 50)
+        #expect(settings.value(safeSearch) == false)
+        #expect(settings.value(source) == "pixabay")
+        #expect(settings.value(caption) == "hi")
+        #expect(throws: (any Error).self) { try harness.run("set", ["photos.caption", "too long"]) }
+        // A key read as another type than its definition's, or one never registered, is nil.
+        #expect(settings.value(SettingKey<Bool>("perPage", module: "Photos")) == nil)
+        #expect(settings.value(SettingKey<Int>("missing", module: "Photos")) == nil)
+    }
+
     @Test func contributedSettingsAreValidatedAndStored() throws {
         let harness = ModuleTestHarness(SettingsModule.self)
         try harness.start()

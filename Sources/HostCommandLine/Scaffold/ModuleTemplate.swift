@@ -194,7 +194,7 @@ struct ModuleTemplate {
             func commands(_ context: ModuleContext) -> [ModuleCommand] {
                 [
                     ModuleCommand(
-                        name: "hello", summary: context.strings[.helloSummary], usage: "hello [NAME]",
+                        name: "hello", summary: context.strings[.helloSummary], arguments: "[NAME]",
                         example: "modhost \(lowercased) hello Ada"
                     ) { invocation in
                         let who = invocation.arguments.first ?? context.strings[.world]

@@ -13,40 +13,33 @@ struct AuthCommands {
         let service = self.service
         let context = self.context
         let strings = context.strings
+        let option = AuthOptions(strings)
         return [
             ModuleCommand(
-                name: "register", summary: strings[.cmdRegisterSummary], usage: "register --email E --name N [--password-stdin]",
-                options: [
-                    CommandOption("--email E", strings[.optEmail]), CommandOption("--name N", strings[.optName]),
-                    CommandOption("--password-stdin", strings[.optStdin2]),
-                ],
+                name: "register", summary: strings[.cmdRegisterSummary], options: [option.email, option.name, option.passwordStdinTwice],
                 example: "modhost auth register --email ann@example.com --name Ann"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--email", "--name"], flags: ["--password-stdin"])
-                let (email, name) = (try arguments.required("--email"), try arguments.required("--name"))
-                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let arguments = try CommandArguments($0.arguments, options: [option.email, option.name, option.passwordStdinTwice])
+                let (email, name) = (try arguments.required(option.email), try arguments.required(option.name))
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has(option.passwordStdinTwice))
                 let password = try reader.read(.fieldPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
                 let user = try service.register(email: email, name: name, password: password, confirmation: confirmation)
                 context.ui.print(strings.format(.registerSuccess, user.name))
             },
             ModuleCommand(
-                name: "login", summary: strings[.cmdLoginSummary], usage: "login --email E [--password-stdin]",
-                options: [CommandOption("--email E", strings[.optEmail]), CommandOption("--password-stdin", strings[.optStdin1])],
+                name: "login", summary: strings[.cmdLoginSummary], options: [option.email, option.passwordStdin],
                 example: "modhost auth login --email ann@example.com"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--email"], flags: ["--password-stdin"])
-                let email = try arguments.required("--email")
-                let password = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin")).read(
+                let arguments = try CommandArguments($0.arguments, options: [option.email, option.passwordStdin])
+                let email = try arguments.required(option.email)
+                let password = try SecretReader(context: context, fromStandardInput: arguments.has(option.passwordStdin)).read(
                     .fieldPassword)
                 let user = try service.logIn(email: email, password: password)
                 context.ui.print(strings.format(.loginSuccess, user.name))
             },
-            ModuleCommand(
-                name: "logout", summary: strings[.cmdLogoutSummary], usage: "logout",
-                example: "modhost auth logout"
-            ) {
-                _ = try CommandArguments($0.arguments, options: [], flags: [])
+            ModuleCommand(name: "logout", summary: strings[.cmdLogoutSummary], options: [], example: "modhost auth logout") {
+                _ = try CommandArguments($0.arguments, options: [])
                 guard service.currentUser() != nil else {
                     context.ui.print(strings[.logoutNobody])
                     return
@@ -55,36 +48,32 @@ struct AuthCommands {
                 context.ui.print(strings[.logoutDone])
             },
             ModuleCommand(
-                name: "whoami", summary: strings[.cmdWhoamiSummary], usage: "whoami [--json]",
-                options: [CommandOption("--json", strings[.optJson])],
-                example: "modhost auth whoami --json"
+                name: "whoami", summary: strings[.cmdWhoamiSummary], options: [option.json], example: "modhost auth whoami --json"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
+                let arguments = try CommandArguments($0.arguments, options: [option.json])
                 guard let user = service.currentUser() else {
                     throw CommandFailure(strings[.whoamiNobody])
                 }
-                if arguments.has("--json") {
+                if arguments.has(option.json) {
                     context.ui.print(JSONOutput.document("user", user))
                 } else {
                     context.ui.print("\(user.name) <\(user.email)>")
                 }
             },
+            // Its usage is written out: it has two forms, which a list of options cannot show.
             ModuleCommand(
                 name: "reset-password", summary: strings[.cmdResetSummary],
-                usage: "reset-password --email E | [--token-stdin] [--password-stdin]",
-                options: [
-                    CommandOption("--email E", strings[.optResetemail]), CommandOption("--token-stdin", strings[.optToken]),
-                    CommandOption("--password-stdin", strings[.optStdin2]),
-                ],
+                usage: "reset-password \(option.resetEmail.usage) | [\(option.tokenStdin.usage)] [\(option.passwordStdinTwice.usage)]",
+                options: [option.resetEmail, option.tokenStdin, option.passwordStdinTwice],
                 example: "modhost auth reset-password --email ann@example.com"
             ) {
                 let arguments = try CommandArguments(
-                    $0.arguments, options: ["--email", "--token"], flags: ["--token-stdin", "--password-stdin"])
+                    $0.arguments, options: [option.resetEmail, option.tokenStdin, option.passwordStdinTwice, option.refusedToken])
                 // Accepted as an option only to be refused: anything on a command line is
                 // visible to every user of the machine in `ps`.
-                guard arguments.values["--token"] == nil else { throw CommandUsageError(strings[.errorTokenOption]) }
-                if let email = arguments.values["--email"] {
-                    guard !arguments.has("--token-stdin") else {
+                guard arguments.value(option.refusedToken) == nil else { throw CommandUsageError(strings[.errorTokenOption]) }
+                if let email = arguments.value(option.resetEmail) {
+                    guard !arguments.has(option.tokenStdin) else {
                         throw CommandUsageError(strings[.usageResetBoth])
                     }
                     try service.requestReset(email: email)
@@ -92,21 +81,19 @@ struct AuthCommands {
                     return
                 }
                 let token = try SecretReader(
-                    context: context, fromStandardInput: arguments.has("--token-stdin"), needsTerminal: .errorNeedsTerminalToken
+                    context: context, fromStandardInput: arguments.has(option.tokenStdin), needsTerminal: .errorNeedsTerminalToken
                 ).read(.fieldToken)
-                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has(option.passwordStdinTwice))
                 let password = try reader.read(.fieldNewPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
                 _ = try service.confirmReset(token: token, password: password, confirmation: confirmation)
                 context.ui.print(strings[.resetDone])
             },
             ModuleCommand(
-                name: "passwd", summary: strings[.cmdPasswdSummary], usage: "passwd [--password-stdin]",
-                options: [CommandOption("--password-stdin", strings[.optStdin3])],
-                example: "modhost auth passwd"
+                name: "passwd", summary: strings[.cmdPasswdSummary], options: [option.passwordStdinThrice], example: "modhost auth passwd"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: [], flags: ["--password-stdin"])
-                let reader = try SecretReader(context: context, fromStandardInput: arguments.has("--password-stdin"))
+                let arguments = try CommandArguments($0.arguments, options: [option.passwordStdinThrice])
+                let reader = try SecretReader(context: context, fromStandardInput: arguments.has(option.passwordStdinThrice))
                 let current = try reader.read(.fieldCurrentPassword)
                 let new = try reader.read(.fieldNewPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
@@ -114,6 +101,27 @@ struct AuthCommands {
                 context.ui.print(strings[.passwdDone])
             },
         ]
+    }
+}
+
+/// Auth's command options, each declared once: a command's usage, its help and its parser all
+/// read these. `--password-stdin` reads one, two or three lines, as its summary says.
+struct AuthOptions {
+    let email, name, json, resetEmail, tokenStdin: CommandOption
+    let passwordStdin, passwordStdinTwice, passwordStdinThrice: CommandOption
+    /// `--token T`, parsed only to be refused with the reason (see reset-password).
+    let refusedToken: CommandOption
+
+    init(_ strings: ModuleStrings) {
+        email = .required("--email E", strings[.optEmail])
+        name = .required("--name N", strings[.optName])
+        json = CommandOption("--json", strings[.optJson])
+        resetEmail = CommandOption(email.usage, strings[.optResetemail])
+        tokenStdin = CommandOption("--token-stdin", strings[.optToken])
+        passwordStdin = CommandOption("--password-stdin", strings[.optStdin1])
+        passwordStdinTwice = CommandOption(passwordStdin.usage, strings[.optStdin2])
+        passwordStdinThrice = CommandOption(passwordStdin.usage, strings[.optStdin3])
+        refusedToken = CommandOption("--token T", "")
     }
 }
 

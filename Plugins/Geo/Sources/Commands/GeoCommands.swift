@@ -11,15 +11,12 @@ struct GeoCommands {
         @Sendable func interactor() throws -> PlacesInteractor {
             try PlacesInteractor(resolver: context.resolver, locale: context.locale)
         }
+        let option = GeoOptions(strings)
         return [
-            ModuleCommand(
-                name: "list", summary: strings[.cmdListSummary], usage: "list [--json]",
-                options: [CommandOption("--json", strings[.optJson])],
-                example: "modhost geo list --json"
-            ) {
-                let arguments = try CommandArguments($0.arguments, options: [], flags: ["--json"])
+            ModuleCommand(name: "list", summary: strings[.cmdListSummary], options: [option.json], example: "modhost geo list --json") {
+                let arguments = try CommandArguments($0.arguments, options: [option.json])
                 let places = try interactor()
-                if arguments.has("--json") {
+                if arguments.has(option.json) {
                     try Self.writeJSON(places: places, context: context)
                 } else {
                     let groups = try places.groups()
@@ -31,14 +28,13 @@ struct GeoCommands {
                 }
             },
             ModuleCommand(
-                name: "add", summary: strings[.cmdAddSummary], usage: "add [--country C] --city NAME",
-                options: [CommandOption("--country C", strings[.optCountry]), CommandOption("--city NAME", strings[.optCity])],
+                name: "add", summary: strings[.cmdAddSummary], options: [option.country, option.city],
                 example: "modhost geo add --country FR --city Lyon"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: [])
-                let city = try arguments.required("--city")
+                let arguments = try CommandArguments($0.arguments, options: [option.country, option.city])
+                let city = try arguments.required(option.city)
                 // Settings holds the default as a country code, checked when it was set.
-                guard let country = arguments.values["--country"] ?? GeoModule.defaultCountry(context) else {
+                guard let country = arguments.value(option.country) ?? GeoModule.defaultCountry(context) else {
                     throw CommandUsageError(strings[.errorNeedsCountry])
                 }
                 let places = try interactor()
@@ -46,33 +42,25 @@ struct GeoCommands {
                 context.ui.print(strings.format(.added, added.name, places.countryName(added.country)))
             },
             ModuleCommand(
-                name: "rename", summary: strings[.cmdRenameSummary], usage: "rename --country C --city NAME --to NEW",
-                options: [
-                    CommandOption("--country C", strings[.optCountryof]), CommandOption("--city NAME", strings[.optCity]),
-                    CommandOption("--to NEW", strings[.optTo]),
-                ],
+                name: "rename", summary: strings[.cmdRenameSummary], options: [option.countryOf, option.city, option.to],
                 example: "modhost geo rename --country FR --city Lyon --to Lugdunum"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--country", "--city", "--to"], flags: [])
+                let arguments = try CommandArguments($0.arguments, options: [option.countryOf, option.city, option.to])
                 let (country, city, new) = (
-                    try arguments.required("--country"), try arguments.required("--city"), try arguments.required("--to")
+                    try arguments.required(option.countryOf), try arguments.required(option.city), try arguments.required(option.to)
                 )
                 let places = try interactor()
                 let renamed = try places.rename(country: country, city: city, to: new)
                 context.ui.print(strings.format(.renamed, city.trimmingCharacters(in: .whitespaces), renamed.name))
             },
             ModuleCommand(
-                name: "remove", summary: strings[.cmdRemoveSummary], usage: "remove --country C --city NAME [--yes]",
-                options: [
-                    CommandOption("--country C", strings[.optCountryof]), CommandOption("--city NAME", strings[.optCity]),
-                    CommandOption("--yes", strings[.optYes]),
-                ],
+                name: "remove", summary: strings[.cmdRemoveSummary], options: [option.countryOf, option.city, option.yes],
                 example: "modhost geo remove --country FR --city Lyon --yes"
             ) {
-                let arguments = try CommandArguments($0.arguments, options: ["--country", "--city"], flags: ["--yes"])
-                let (country, city) = (try arguments.required("--country"), try arguments.required("--city"))
+                let arguments = try CommandArguments($0.arguments, options: [option.countryOf, option.city, option.yes])
+                let (country, city) = (try arguments.required(option.countryOf), try arguments.required(option.city))
                 let places = try interactor()
-                if !arguments.has("--yes") {
+                if !arguments.has(option.yes) {
                     guard context.ui.terminal.isInteractive else { throw CommandUsageError(strings[.errorNeedsYes]) }
                     guard context.ui.confirm(strings[.deleteTitle], strings.format(.deleteMessage, city, country)) else {
                         throw CommandFailure(strings[.deleteCancelled])
@@ -109,3 +97,20 @@ struct GeoCommands {
 
 /// Geo's refusals reach a person in their language through the host.
 extension GeoError: ModuleError {}
+
+/// Geo's command options, each declared once: a command's usage, its help and its parser all
+/// read these.
+struct GeoOptions {
+    let json, country, city, to, yes: CommandOption
+    /// `--country` where it names the city's country (rename, remove), which those need.
+    let countryOf: CommandOption
+
+    init(_ strings: ModuleStrings) {
+        json = CommandOption("--json", strings[.optJson])
+        country = CommandOption("--country C", strings[.optCountry])
+        countryOf = .required(country.usage, strings[.optCountryof])
+        city = .required("--city NAME", strings[.optCity])
+        to = .required("--to NEW", strings[.optTo])
+        yes = CommandOption("--yes", strings[.optYes])
+    }
+}

@@ -12,25 +12,25 @@ struct PhotosCommands {
     private var search: ModuleCommand {
         let (context, defaultPerPage) = (self.context, perPage)
         let strings = context.strings
+        let (page, perPageOption, json) = (
+            CommandOption("--page N", strings[.optPage]), CommandOption("--per-page N", strings[.optPerpage]),
+            CommandOption("--json", strings[.optJson])
+        )
         return ModuleCommand(
-            name: "search", summary: strings[.cmdSearchSummary], usage: "search QUERY [--page N] [--per-page N] [--json]",
-            options: [
-                CommandOption("--page N", strings[.optPage]), CommandOption("--per-page N", strings[.optPerpage]),
-                CommandOption("--json", strings[.optJson]),
-            ],
+            name: "search", summary: strings[.cmdSearchSummary], arguments: "QUERY", options: [page, perPageOption, json],
             example: "modhost photos search \"red car\" --page 2"
         ) {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
-            let arguments = try CommandArguments(rest, options: ["--page", "--per-page"], flags: ["--json"])
+            let arguments = try CommandArguments(rest, options: [page, perPageOption, json])
             guard !words.isEmpty else { throw CommandUsageError(strings[.usageQuery]) }
-            let perPage = try Self.number(arguments, "--per-page", strings) ?? defaultPerPage
+            let perPage = try Self.number(arguments, perPageOption, strings) ?? defaultPerPage
             guard SearchPhotos.perPageRange.contains(perPage) else { throw CommandUsageError(strings[.usagePerPage]) }
-            let page = try Self.number(arguments, "--page", strings) ?? 1
+            let page = try Self.number(arguments, page, strings) ?? 1
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let query = words.joined(separator: " ")
             let result = try viewModel.search(query, page: page, perPage: perPage)
-            if arguments.has("--json") {
+            if arguments.has(json) {
                 context.ui.print(JSONOutput.string(result))
             } else {
                 context.ui.print(
@@ -48,8 +48,7 @@ struct PhotosCommands {
         let context = self.context
         let strings = context.strings
         return ModuleCommand(
-            name: "show", summary: strings[.cmdShowSummary], usage: "show ID",
-            example: "modhost photos show 101"
+            name: "show", summary: strings[.cmdShowSummary], arguments: "ID", options: [], example: "modhost photos show 101"
         ) {
             (invocation: CommandInvocation) throws in
             let id = try Self.id(invocation.arguments, strings)
@@ -62,33 +61,35 @@ struct PhotosCommands {
     private var download: ModuleCommand {
         let context = self.context
         let strings = context.strings
+        let (to, parents, force) = (
+            CommandOption("--to DIR", strings[.optTo]), CommandOption("--parents", strings[.optParents]),
+            CommandOption("--force", strings[.optForce])
+        )
+        // Its usage is written out: `--parents` goes only with `--to`, which a list cannot show.
         return ModuleCommand(
-            name: "download", summary: strings[.cmdDownloadSummary], usage: "download ID [--to DIR [--parents]] [--force]",
-            options: [
-                CommandOption("--to DIR", strings[.optTo]), CommandOption("--parents", strings[.optParents]),
-                CommandOption("--force", strings[.optForce]),
-            ],
+            name: "download", summary: strings[.cmdDownloadSummary],
+            usage: "download ID [\(to.usage) [\(parents.usage)]] [\(force.usage)]", options: [to, parents, force],
             example: "modhost photos download 101 --to ~/Pictures --parents"
         ) {
             (invocation: CommandInvocation) throws in
             let (words, rest) = Self.splitWords(invocation.arguments)
             let id = try Self.id(words, strings)
-            let arguments = try CommandArguments(rest, options: ["--to"], flags: ["--parents", "--force"])
-            let folder = arguments.values["--to"] ?? FileManager.default.currentDirectoryPath
+            let arguments = try CommandArguments(rest, options: [to, parents, force])
+            let folder = arguments.value(to) ?? FileManager.default.currentDirectoryPath
             let viewModel = try PhotoViewModel(resolver: context.resolver)
             let hit = try viewModel.photo(id: id)
             let terminal = context.ui.terminal
             let bar = ProgressBar.reporter(on: terminal)
-            let (replacing, creating) = (arguments.has("--force"), arguments.has("--parents"))
+            let (replacing, creating) = (arguments.has(force), arguments.has(parents))
             let path = try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating, progress: bar)
             if bar != nil { terminal.write("\n") }
             context.ui.print(context.strings.format(.downloaded, path))
         }
     }
 
-    static func number(_ arguments: CommandArguments, _ option: String, _ strings: ModuleStrings) throws -> Int? {
-        guard let text = arguments.values[option] else { return nil }
-        guard let value = Int(text), value > 0 else { throw CommandUsageError(strings.format(.usageNumber, option, text)) }
+    static func number(_ arguments: CommandArguments, _ option: CommandOption, _ strings: ModuleStrings) throws -> Int? {
+        guard let text = arguments.value(option) else { return nil }
+        guard let value = Int(text), value > 0 else { throw CommandUsageError(strings.format(.usageNumber, option.name, text)) }
         return value
     }
 

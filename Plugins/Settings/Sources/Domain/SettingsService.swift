@@ -11,6 +11,8 @@ public final class SettingsService: SettingsRoute {
     /// Settings' own section name and the language key (`settings.language`).
     public static let module = "Settings"
     public static let languageKey = "language"
+    /// The app's language, a shipped locale's code.
+    public static let language = SettingKey<String>(languageKey, module: module)
     /// Where the environment's language at the time of the choice is kept (not a setting).
     static let languageBaseKey = "language.environment"
 

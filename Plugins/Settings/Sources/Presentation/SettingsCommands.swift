@@ -12,15 +12,12 @@ struct SettingsCommands {
     private var list: ModuleCommand {
         let (service, context) = (self.service, self.context)
         let strings = context.strings
-        return ModuleCommand(
-            name: "list", summary: strings[.cmdListSummary], usage: "list [--json]",
-            options: [CommandOption("--json", strings[.optJson])],
-            example: "modhost settings list"
-        ) {
+        let json = CommandOption("--json", strings[.optJson])
+        return ModuleCommand(name: "list", summary: strings[.cmdListSummary], options: [json], example: "modhost settings list") {
             (invocation: CommandInvocation) throws in
-            let arguments = try CommandArguments(invocation.arguments, options: [], flags: ["--json"])
+            let arguments = try CommandArguments(invocation.arguments, options: [json])
             let rows = Self.rows(service)
-            if arguments.has("--json") {
+            if arguments.has(json) {
                 context.ui.print(JSONOutput.document("settings", rows))
             } else {
                 for row in rows {
@@ -35,8 +32,7 @@ struct SettingsCommands {
         let (service, context) = (self.service, self.context)
         let strings = context.strings
         return ModuleCommand(
-            name: "get", summary: strings[.cmdGetSummary], usage: "get KEY",
-            example: "modhost settings get settings.language"
+            name: "get", summary: strings[.cmdGetSummary], arguments: "KEY", options: [], example: "modhost settings get settings.language"
         ) {
             (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 1 else { throw CommandUsageError(strings[.usageGet]) }
@@ -52,7 +48,7 @@ struct SettingsCommands {
         let (service, context) = (self.service, self.context)
         let strings = context.strings
         return ModuleCommand(
-            name: "set", summary: strings[.cmdSetSummary], usage: "set KEY VALUE",
+            name: "set", summary: strings[.cmdSetSummary], arguments: "KEY VALUE", options: [],
             example: "modhost settings set geo.defaultCountry FR"
         ) {
             (invocation: CommandInvocation) throws in

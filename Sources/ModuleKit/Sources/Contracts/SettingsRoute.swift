@@ -55,9 +55,10 @@ public struct SettingRefusal: Error, Sendable, Equatable {
 /// Provided by Settings: modules register their settings and read their values.
 ///
 /// ```swift
-/// settings.register([SettingDefinition(key: "perPage", title: { strings[.perPage] },
-///                                      kind: .number(3...200), defaultValue: .int(20))], module: "Photos")
-/// let perPage = settings.value(of: "perPage", module: "Photos")
+/// static let perPage = SettingKey<Int>("perPage", module: "Photos")
+/// settings.register([SettingDefinition(perPage, title: { strings[.perPage] }, range: 3...200, defaultValue: 20)],
+///                   module: "Photos")
+/// let chosen = settings.value(perPage)   // Int?
 /// ```
 public protocol SettingsRoute: Sendable {
     /// Adds `definitions` to `module`'s section; they live as long as the process.

@@ -14,12 +14,12 @@ final class NotesModule: Module {
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
         [
-            ModuleCommand(name: "add", summary: "Keep a note", usage: "add TEXT") { invocation in
+            ModuleCommand(name: "add", summary: "Keep a note", arguments: "TEXT") { invocation in
                 guard let text = invocation.arguments.first else { throw CommandUsageError("add needs the note's TEXT") }
                 try context.storage.files().append("notes.txt", Array((text + "\n").utf8))
                 context.ui.print("Noted.")
             },
-            ModuleCommand(name: "list", summary: "Show the notes", usage: "list") { _ in
+            ModuleCommand(name: "list", summary: "Show the notes") { _ in
                 let notes = String(decoding: try context.storage.files().read("notes.txt") ?? [], as: UTF8.self)
                 for note in notes.split(separator: "\n") { context.ui.print(String(note)) }
             },

@@ -1,8 +1,9 @@
 /// A module command's arguments: `--name VALUE` (or `--name=VALUE`) options and `--flag`s.
 ///
 /// ```swift
-/// let arguments = try CommandArguments(invocation.arguments, options: ["--email"], flags: ["--json"])
-/// let email = try arguments.required("--email")
+/// let (email, json) = (CommandOption.required("--email ADDRESS", …), CommandOption("--json", …))
+/// let arguments = try CommandArguments(invocation.arguments, options: [email, json])
+/// let address = try arguments.required(email)
 /// ```
 public struct CommandArguments: Sendable {
     public private(set) var values: [String: String] = [:]
@@ -63,4 +64,35 @@ public struct CommandArguments: Sendable {
     }
 
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// Parses `arguments` against the command's declared options: one with a value name takes a
+    /// value, one without is a flag.
+    ///
+    /// - Throws: ``CommandUsageError`` as ``init(_:options:flags:)`` does, and for a required
+    ///   option that is absent or empty (the first, in declared order).
+    public init(_ arguments: [String], options declared: [CommandOption]) throws(CommandUsageError) {
+        let valued = Set(declared.filter { $0.valueName != nil }.map(\.name))
+        let flags = Set(declared.filter { $0.valueName == nil }.map(\.name))
+        try self.init(arguments, options: valued, flags: flags)
+        for option in declared where option.isRequired {
+            if option.valueName == nil {
+                guard has(option.name) else {
+                    throw CommandUsageError(key: "usage.option.required", [option.name], english: "option '\(option.name)' is required")
+                }
+            } else {
+                _ = try required(option.name)
+            }
+        }
+    }
+
+    /// The value of `option`, if given.
+    public func value(_ option: CommandOption) -> String? { values[option.name] }
+
+    /// The value of `option`.
+    ///
+    /// - Throws: ``CommandUsageError`` when it is absent or empty.
+    public func required(_ option: CommandOption) throws(CommandUsageError) -> String { try required(option.name) }
+
+    /// Whether the flag `option` was given.
+    public func has(_ option: CommandOption) -> Bool { flags.contains(option.name) }
 }
