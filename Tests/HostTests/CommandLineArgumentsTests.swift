@@ -1,4 +1,5 @@
 import ModuleKit
+import TestSupport
 import Testing
 
 @testable import HostCommandLine
@@ -71,7 +72,7 @@ import Testing
             "--config", "/etc/modhost/modules.json", "--data-dir", "/var/modhost", "--only", "Geo,Auth", "--enable", "Photos",
             "--disable", "Settings", "--module", "/opt/libNotes.so", "--log-level", "debug", "--retry", "Geo", "--no-crash-records",
         ])
-        let child = try CommandLineArguments.parse(parsed.childOptions)
+        let child = try CommandLineArguments.parse(parsed.childOptions())
         #expect(child.configPath == "/etc/modhost/modules.json")
         #expect(child.dataFolder == "/var/modhost")
         #expect(child.only == ["Geo", "Auth"])
@@ -79,7 +80,32 @@ import Testing
         #expect(child.extraModules == ["/opt/libNotes.so"])
         #expect(child.logLevel == .debug)
         #expect(child.retry.isEmpty && child.recordsCrashes, "a child decides its own retries and records")
-        #expect(try CommandLineArguments.parse([]).childOptions.isEmpty)
+        #expect(try CommandLineArguments.parse([]).childOptions().isEmpty)
+        #expect(try CommandLineArguments.parse(parsed.childOptions(omitting: ["only"])).only == nil)
+    }
+
+    /// Each built-in command parses from its own usage line into itself, never into a
+    /// module's command: the table the help prints is the parser's.
+    @Test(arguments: CommandLineTable.commands.filter { $0.word != nil })
+    func everyCommandParsesFromItsUsage(command: CommandLineTable.Builtin) throws {
+        let words = command.usage.split(separator: " ").map(String.init)
+        #expect(words.first == command.word)
+        // Placeholders filled in, optional parts ("[--json]", "[-- ARGS...]") left out.
+        let line = words.filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") }.map { $0 == $0.uppercased() && $0 != "--" ? "X" : $0 }
+        let parsed = try CommandLineArguments.parse(line)
+        if case .module = parsed.command { Issue.record("'\(command.usage)' parses as a module's command") }
+        if case .run = parsed.command { Issue.record("'\(command.usage)' parses as the app") }
+    }
+
+    /// Every command and option `--help` lists has its summary in the host's strings (the help
+    /// would fall back to English without a word).
+    @Test func everyListedCommandAndOptionHasItsHelpString() throws {
+        let folder = TestEnvironment.buildFolder + "/ModuleHost_HostModel.resources/Strings"
+        let english = try ModuleStrings.load(module: "modhost", from: folder, locale: LocaleSetting(environment: ["LANG": "en_US.UTF-8"]))
+        let keys =
+            CommandLineTable.commands.filter { !$0.hidden }.map { "help.command." + $0.id }
+            + CommandLineTable.options.map { "help.option." + $0.id }
+        for key in keys { #expect(english[StringKey(key)] != key, "\(key) is missing") }
     }
 
     @Test func aCommandsOwnOptionsAreKnownOnlyThere() throws {

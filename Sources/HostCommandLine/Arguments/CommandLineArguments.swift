@@ -48,9 +48,8 @@ struct CommandLineArguments: Equatable {
         var route = false
     }
 
-    static let builtins = ["modules", "check", "routes", "bisect", "new", "dev"]
-    static var globalOptions: [String] { CommandLineTable.optionNames }
-    static let probeCommand = "__probe"
+    /// What `check`'s child process is called with (see ``Command/probe(names:)``).
+    static var probeCommand: String { CommandLineTable.command(named: "__probe")?.word ?? "__probe" }
 
     /// Parses `arguments` (without the program name).
     ///
@@ -64,7 +63,7 @@ struct CommandLineArguments: Equatable {
             let argument = arguments[index]
             index += 1
             // After `modhost <module> <command>`, everything belongs to the module.
-            if case .some(let first) = words.first, !builtins.contains(first), first != probeCommand, words.count >= 2 {
+            if case .some(let first) = words.first, CommandLineTable.command(named: first) == nil, words.count >= 2 {
                 words.append(argument)
                 continue
             }
@@ -114,48 +113,22 @@ struct CommandLineArguments: Equatable {
         return level
     }
 
-    /// The command `words` name, with the options given for it.
+    /// The command `words` name, with the options given for it: a built-in command as its
+    /// declaration makes it, else a module's.
     private static func command(from words: [String], options: CommandOptions) throws(UsageError) -> Command {
         guard let first = words.first else { return .run }
         let rest = Array(words.dropFirst())
-        switch first {
-        case "bisect":
-            guard !rest.isEmpty else {
-                throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
-            }
-            return .bisect(arguments: rest)
-        case "dev":
-            guard let package = rest.first else {
-                throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
-            }
-            return .dev(package: package, arguments: Array(rest.dropFirst()))
-        case "new":
-            guard let name = rest.first else {
-                throw UsageError(key: "usage.new", english: "'new' needs the module's name: modhost new NAME [--output DIR]")
-            }
-            if let extra = rest.dropFirst().first {
-                throw UsageError(
-                    key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
-            }
-            return .new(name: name, output: options.output, kit: options.kit, route: options.route)
-        case probeCommand:
-            return .probe(names: rest)
-        case "modules", "check", "routes":
-            if let extra = rest.first {
-                throw UsageError(
-                    key: "usage.no.argument", [first, extra],
-                    english: "'\(first)' takes no argument, found '\(extra)'; see 'modhost --help'")
-            }
-            return first == "modules" ? .modules(json: options.json) : first == "check" ? .check : .routes
-        default:
-            return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
+        if let make = CommandLineTable.command(named: first)?.make {
+            return try make(rest, options)
         }
+        return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
     }
 
-    /// The global options a child `modhost` needs to see the same modules (what `dev` passes
-    /// on), as the option table says each is passed.
-    var childOptions: [String] {
-        CommandLineTable.options.flatMap { $0.pass(self) }
+    /// The global options a child `modhost` needs to see the same modules (what `dev`, `check`
+    /// and `bisect` pass on), as the option table says each is passed; without those whose ids
+    /// are `omitting` (`bisect` chooses the modules of each try itself).
+    func childOptions(omitting omitted: Set<String> = []) -> [String] {
+        CommandLineTable.options.filter { !omitted.contains($0.id) }.flatMap { $0.pass(self) }
     }
 
     /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).

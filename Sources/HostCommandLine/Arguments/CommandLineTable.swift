@@ -7,31 +7,101 @@ import ModuleKit
 /// the options that choose its modules from here, and a test holds the usage block of
 /// docs/USING.md to them.
 enum CommandLineTable {
-    /// One row: what a person types, and what it does (lines of at most 54 characters, so
-    /// that help fits 80 columns).
-    struct Row {
+    /// A command: what a person types, what it does (lines of at most 54 characters, so that
+    /// help fits 80 columns), and how its words become a ``CommandLineArguments/Command``.
+    /// Adding a built-in command means: a declaration here (and its case), its handler in
+    /// `HostSession.run`, and its strings.
+    struct Builtin: Sendable {
+        typealias Make =
+            @Sendable (_ rest: [String], _ options: CommandLineArguments.CommandOptions) throws(UsageError) ->
+            CommandLineArguments.Command
+
         let id: String
+        /// The word that names it (`modules`); `nil` for the rows that are no word of their own
+        /// (the app, a module's commands).
+        var word: String? = nil
         let usage: String
         let summary: [String]
+        /// Makes the command from the words after its own.
+        var make: Make? = nil
+        /// Not listed by `--help`: the internal child command of `check`.
+        var hidden = false
     }
 
-    static let commands: [Row] = [
-        Row(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"]),
-        Row(id: "modules", usage: "modules [--json]", summary: ["List each module with its state, reason and routes"]),
-        Row(
-            id: "check", usage: "check",
-            summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"]),
-        Row(id: "routes", usage: "routes", summary: ["List each route, its provider and consumers"]),
-        Row(id: "bisect", usage: "bisect -- ARGS...", summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"]),
-        Row(
-            id: "new", usage: "new NAME",
-            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"]),
-        Row(
-            id: "dev", usage: "dev PATH [-- ARGS...]",
-            summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"]),
-        Row(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
-        Row(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
+    static let commands: [Builtin] = [
+        Builtin(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"]),
+        Builtin(
+            id: "modules", word: "modules", usage: "modules [--json]", summary: ["List each module with its state, reason and routes"],
+            make: { rest, options throws(UsageError) in
+                try noArgument("modules", rest)
+                return .modules(json: options.json)
+            }),
+        Builtin(
+            id: "check", word: "check", usage: "check",
+            summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"],
+            make: { rest, _ throws(UsageError) in
+                try noArgument("check", rest)
+                return .check
+            }),
+        Builtin(
+            id: "routes", word: "routes", usage: "routes", summary: ["List each route, its provider and consumers"],
+            make: { rest, _ throws(UsageError) in
+                try noArgument("routes", rest)
+                return .routes
+            }),
+        Builtin(
+            id: "bisect", word: "bisect", usage: "bisect -- ARGS...",
+            summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"],
+            make: { rest, _ throws(UsageError) in
+                guard !rest.isEmpty else {
+                    throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
+                }
+                return .bisect(arguments: rest)
+            }),
+        Builtin(
+            id: "new", word: "new", usage: "new NAME",
+            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"],
+            make: { rest, options throws(UsageError) in
+                guard let name = rest.first else {
+                    throw UsageError(key: "usage.new", english: "'new' needs the module's name: modhost new NAME [--output DIR]")
+                }
+                if let extra = rest.dropFirst().first {
+                    throw UsageError(
+                        key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
+                }
+                return .new(name: name, output: options.output, kit: options.kit, route: options.route)
+            }),
+        Builtin(
+            id: "dev", word: "dev", usage: "dev PATH [-- ARGS...]",
+            summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"],
+            make: { rest, _ throws(UsageError) in
+                guard let package = rest.first else {
+                    throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
+                }
+                return .dev(package: package, arguments: Array(rest.dropFirst()))
+            }),
+        Builtin(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
+        Builtin(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
+        Builtin(
+            id: "probe", word: "__probe", usage: "__probe NAME...", summary: [], make: { rest, _ in .probe(names: rest) }, hidden: true),
     ]
+
+    /// The built-in command named `word`, if there is one.
+    static func command(named word: String) -> Builtin? {
+        commands.first { $0.word == word }
+    }
+
+    /// The word of every built-in command, for suggestions.
+    static var commandWords: [String] { commands.filter { !$0.hidden }.compactMap(\.word) }
+
+    /// A command that takes no word after its own.
+    private static func noArgument(_ command: String, _ rest: [String]) throws(UsageError) {
+        if let extra = rest.first {
+            throw UsageError(
+                key: "usage.no.argument", [command, extra],
+                english: "'\(command)' takes no argument, found '\(extra)'; see 'modhost --help'")
+        }
+    }
 
     /// An option: its spellings, the value it takes (if any), what it does, the command it
     /// belongs to (`nil`: every command), what it sets, and how a child is given the same.
@@ -142,7 +212,7 @@ enum CommandLineTable {
     /// each summary in `strings`' language when they have it (wrapped to fit 80 columns), else
     /// the English lines written here.
     static func usageLines(strings: ModuleStrings? = nil) -> [String] {
-        let width = (commands.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
+        let width = (commands.filter { !$0.hidden }.map(\.usage) + options.map(\.usage)).map(\.count).max() ?? 0
         func lines(_ usage: String, _ english: [String], _ key: String) -> [String] {
             var summary = english
             // In English, the lines as broken here (docs/USING.md shows them); else wrapped.
@@ -155,7 +225,7 @@ enum CommandLineTable {
             result += summary.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
             return result
         }
-        return commands.flatMap { lines($0.usage, $0.summary, "help.command." + $0.id) } + [""]
+        return commands.filter { !$0.hidden }.flatMap { lines($0.usage, $0.summary, "help.command." + $0.id) } + [""]
             + options.flatMap { lines($0.usage, $0.summary, "help.option." + $0.id) }
     }
 }

@@ -10,8 +10,6 @@ import ModuleKit
 struct HostSession {
     let runtime: HostRuntime
     let console: Console
-    /// The command line as given, for the child processes of `check` and `bisect`.
-    var arguments: [String] = []
 
     func run(_ arguments: CommandLineArguments) -> Int32 {
         Console.localize(with: runtime.strings)
@@ -29,8 +27,9 @@ struct HostSession {
             runtime.probe(names, write: console.out)
             return ModhostCommandLine.exitSuccess
         case .bisect(let tried):
-            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: globalOptions())
-                .run(tried)
+            // Each try chooses its modules with --only: the run's own choice is not passed on.
+            let options = arguments.childOptions(omitting: ["only"])
+            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options).run(tried)
         case .modules(let json):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
@@ -42,7 +41,7 @@ struct HostSession {
             // --help the help above answers.
             return ModhostCommandLine.exitSuccess
         case .check:
-            return check()
+            return check(childOptions: arguments.childOptions())
         case .routes:
             runtime.start()
             runtime.stop()
@@ -57,11 +56,11 @@ struct HostSession {
 
     /// Checks everything without running module code here: the plan from the descriptors,
     /// then each library that would start, loaded in a child process.
-    private func check() -> Int32 {
+    private func check(childOptions: [String]) -> Int32 {
         runtime.planOnly()
         let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
         let probe = LibraryProbe(
-            executable: ProcessLocation.executablePath, options: globalOptions(),
+            executable: ProcessLocation.executablePath, options: childOptions,
             timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
         let report = probe.run(toProbe)
         runtime.recordProbeFailures(report.problems)
@@ -167,7 +166,7 @@ struct HostSession {
     /// no such module or it is not active, says why and returns the exit status.
     private func startedCommands(of name: String) -> Result<(ModuleEntry, [ModuleCommand]), ExitStatus> {
         guard let entry = runtime.configuration.entry(named: name) else {
-            let known = CommandLineArguments.builtins + runtime.configuration.modules.map { ModuleName($0.name).commandWord }
+            let known = CommandLineTable.commandWords + runtime.configuration.modules.map { ModuleName($0.name).commandWord }
             let near = nearest(to: name, among: known)
             console.error(
                 near.map { runtime.strings.format(.hostCommandUnknownSuggest, Escaped(name).description, $0) }
@@ -180,15 +179,6 @@ struct HostSession {
             return .failure(ExitStatus(code: ModhostCommandLine.exitFailure))
         }
         return .success((entry, runtime.commands.first { $0.module == entry.name }?.commands ?? []))
-    }
-
-    /// The options that choose the configuration, data folder and modules, for a child.
-    private func globalOptions() -> [String] {
-        var options = ["--config", runtime.configuration.path, "--data-dir", runtime.options.dataFolder]
-        if !runtime.options.enable.isEmpty { options += ["--enable", runtime.options.enable.joined(separator: ",")] }
-        if !runtime.options.disable.isEmpty { options += ["--disable", runtime.options.disable.joined(separator: ",")] }
-        for library in runtime.options.extraModules { options += ["--module", library] }
-        return options
     }
 
     /// Why a module is not active, in the person's language (the reason itself as the host

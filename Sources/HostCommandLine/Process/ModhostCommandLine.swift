@@ -52,7 +52,7 @@ public enum ModhostCommandLine {
         if case .dev(let package, let devArguments) = parsed.command, !parsed.help {
             _ = hostStrings(environment)
             return DevCommand(
-                console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions, arguments: devArguments
+                console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions(), arguments: devArguments
             ).run()
         }
         let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
@@ -99,7 +99,7 @@ public enum ModhostCommandLine {
             return exitUsage
         }
         SignalTrap.runtime.withLock { $0 = runtime }
-        let status = HostSession(runtime: runtime, console: console, arguments: arguments).run(parsed)
+        let status = HostSession(runtime: runtime, console: console).run(parsed)
         runtime.moduleGuard.finish()
         return status
     }
