@@ -128,7 +128,7 @@ struct CommandLineArguments: Equatable {
     /// and `bisect` pass on), as the option table says each is passed; without those whose ids
     /// are `omitting` (`bisect` chooses the modules of each try itself).
     func childOptions(omitting omitted: Set<String> = []) -> [String] {
-        CommandLineTable.options.filter { !omitted.contains($0.id) }.flatMap { $0.pass(self) }
+        CommandLineTable.options.filter { !omitted.contains($0.id) }.flatMap { $0.childWords(self) }
     }
 
     /// `--name=value` → ("--name", "value"); `--name` → ("--name", nil).

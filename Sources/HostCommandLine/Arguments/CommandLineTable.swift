@@ -116,63 +116,79 @@ enum CommandLineTable {
         var command: String? = nil
         /// Sets what it says in `parsed`; `value` is empty for an option that takes none.
         let apply: Apply
-        /// The words that give a child `modhost` the same setting (`[]`: a child does not need it).
+        /// The values that give a child `modhost` the same setting, each passed as
+        /// `--name VALUE` (`[]`: a child does not need it).
         var pass: @Sendable (CommandLineArguments) -> [String] = { _ in [] }
 
         var usage: String { names.joined(separator: ", ") + (value.map { " " + $0 } ?? "") }
+
+        /// The option as a child's command line gives it: its long name, and `value` when it
+        /// takes one.
+        func words(_ value: String? = nil) -> [String] {
+            [names.last ?? id] + (self.value == nil ? [] : [value ?? ""])
+        }
+
+        /// What gives a child `modhost` the setting `parsed` has.
+        func childWords(_ parsed: CommandLineArguments) -> [String] {
+            pass(parsed).flatMap { words($0) }
+        }
     }
+
+    // MARK: Global options, each once
+
+    static let config = Option(
+        id: "config", names: ["--config"], value: "PATH",
+        summary: ["The modules.json to read (default ./modules.json;", "env MODHOST_CONFIG)"],
+        apply: { parsed, value, name throws(UsageError) in parsed.configPath = try CommandLineArguments.nonEmpty(value, for: name) },
+        pass: { $0.configPath.map { [ExtraModules.absolute($0)] } ?? [] })
+    static let dataFolder = Option(
+        id: "data.dir", names: ["--data-dir"], value: "PATH",
+        summary: [
+            "Where modules keep their data (env MODHOST_DATA_DIR;", "default $XDG_DATA_HOME/modhost or", "~/.local/share/modhost)",
+        ],
+        apply: { parsed, value, name throws(UsageError) in parsed.dataFolder = try CommandLineArguments.nonEmpty(value, for: name) },
+        pass: { $0.dataFolder.map { [$0] } ?? [] })
+    static let only = Option(
+        id: "only", names: ["--only"], value: "NAME[,NAME...]", summary: ["Load just these modules plus the modules they require"],
+        apply: { parsed, value, name throws(UsageError) in
+            parsed.only = (parsed.only ?? []) + (try CommandLineArguments.names(value, for: name))
+        },
+        pass: { $0.only.map { [$0.joined(separator: ",")] } ?? [] })
+    static let enable = Option(
+        id: "enable", names: ["--enable"], value: "NAME", summary: ["Enable a module for this run (repeatable, or A,B)"],
+        apply: { parsed, value, name throws(UsageError) in parsed.enable += try CommandLineArguments.names(value, for: name) },
+        pass: { $0.enable.isEmpty ? [] : [$0.enable.joined(separator: ",")] })
+    static let disable = Option(
+        id: "disable", names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"],
+        apply: { parsed, value, name throws(UsageError) in parsed.disable += try CommandLineArguments.names(value, for: name) },
+        pass: { $0.disable.isEmpty ? [] : [$0.disable.joined(separator: ",")] })
+    static let module = Option(
+        id: "module", names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"],
+        apply: { parsed, value, name throws(UsageError) in
+            parsed.extraModules.append(try CommandLineArguments.nonEmpty(value, for: name))
+        },
+        pass: { $0.extraModules.map(ExtraModules.absolute) })
+    static let retry = Option(
+        id: "retry", names: ["--retry"], value: "NAME|all", summary: ["Try again a module that crashed, exited or hung"],
+        apply: { parsed, value, name throws(UsageError) in parsed.retry += try CommandLineArguments.names(value, for: name) })
+    static let noCrashRecords = Option(
+        id: "no.crash.records", names: ["--no-crash-records"], value: nil,
+        summary: ["Neither skip recorded crashes nor record new ones"],
+        apply: { parsed, _, _ in parsed.recordsCrashes = false })
+    static let logLevel = Option(
+        id: "log.level", names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"],
+        apply: { parsed, value, _ throws(UsageError) in parsed.logLevel = try CommandLineArguments.logLevel(value) },
+        pass: { $0.logLevel == .warn ? [] : [$0.logLevel.rawValue] })
+    static let help = Option(
+        id: "help", names: ["-h", "--help"], value: nil, summary: ["Show this help and the modules (read from their files)"],
+        apply: { parsed, _, _ in parsed.help = true })
+    static let version = Option(
+        id: "version", names: ["--version"], value: nil, summary: ["Show the versions of modhost, its ABI and its SDK"],
+        apply: { parsed, _, _ in parsed.version = true })
 
     /// The global options, in the order `--help` lists them.
     static let options: [Option] = [
-        Option(
-            id: "config", names: ["--config"], value: "PATH",
-            summary: ["The modules.json to read (default ./modules.json;", "env MODHOST_CONFIG)"],
-            apply: { parsed, value, name throws(UsageError) in parsed.configPath = try CommandLineArguments.nonEmpty(value, for: name) },
-            pass: { $0.configPath.map { ["--config", ExtraModules.absolute($0)] } ?? [] }),
-        Option(
-            id: "data.dir", names: ["--data-dir"], value: "PATH",
-            summary: [
-                "Where modules keep their data (env MODHOST_DATA_DIR;", "default $XDG_DATA_HOME/modhost or", "~/.local/share/modhost)",
-            ],
-            apply: { parsed, value, name throws(UsageError) in parsed.dataFolder = try CommandLineArguments.nonEmpty(value, for: name) },
-            pass: { $0.dataFolder.map { ["--data-dir", $0] } ?? [] }),
-        Option(
-            id: "only", names: ["--only"], value: "NAME[,NAME...]", summary: ["Load just these modules plus the modules they require"],
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.only = (parsed.only ?? []) + (try CommandLineArguments.names(value, for: name))
-            },
-            pass: { $0.only.map { ["--only", $0.joined(separator: ",")] } ?? [] }),
-        Option(
-            id: "enable", names: ["--enable"], value: "NAME", summary: ["Enable a module for this run (repeatable, or A,B)"],
-            apply: { parsed, value, name throws(UsageError) in parsed.enable += try CommandLineArguments.names(value, for: name) },
-            pass: { $0.enable.isEmpty ? [] : ["--enable", $0.enable.joined(separator: ",")] }),
-        Option(
-            id: "disable", names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"],
-            apply: { parsed, value, name throws(UsageError) in parsed.disable += try CommandLineArguments.names(value, for: name) },
-            pass: { $0.disable.isEmpty ? [] : ["--disable", $0.disable.joined(separator: ",")] }),
-        Option(
-            id: "module", names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"],
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.extraModules.append(try CommandLineArguments.nonEmpty(value, for: name))
-            },
-            pass: { $0.extraModules.flatMap { ["--module", ExtraModules.absolute($0)] } }),
-        Option(
-            id: "retry", names: ["--retry"], value: "NAME|all", summary: ["Try again a module that crashed, exited or hung"],
-            apply: { parsed, value, name throws(UsageError) in parsed.retry += try CommandLineArguments.names(value, for: name) }),
-        Option(
-            id: "no.crash.records", names: ["--no-crash-records"], value: nil,
-            summary: ["Neither skip recorded crashes nor record new ones"],
-            apply: { parsed, _, _ in parsed.recordsCrashes = false }),
-        Option(
-            id: "log.level", names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"],
-            apply: { parsed, value, _ throws(UsageError) in parsed.logLevel = try CommandLineArguments.logLevel(value) },
-            pass: { $0.logLevel == .warn ? [] : ["--log-level", $0.logLevel.rawValue] }),
-        Option(
-            id: "help", names: ["-h", "--help"], value: nil, summary: ["Show this help and the modules (read from their files)"],
-            apply: { parsed, _, _ in parsed.help = true }),
-        Option(
-            id: "version", names: ["--version"], value: nil, summary: ["Show the versions of modhost, its ABI and its SDK"],
-            apply: { parsed, _, _ in parsed.version = true }),
+        config, dataFolder, only, enable, disable, module, retry, noCrashRecords, logLevel, help, version,
     ]
 
     /// The options of one built-in command (its row's usage shows them).

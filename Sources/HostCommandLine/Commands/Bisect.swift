@@ -57,9 +57,11 @@ struct Bisect {
     /// Runs `modhost` with only `modules` enabled (none: every module disabled).
     private func attempt(_ modules: [String], _ arguments: [String]) -> Result? {
         let all = runtime.configuration.modules.filter(\.enabled).map(\.name)
-        let selection = modules.isEmpty ? ["--disable", all.joined(separator: ",")] : ["--only", modules.joined(separator: ",")]
+        let selection =
+            modules.isEmpty
+            ? CommandLineTable.disable.words(all.joined(separator: ",")) : CommandLineTable.only.words(modules.joined(separator: ","))
         let command =
-            [executable] + options.filter { $0 != "--no-crash-records" } + ["--no-crash-records"] + (all.isEmpty ? [] : selection)
+            [executable] + options + CommandLineTable.noCrashRecords.words() + (all.isEmpty ? [] : selection)
             + arguments
         guard let pid = ChildCommand.spawn(command, output: .discarded) else {
             console.error(HostText("", "bisect: %@", [.text(HostText("bisect.cannot.start", "cannot start '%@'", [.plain(executable)]))]))

@@ -94,7 +94,8 @@ struct DevCommand {
     }
 
     private func spawnHost(library: String) -> pid_t {
-        ChildCommand.spawn([ProcessLocation.executablePath] + hostOptions + ["--module", library] + arguments, output: .inherited) ?? 0
+        ChildCommand.spawn(
+            [ProcessLocation.executablePath] + hostOptions + CommandLineTable.module.words(library) + arguments, output: .inherited) ?? 0
     }
 
     /// Polls until a file of the package changes; reports the child's exit on the way and

@@ -65,7 +65,7 @@ struct LibraryProbe {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
-        let arguments = [executable] + options + ["--no-crash-records", CommandLineArguments.probeCommand] + names
+        let arguments = [executable] + options + CommandLineTable.noCrashRecords.words() + [CommandLineArguments.probeCommand] + names
         let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0]))
         close(output[1])
         defer { close(output[0]) }
