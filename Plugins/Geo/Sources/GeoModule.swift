@@ -58,7 +58,7 @@ public final class GeoModule: Module {
         [
             HomeEntry(title: context.strings[.placesEntry]) {
                 do {
-                    return try PlacesModuleAssembly(context: context).view
+                    return try PlacesUnitAssembly(context: context).view
                 } catch {
                     return ErrorScreen(message: "\(error)")
                 }

@@ -16,7 +16,7 @@ final class GeoRouter: GeoRoute {
 
     @MainActor func presentCityPicker(completion: @escaping @MainActor (SavedCity?) -> Void) {
         do {
-            let picker = try CityPickerModuleAssembly(context: context)
+            let picker = try CityPickerUnitAssembly(context: context)
             picker.router.configure(onPick: completion)
             context.navigator.present(picker.view)
         } catch {
@@ -71,8 +71,8 @@ final class CityPickerView: Screen {
 
 /// Builds the city picker: the interactor gets its services from the locator.
 @MainActor
-func CityPickerModuleAssembly(context: ModuleContext) throws -> SilverModule<CityPickerRouter> {
+func CityPickerUnitAssembly(context: ModuleContext) throws -> SilverUnit<CityPickerRouter> {
     let router = CityPickerRouter()
     let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
-    return SilverModule(router: router, view: CityPickerView(router: router, interactor: interactor, strings: context.strings))
+    return SilverUnit(router: router, view: CityPickerView(router: router, interactor: interactor, strings: context.strings))
 }

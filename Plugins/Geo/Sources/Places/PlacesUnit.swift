@@ -16,7 +16,7 @@ public final class PlacesRouter {
     /// is saved until the second step is done; cancelling either step saves nothing.
     func addCity(with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
-        let countryStep = InputModuleAssembly(
+        let countryStep = InputUnitAssembly(
             title: strings[.addTitle], question: strings[.fieldCountry], cancelHint: strings[.cancelHint])
         countryInput = countryStep.router
         countryStep.router.configure(
@@ -35,7 +35,7 @@ public final class PlacesRouter {
 
     private func cityStep(country: Country, interactor: PlacesInteractor) -> any Screen {
         let strings = self.strings
-        let step = InputModuleAssembly(
+        let step = InputUnitAssembly(
             title: strings.format(.addCityTitle, country.name), question: strings[.fieldCity], cancelHint: strings[.cancelHint])
         step.router.configure(
             onDone: { text in
@@ -53,7 +53,7 @@ public final class PlacesRouter {
     /// Rename asks for the new name with the same input module as add.
     func rename(_ city: City, in country: Country, with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
-        let step = InputModuleAssembly(
+        let step = InputUnitAssembly(
             title: strings.format(.renameTitle, city.name), question: strings[.fieldNewName], cancelHint: strings[.cancelHint])
         step.router.configure(
             onDone: { text in
@@ -138,8 +138,8 @@ public final class PlacesView: Screen {
 ///
 /// - Throws: ``LocatorError`` when a service is missing (a bug in Geo's registration).
 @MainActor
-public func PlacesModuleAssembly(context: ModuleContext) throws -> SilverModule<PlacesRouter> {
+public func PlacesUnitAssembly(context: ModuleContext) throws -> SilverUnit<PlacesRouter> {
     let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
     let router = PlacesRouter(strings: context.strings)
-    return SilverModule(router: router, view: PlacesView(router: router, interactor: interactor))
+    return SilverUnit(router: router, view: PlacesView(router: router, interactor: interactor))
 }

@@ -61,15 +61,15 @@ public final class InputView: Screen {
 }
 
 /// A SILVER unit's pair: the router to control the unit, the view to show it. Holding
-/// the pair keeps both alive until the view is on the navigator, which then owns the module.
-public struct SilverModule<Router: AnyObject> {
+/// the pair keeps both alive until the view is on the navigator, which then owns the unit.
+public struct SilverUnit<Router: AnyObject> {
     public let router: Router
     public let view: any Screen
 }
 
 /// Builds the reusable input unit (its assembly).
 @MainActor
-public func InputModuleAssembly(title: String, question: String, cancelHint: String) -> SilverModule<InputRouter> {
+public func InputUnitAssembly(title: String, question: String, cancelHint: String) -> SilverUnit<InputRouter> {
     let router = InputRouter(title: title, question: question)
-    return SilverModule(router: router, view: InputView(router: router, cancelHint: cancelHint))
+    return SilverUnit(router: router, view: InputView(router: router, cancelHint: cancelHint))
 }

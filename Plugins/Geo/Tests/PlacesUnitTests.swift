@@ -7,7 +7,7 @@ import Testing
 /// The SILVER module on a navigator: the two-step add with the reusable input module, cancel,
 /// and the memory rule.
 @MainActor
-@Suite struct PlacesModuleTests {
+@Suite struct PlacesUnitTests {
     func run(_ input: [String], storage: InMemoryGeoStorage = InMemoryGeoStorage()) throws -> (ScriptedTerminal, InMemoryGeoStorage) {
         let terminal = ScriptedTerminal(lines: input)
         let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
@@ -79,7 +79,7 @@ import Testing
         let terminal = ScriptedTerminal(lines: ["1", "", "0"])
         let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
         do {
-            let module = try PlacesModuleAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))
+            let module = try PlacesUnitAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))
             router = module.router
             interactor = (module.view as? PlacesView)?.interactor
             #expect(router != nil)
