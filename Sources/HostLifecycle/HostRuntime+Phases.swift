@@ -91,7 +91,7 @@ extension HostRuntime {
     /// (what `check` and `--help` use).
     public func planOnly() { advance(to: .planned) }
 
-    /// Plans and loads, short of running `register` (what a probe of a library needs).
+    /// Plans and loads, short of running `register` (the tests' way to see the load phase).
     public func prepare() { advance(to: .loaded) }
 
     /// Plans, loads, registers and starts the modules; later calls do nothing.

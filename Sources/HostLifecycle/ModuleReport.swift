@@ -64,7 +64,7 @@ public struct ModuleReport: Sendable, Equatable {
     package var reasonText: HostText? { outcome.reason }
     /// Why the module is not active, in English; `nil` exactly when it is.
     public var reason: String? { reasonText?.description }
-    /// What the library reports; `nil` when it was not loaded.
+    /// From the library's descriptor; `nil` when its file was not found or read.
     public var version: String?
     /// The ModuleKit SDK version the library was built with; `nil` when unknown.
     public var sdk: String?

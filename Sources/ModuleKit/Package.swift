@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // The libraries every ModuleHost module links. They live in their own package, built as
-// dynamic products, so that the host and every plugin share one copy of them in the process
+// dynamic products, so that the host and every module share one copy of them in the process
 // (see docs/ARCHITECTURE.md, "Layout", at the root of the repository).
 import PackageDescription
 
@@ -15,7 +15,7 @@ let package = Package(
         .plugin(name: "ContractsVersionPlugin", targets: ["ContractsVersionPlugin"]),
     ],
     targets: [
-        // MARK: The plugin boundary
+        // MARK: The module boundary
         // The C layout of the handshake a module library answers before any Swift type crosses.
         .target(name: "CModuleABI"),
         // The system's SQLite (Debian: libsqlite3-dev), for module storage.

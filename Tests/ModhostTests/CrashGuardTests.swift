@@ -315,6 +315,14 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         let fine = try modhost(["--config", config, "--disable", "FixtureMisbehaves", "bisect", "--", "modules"])
         #expect(fine.status == 0)
         #expect(fine.stdout.hasSuffix("modhost bisect: it succeeds with every enabled module; nothing to find\n"))
+        // Off in the file and on for this run: every try keeps the run's choice, and the one
+        // without any module does not ask for it both enabled and disabled.
+        let off = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("FixtureProvider", ""), ("FixtureMisbehaves", #""enabled": false, "config": {"in": "start", "how": "fatalError"}"#),
+            ]))
+        let enabled = try modhost(["--config", off, "--enable", "FixtureMisbehaves", "bisect", "--", "modules"])
+        #expect(enabled.stdout.contains("it fails with 'FixtureMisbehaves' and the modules it requires"), "\(enabled.stdout)")
     }
 }
 

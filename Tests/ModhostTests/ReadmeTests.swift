@@ -157,7 +157,7 @@ import Testing
         // Its relative folders, made to hold this build's libraries.
         let folder = try TestEnvironment.temporaryFolder()
         #expect(symlink(TestEnvironment.buildFolder, folder + "/lib") == 0)
-        #expect(symlink(TestEnvironment.buildFolder, folder + "/plugins") == 0)
+        #expect(symlink(TestEnvironment.buildFolder, folder + "/modules") == 0)
         let config = folder + "/modules.json"
         #expect(FileManager.default.createFile(atPath: config, contents: Data(example.utf8), attributes: [.posixPermissions: 0o600]))
         let result = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules", "--json"])

@@ -1,7 +1,7 @@
 import Contracts
 import ModuleKit
 
-/// Geo (built the SILVER way, docs/ARCHITECTURE.md): countries and cities, a reusable input module, `GeoRoute`.
+/// Geo (built the SILVER way, docs/ARCHITECTURE.md): countries and cities, a reusable input unit, `GeoRoute`.
 ///
 /// Service locator: the storage and the region catalog are registered here and injected into
 /// the interactors. Interactor: ``PlacesInteractor``. Router: ``PlacesRouter`` and

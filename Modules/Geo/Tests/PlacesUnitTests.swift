@@ -4,7 +4,7 @@ import Testing
 
 @testable import GeoFeature
 
-/// The SILVER module on a navigator: the two-step add with the reusable input module, cancel,
+/// The SILVER unit on a navigator: the two-step add with the reusable input unit, cancel,
 /// and the memory rule.
 @MainActor
 @Suite struct PlacesUnitTests {
@@ -72,21 +72,21 @@ import Testing
         #expect(terminal.output.contains("Which city?\n===========\n  1. Lyon, France\n  0 button.back · q app.quit\n"))
     }
 
-    @Test func poppingTheViewFreesTheWholeModule() throws {
+    @Test func poppingTheViewFreesTheWholeUnit() throws {
         weak var router: PlacesRouter?
         weak var interactor: PlacesInteractor?
         weak var input: InputRouter?
         let terminal = ScriptedTerminal(lines: ["1", "", "0"])
         let navigator = Navigator(ui: TerminalUI(terminal: terminal, labels: { $0.rawValue }))
         do {
-            let module = try PlacesUnitAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))
-            router = module.router
-            interactor = (module.view as? PlacesView)?.interactor
+            let unit = try PlacesUnitAssembly(context: .testing(moduleName: "Geo", resolver: try makeResolver()))
+            router = unit.router
+            interactor = (unit.view as? PlacesView)?.interactor
             #expect(router != nil)
             #expect(interactor != nil)
-            // The router keeps its child weakly: opening the input module does not keep it.
-            navigator.run(root: module.view)
-            input = module.router.countryInput
+            // The router keeps its child weakly: opening the input unit does not keep it.
+            navigator.run(root: unit.view)
+            input = unit.router.countryInput
         }
         #expect(navigator.depth == 0)
         #expect(router == nil)

@@ -53,8 +53,8 @@ struct CommandLineArguments: Equatable {
 
     /// Parses `arguments` (without the program name).
     ///
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value, or an unknown
-    ///   built-in command option.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value, an unknown
+    ///   built-in command option, or words a built-in command does not take.
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
         var parsed = CommandLineArguments()
         var words: [String] = []

@@ -10,7 +10,8 @@ enum CommandLineTable {
     /// A command: what a person types, what it does (lines of at most 54 characters, so that
     /// help fits 80 columns), and how its words become a ``CommandLineArguments/Command``.
     /// Adding a built-in command means: a declaration here (and its case), its handler in
-    /// `HostSession.run`, and its strings.
+    /// `HostSession.run` (or `ModhostCommandLine.main`, for one that starts no modules), and its
+    /// strings.
     struct Builtin: Sendable {
         typealias Make =
             @Sendable (_ rest: [String], _ options: CommandLineArguments.CommandOptions) throws(UsageError) ->

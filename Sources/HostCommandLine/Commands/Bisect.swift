@@ -28,7 +28,8 @@ struct Bisect {
             say(HostText("bisect.no.module", "it fails with no module at all (%@); the cause is not a module", [.text(first.how)]))
             return ModhostCommandLine.exitFailure
         }
-        // Drop one module at a time; keep the drop whenever the failure stays.
+        // One greedy pass: each try is an --only set, so what a kept module requires comes
+        // with it, and a module whose drop keeps the failure is not needed for it.
         var kept = enabled
         for name in enabled where kept.count > 1 {
             let without = kept.filter { $0 != name }
@@ -54,15 +55,20 @@ struct Bisect {
         let how: HostText
     }
 
-    /// Runs `modhost` with only `modules` enabled (none: every module disabled).
+    /// Runs `modhost` with only `modules` enabled (none: every module disabled). The run's own
+    /// `--enable` and `--disable` are spelled out for each module (``options`` has none), so a
+    /// try never asks for a module both enabled and disabled.
     private func attempt(_ modules: [String], _ arguments: [String]) -> Result? {
-        let all = runtime.configuration.modules.filter(\.enabled).map(\.name)
+        let entries = runtime.configuration.modules
+        let (enabled, disabled) = (entries.filter(\.enabled).map(\.name), entries.filter { !$0.enabled }.map(\.name))
+        func list(_ option: CommandLineTable.Option, _ names: [String]) -> [String] {
+            names.isEmpty ? [] : option.words(names.joined(separator: ","))
+        }
         let selection =
             modules.isEmpty
-            ? CommandLineTable.disable.words(all.joined(separator: ",")) : CommandLineTable.only.words(modules.joined(separator: ","))
-        let command =
-            [executable] + options + CommandLineTable.noCrashRecords.words() + (all.isEmpty ? [] : selection)
-            + arguments
+            ? list(CommandLineTable.disable, entries.map(\.name))
+            : list(CommandLineTable.enable, enabled) + list(CommandLineTable.disable, disabled) + list(CommandLineTable.only, modules)
+        let command = [executable] + options + CommandLineTable.noCrashRecords.words() + selection + arguments
         guard let pid = ChildCommand.spawn(command, output: .discarded) else {
             console.error(HostText("", "bisect: %@", [.text(HostText("bisect.cannot.start", "cannot start '%@'", [.plain(executable)]))]))
             return nil

@@ -14,7 +14,7 @@ struct DevCommand {
     let console: Console
     /// The module package's folder (absolute).
     let package: String
-    /// Global options for the child `modhost` (config, data folder, enable/disable, only).
+    /// What chooses the child `modhost`'s modules, as the option table passes it (`childOptions()`).
     let hostOptions: [String]
     /// What the child runs; empty for the app.
     let arguments: [String]

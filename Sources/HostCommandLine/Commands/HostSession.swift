@@ -27,8 +27,9 @@ struct HostSession {
             runtime.probe(names, write: console.out)
             return ModhostCommandLine.exitSuccess
         case .bisect(let tried):
-            // Each try chooses its modules with --only: the run's own choice is not passed on.
-            let options = arguments.childOptions(omitting: ["only"])
+            // Each try chooses its modules itself (see Bisect.attempt): the run's choice is not
+            // passed on as it was given.
+            let options = arguments.childOptions(omitting: ["only", "enable", "disable"])
             return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options).run(tried)
         case .modules(let json):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.

@@ -14,9 +14,10 @@ import ModuleKit
 /// begun is the culprit, and a new child goes on with the modules after it.
 struct LibraryProbe {
     let executable: String
-    /// Global options for the child (config, data folder, enable/disable).
+    /// What chooses the child's modules, as the option table passes it (`childOptions()`).
     let options: [String]
-    /// The time limit of each module.
+    /// Each module's own limit; the child is given 5 s more to start and 1 s more per module,
+    /// so its own watchdog names a hang before this one kills it.
     let timeout: (String) -> Duration
 
     /// What the children found: the problem of each module that does not load, by name, and

@@ -1,6 +1,6 @@
 import ModuleKit
 
-/// What the input module's owner decides about an entered text.
+/// What the input unit's owner decides about an entered text.
 public enum InputDecision {
     /// Accept it and go where the navigation says (next step, or back).
     case proceed(Navigation)

@@ -37,7 +37,7 @@ public final class CityPickerRouter {
     }
 }
 
-/// A numbered list of saved cities and Back: thin, and owner of its module.
+/// A numbered list of saved cities and Back: thin, and owner of its unit.
 final class CityPickerView: Screen {
     let router: CityPickerRouter
     let interactor: PlacesInteractor

@@ -12,7 +12,7 @@ public final class PlacesRouter {
         self.strings = strings
     }
 
-    /// The two-step add: the input module for the country, then again for the city. Nothing
+    /// The two-step add: the input unit for the country, then again for the city. Nothing
     /// is saved until the second step is done; cancelling either step saves nothing.
     func addCity(with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
@@ -50,7 +50,7 @@ public final class PlacesRouter {
         return step.view
     }
 
-    /// Rename asks for the new name with the same input module as add.
+    /// Rename asks for the new name with the same input unit as add.
     func rename(_ city: City, in country: Country, with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
         let step = InputUnitAssembly(
@@ -69,7 +69,7 @@ public final class PlacesRouter {
     }
 }
 
-/// The places list screen (the "V" of SILVER): thin, and owner of its module — popping it
+/// The places list screen (the "V" of SILVER): thin, and owner of its unit — popping it
 /// frees the router and the interactor.
 public final class PlacesView: Screen {
     let router: PlacesRouter
@@ -134,7 +134,7 @@ public final class PlacesView: Screen {
     }
 }
 
-/// Builds Geo's places module: the interactor gets its services from the locator.
+/// Builds Geo's places unit: the interactor gets its services from the locator.
 ///
 /// - Throws: ``LocatorError`` when a service is missing (a bug in Geo's registration).
 @MainActor

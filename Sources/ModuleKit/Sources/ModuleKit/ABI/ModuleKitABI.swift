@@ -1,6 +1,6 @@
 import CModuleABI
 
-/// The plugin boundary, as this build of the kit sees it.
+/// The module boundary, as this build of the kit sees it.
 ///
 /// Before the host lets any Swift object cross, it compares a module's descriptor (its ABI
 /// version, the SDK version it was compiled against and the compiler that built it) with

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A module behind a type-erased, host-facing interface: what crosses the plugin boundary
+/// A module behind a type-erased, host-facing interface: what crosses the module boundary
 /// after the handshake.
 ///
 /// The host calls its lifecycle from one thread at a time; the lock makes that a guarantee,

@@ -4,7 +4,7 @@ public protocol GreetingRoute: Sendable {
 }
 
 /// Provided by FixtureConsumer: what it saw when it resolved `GreetingRoute` from its own
-/// library, so the host can check the cast worked on the plugin side too.
+/// library, so the host can check the cast worked on the module's side too.
 public protocol ConsumerReportRoute: Sendable {
     /// The greeting the consumer got through `GreetingRoute` in `start`.
     var greetingSeenAtStart: String { get }
