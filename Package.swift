@@ -13,6 +13,9 @@ let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", pac
 let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKitNetworking")
 /// The SDK's test harness (Sources/ModuleKit/ModuleKitTesting): a module's unit tests need no host.
 let moduleKitTesting: Target.Dependency = .product(name: "ModuleKitTesting", package: "ModuleKitTesting")
+/// The SDK's integration-test library (Sources/ModuleKit/ModuleHostTesting): a module's tests
+/// run it in the real host, on a real terminal.
+let moduleHostTesting: Target.Dependency = .product(name: "ModuleHostTesting", package: "ModuleHostTesting")
 /// Generates a module's name, version, routes and ELF descriptor from its module.manifest.
 func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
 
@@ -120,7 +123,9 @@ var targets: [Target] = [
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(name: "HostTests", dependencies: hostLayers + [moduleKit, fixtureContracts, "TestSupport"]),
-    .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting]),
+    .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting, moduleHostTesting]),
+    // The integration-test library's own tests: its screen model against tmux, its worlds.
+    .testTarget(name: "ModuleHostTestingTests", dependencies: [moduleHostTesting, "TestSupport"]),
     // Builds every feature module's library on 'swift build', and the networking library the
     // kit opens on a module's first request; nothing links it.
     .target(name: "ModuleLibraries", dependencies: featureModules.map { .product(name: $0, package: $0) } + [networking]),
@@ -164,6 +169,7 @@ let package = Package(
     dependencies: [
         .package(path: "Sources/ModuleKit"),
         .package(path: "Sources/ModuleKit/ModuleKitTesting"),
+        .package(path: "Sources/ModuleKit/ModuleHostTesting"),
         .package(path: "Sources/ModuleKit/ModuleKitNetworking"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
     ] + featureModules.map { .package(path: "Modules/\($0)") },

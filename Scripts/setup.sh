@@ -11,6 +11,7 @@ packages=(
     bsdutils          # script(1): the tests run the app on a pseudo-terminal
     util-linux        # setpriv(1): the trust tests run a swapper as nobody
     gcc               # the trust tests build a C library with a run path of its own
+    tmux              # the reference terminal the integration-test library's screen model is checked against
 )
 
 missing=()

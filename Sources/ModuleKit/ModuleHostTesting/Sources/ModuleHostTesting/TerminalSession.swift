@@ -1,0 +1,171 @@
+import CPseudoTerminal
+import Foundation
+import Synchronization
+
+/// A program running on a real pseudo-terminal, as a person runs it in a terminal window: keys
+/// typed, the window resized, and what it shows read as a ``TerminalScreen``.
+public final class TerminalSession: Sendable {
+    public let command: [String]
+    public let processIdentifier: Int32
+    private let master: Int32
+    private let state: Shared<State>
+    private let reader = DispatchGroup()
+
+    private struct State: Sendable {
+        var screen: TerminalScreen
+        /// Every byte the program wrote, for messages and raw checks.
+        var written: [UInt8] = []
+        var status: Int32?
+    }
+
+    /// Starts `command` on a terminal of `rows` by `columns`.
+    ///
+    /// - Throws: ``HostTestingError/cannotStart(command:reason:)``.
+    public init(_ command: [String], environment: [String: String], rows: Int = 24, columns: Int = 80, directory: String? = nil) throws {
+        self.command = command
+        guard let executable = command.first else { throw HostTestingError.cannotStart(command: command, reason: "no command") }
+        var argv = CStrings(command)
+        var envp = CStrings(environment.map { "\($0.key)=\($0.value)" })
+        var master: Int32 = -1
+        let pid = mht_spawn_on_pty(executable, &argv.pointers, &envp.pointers, Int32(rows), Int32(columns), directory, &master)
+        guard pid > 0 else {
+            throw HostTestingError.cannotStart(command: command, reason: String(cString: strerror(errno)))
+        }
+        processIdentifier = pid
+        self.master = master
+        let descriptor = master
+        state = Shared(State(screen: TerminalScreen(rows: rows, columns: columns)))
+        reader.enter()
+        DispatchQueue.global().async { [state, reader] in
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                // EIO: every process holding the terminal's other side has ended.
+                if count <= 0 { break }
+                state.value.withLock {
+                    $0.written += chunk[..<count]
+                    $0.screen.feed(chunk[..<count])
+                }
+            }
+            reader.leave()
+        }
+    }
+
+    /// What the terminal shows now.
+    public var screen: TerminalScreen { state.value.withLock { $0.screen } }
+
+    /// Everything the program wrote, as text.
+    public var output: String { state.value.withLock { String(decoding: $0.written, as: UTF8.self) } }
+
+    /// Types `text`, as a person would (no Enter unless it holds a newline).
+    public func type(_ text: String) {
+        send(Array(text.replacingOccurrences(of: "\n", with: "\r").utf8))
+    }
+
+    /// Presses `key`.
+    public func press(_ key: Key) { send(key.bytes) }
+
+    /// Types `text`, then presses Enter.
+    public func enter(_ text: String) {
+        type(text)
+        press(.enter)
+    }
+
+    /// Waits for a menu entry titled `title`, then chooses it by its number, as a person does in
+    /// line mode.
+    ///
+    /// - Throws: ``HostTestingError/screenNeverShowed(text:seconds:screen:)``.
+    public func choose(_ title: String, timeout: Duration = .seconds(30)) throws {
+        let screen = try waitUntil(timeout: timeout, describing: "a menu entry '\(title)'") { $0.menuNumber(of: title) != nil }
+        enter(screen.menuNumber(of: title) ?? "")
+    }
+
+    /// Resizes the terminal window; the program gets SIGWINCH.
+    public func resize(rows: Int, columns: Int) {
+        state.value.withLock { $0.screen.resize(rows: rows, columns: columns) }
+        _ = mht_set_size(master, Int32(rows), Int32(columns))
+    }
+
+    /// Sends `signal` to the program.
+    public func send(signal: Int32) { kill(processIdentifier, signal) }
+
+    /// Waits until the screen shows `text` (on one row), and returns the screen.
+    ///
+    /// - Throws: ``HostTestingError/screenNeverShowed(text:seconds:screen:)`` with the screen as
+    ///   it was, when it does not within `timeout` or the program ends first.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Duration = .seconds(30)) throws -> TerminalScreen {
+        try waitUntil(timeout: timeout, describing: text) { $0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the screen, and returns the screen.
+    @discardableResult
+    public func waitUntil(
+        timeout: Duration = .seconds(30), describing what: String = "what was asked", _ condition: (TerminalScreen) -> Bool
+    ) throws -> TerminalScreen {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let screen = self.screen
+            if condition(screen) { return screen }
+            // Ended and read to the end: the screen will not change any more.
+            let settled = hasEnded && reader.wait(timeout: .now()) == .success
+            if ContinuousClock.now > deadline || (settled && !condition(self.screen)) {
+                throw HostTestingError.screenNeverShowed(text: what, seconds: timeout.seconds, screen: self.screen.transcript)
+            }
+            usleep(2_000)
+        }
+    }
+
+    /// Waits for the program to end and returns how, with the screen's transcript as its output.
+    ///
+    /// - Throws: ``HostTestingError/timedOut(command:seconds:output:)`` when it has not ended
+    ///   within `timeout`; it is killed.
+    public func waitForExit(timeout: Duration = .seconds(30)) throws -> CommandResult {
+        let deadline = ContinuousClock.now + timeout
+        while !hasEnded {
+            if ContinuousClock.now > deadline {
+                kill(processIdentifier, SIGKILL)
+                throw HostTestingError.timedOut(command: command, seconds: timeout.seconds, output: screen.transcript)
+            }
+            usleep(2_000)
+        }
+        _ = reader.wait(timeout: .now() + 5)
+        let code = state.value.withLock { $0.status } ?? 0
+        let signal = code & 0x7f
+        return CommandResult(
+            command: command, status: signal == 0 ? (code >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal, stdout: output,
+            stderr: "")
+    }
+
+    /// Whether the program has ended (reaped once).
+    public var hasEnded: Bool {
+        state.value.withLock { state in
+            if state.status == nil {
+                var status: Int32 = 0
+                if waitpid(processIdentifier, &status, WNOHANG) == processIdentifier { state.status = status }
+            }
+            return state.status != nil
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    deinit {
+        if !hasEnded {
+            kill(processIdentifier, SIGKILL)
+            var status: Int32 = 0
+            waitpid(processIdentifier, &status, 0)
+        }
+        _ = reader.wait(timeout: .now() + 5)
+        close(master)
+    }
+}
