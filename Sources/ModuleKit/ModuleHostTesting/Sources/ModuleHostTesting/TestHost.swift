@@ -177,7 +177,8 @@ public final class TestHost: Sendable {
         try modules().first { $0.name.lowercased() == name.lowercased() }
     }
 
-    /// The crash records the host keeps in the data folder, as text (empty when none).
+    /// The crash records the host keeps in the data folder, as text (empty when none). A crash
+    /// becomes a record at the next start, from the marker the crashed process left.
     public var crashRecords: String {
         (try? String(contentsOfFile: dataFolder + "/.modhost/crashes", encoding: .utf8)) ?? ""
     }
