@@ -16,10 +16,11 @@ import Testing
         #expect(created.stdout.contains("swift test --package-path \(package)\n"))
         #expect(created.stdout.contains("  \(entry)\n"))
 
-        // Right after `new`, without editing anything.
+        // Right after `new`, without editing anything: the unit tests on the harness and the
+        // integration tests in this host, with the shipped modules, on a pseudo-terminal.
         let tested = try swift(["test", "--package-path", package])
         #expect(tested.status == 0, "\(tested.stdout)\n\(tested.stderr)")
-        #expect(tested.stdout.contains("Test run with 2 tests"), "\(tested.stdout)")
+        #expect(tested.stdout.contains("Test run with 4 tests"), "\(tested.stdout)")
         let built = try swift(["build", "--package-path", package])
         #expect(built.status == 0, "\(built.stderr)")
 
@@ -71,7 +72,7 @@ import Testing
         #expect(try modhost(["new", "Todo", "--output", todo]).status == 0)
         let tested = try swift(["test", "--package-path", greet])
         #expect(tested.status == 0, "\(tested.stdout)\n\(tested.stderr)")
-        #expect(tested.stdout.contains("Test run with 3 tests"), "\(tested.stdout)")
+        #expect(tested.stdout.contains("Test run with 6 tests"), "\(tested.stdout)")
 
         // Todo uses the route as the contracts package's comment says: depend, import, require.
         try SourceTree.edit(

@@ -66,7 +66,9 @@ struct ModuleScaffold {
     ///
     /// - Throws: ``ScaffoldError`` naming the path that could not be written.
     func write() throws(ScaffoldError) {
-        let template = ModuleTemplate(name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute)
+        let template = ModuleTemplate(
+            name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute,
+            hostExecutable: ProcessLocation.executablePath)
         guard mkdir(output, 0o755) == 0 else {
             guard errno != EEXIST else {
                 throw ScaffoldError(

@@ -3,7 +3,8 @@ import HostModel
 
 /// The files of a new module package, as `modhost new` writes them: a package that builds
 /// `lib<Name>.so` against the kit sources this `modhost` was built from, with a command, a
-/// Home entry, strings in six locales, a unit test on the harness, a README and `.gitignore`.
+/// Home entry, strings in six locales, a unit test on the harness, an integration test in the
+/// real host (ModuleHostTesting), a README and `.gitignore`.
 struct ModuleTemplate {
     /// The module's name: a Swift identifier starting with an upper-case letter.
     let name: String
@@ -13,6 +14,8 @@ struct ModuleTemplate {
     let sdkVersion: String
     /// Whether the module provides a new route, declared in a contracts package of its own.
     var withRoute = false
+    /// The `modhost` that writes the package: what its integration test runs by default.
+    var hostExecutable = ""
 
     private var contracts: String { "\(name)Contracts" }
     private var route: String { "\(name)Route" }
@@ -26,6 +29,7 @@ struct ModuleTemplate {
             ("Sources/\(name)/module.manifest", moduleManifest),
             ("Sources/\(name)/\(name)Module.swift", moduleSource),
             ("Tests/\(name)Tests/\(name)Tests.swift", testSource),
+            ("Tests/\(name)IntegrationTests/\(name)IntegrationTests.swift", integrationTestSource),
         ]
             + Self.locales.map { locale in
                 ("Sources/\(name)/Resources/Strings/\(locale.code).lproj/Localizable.strings", strings(locale))
@@ -34,6 +38,7 @@ struct ModuleTemplate {
                 ? [
                     ("\(contracts)/Package.swift", contractsManifest), ("\(contracts)/Sources/\(contracts)/\(route).swift", routeSource),
                     ("\(contracts)/Sources/\(contracts)/contracts.manifest", contractsVersion),
+                    ("Sources/\(routeUser)/module.manifest", routeUserManifest), ("Sources/\(routeUser)/\(routeUser).swift", routeUserSource),
                 ]
                 : [])
     }
@@ -61,6 +66,76 @@ struct ModuleTemplate {
     private var routePackageDependency: String { withRoute ? "\n        .package(path: \"\(contracts)\")," : "" }
 
     private var routeTargetDependency: String { withRoute ? ", \(contractsVariable)" : "" }
+
+    /// A second module, in this package, that uses the route: the integration test proves that
+    /// another module reaches it through the host.
+    private var routeUser: String { "\(name)Caller" }
+
+    private var routeUserProduct: String {
+        guard withRoute else { return "" }
+        return """
+
+                    // A second module that uses \(route), for the integration test (ship it or not).
+                    .library(name: "\(routeUser)", type: .dynamic, targets: ["\(routeUser)"]),
+            """
+    }
+
+    private var routeUserTarget: String {
+        guard withRoute else { return "" }
+        return """
+
+                    .target(
+                        name: "\(routeUser)",
+                        dependencies: [moduleKit, contracts, \(contractsVariable)],
+                        exclude: ["module.manifest"],
+                        swiftSettings: [.swiftLanguageMode(.v6)],
+                        plugins: [.plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit")]
+                    ),
+            """
+    }
+
+    private var routeUserManifest: String {
+        """
+        # A second module that uses \(route) through the host, as a module of another package
+        # would: it imports \(contracts) and declares the route, never \(name) itself.
+        type \(routeUser)Module
+        name \(routeUser)
+        version 0.1.0
+        import Contracts
+        import \(contracts)
+        uses \(route)
+
+        """
+    }
+
+    private var routeUserSource: String {
+        """
+        import \(contracts)
+        import ModuleKit
+
+        /// Calls \(route) through the host: `modhost \(ModuleName(routeUser).commandWord) greet NAME`.
+        final class \(routeUser)Module: Module {
+            init() {}
+
+            func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}
+
+            func commands(_ context: ModuleContext) -> [ModuleCommand] {
+                [
+                    ModuleCommand(name: "greet", summary: "Greet through \(route)", arguments: "NAME") { invocation in
+                        guard let greeter = try context.resolver.optional((any \(route)).self) else {
+                            throw CommandFailure("\(route) is not provided: is \(name) enabled?")
+                        }
+                        context.ui.print(greeter.greeting(for: invocation.arguments.first ?? "world"))
+                    }
+                ]
+            }
+        }
+
+        @_cdecl("modhost_module_entry")
+        public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(\(routeUser)Module.self, request) }
+
+        """
+    }
 
     private var contractsManifest: String {
         """
@@ -136,11 +211,12 @@ struct ModuleTemplate {
             name: "\(name)",
             products: [
                 // A dynamic library: the host opens it with dlopen.
-                .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
+                .library(name: "\(name)", type: .dynamic, targets: ["\(name)"]),\(routeUserProduct)
             ],
             dependencies: [
                 .package(name: "ModuleKit", path: kit),
-                .package(path: kit + "/ModuleKitTesting"),\(routePackageDependency)
+                .package(path: kit + "/ModuleKitTesting"),
+                .package(path: kit + "/ModuleHostTesting"),\(routePackageDependency)
             ],
             targets: [
                 .target(
@@ -159,6 +235,13 @@ struct ModuleTemplate {
                     ],
                     swiftSettings: [.swiftLanguageMode(.v6)]
                 ),
+                // \(name) inside the real modhost, beside the shipped modules: it runs the host,
+                // and loads .build/debug/lib\(name).so (swift build makes it).
+                .testTarget(
+                    name: "\(name)IntegrationTests",
+                    dependencies: [.product(name: "ModuleHostTesting", package: "ModuleHostTesting")],
+                    swiftSettings: [.swiftLanguageMode(.v6)]
+                ),\(routeUserTarget)
             ]
         )
 
@@ -287,6 +370,63 @@ struct ModuleTemplate {
         """
     }
 
+    private var integrationTestSource: String {
+        let word = lowercased
+        return """
+            import Foundation
+            import ModuleHostTesting
+            import Testing
+
+            /// \(name) inside the real host, with the modules it ships with: its command, its Home
+            /// entry on a real terminal\(withRoute ? ", and \(route) from a second module" : ""). Run `swift build` first: it
+            /// makes .build/debug/lib\(name).so, which these tests load.
+            @Suite struct \(name)IntegrationTests {
+                /// The modhost that wrote this package; MODHOST_EXECUTABLE names another.
+                static let modhost = ProcessInfo.processInfo.environment["MODHOST_EXECUTABLE"] ?? \(Self.swiftLiteral(hostExecutable))
+
+                /// A world of its own: the shipped modules, \(name), a fresh data folder.
+                func world() throws -> TestHost {
+                    try TestHost(
+                        modules: ["Auth", "Geo", "Photos", "Settings"].map { TestHost.Module.shipped($0) } + [
+                            .library(TestHost.builtLibrary("\(name)"))\(withRoute ? ", .library(TestHost.builtLibrary(\"\(routeUser)\"))" : ""),
+                        ],
+                        executable: Self.modhost)
+                }
+
+                @Test func itLoadsBesideTheShippedModulesAndItsCommandRuns() throws {
+                    let host = try world()
+                    #expect(try host.module("\(name)")?.state == "active")
+                    let hello = try host.run("\(word)", "hello", "Ada")
+                    #expect(hello.succeeded, "\\(hello)")
+                    #expect(hello.stdout == "Hello, Ada!\\n")
+                }
+
+                @Test func itsHomeEntryOpensOnARealTerminal() throws {
+                    let host = try world()
+                    // Home comes after logging in while Auth is active: register through Auth's command.
+                    let registered = try host.run(
+                        arguments: ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
+                        input: "secret12!\\nsecret12!\\n")
+                    #expect(registered.succeeded, "\\(registered)")
+                    let app = try host.app(rows: 30, columns: 100)
+                    try app.choose("\(name)")
+                    try app.waitFor("Welcome to \(name).")
+                    app.press(.control("c"))
+                    #expect(try app.waitForExit().signal == nil)
+                }\(withRoute ? """
+
+
+                        @Test func aSecondModuleUses\(route)ThroughTheHost() throws {
+                            let host = try world()
+                            let greeted = try host.run("\(ModuleName(routeUser).commandWord)", "greet", "Ada")
+                            #expect(greeted.stdout == "Hello from \(name), Ada!\\n", "\\(greeted)")
+                        }
+                    """ : "")
+            }
+
+            """
+    }
+
     private var readme: String {
         """
         # \(name)
@@ -314,6 +454,10 @@ struct ModuleTemplate {
           entry point `modhost_module_entry`.
         - `Sources/\(name)/Resources/Strings`: its strings in en, es, fr, de, it and el.
         - `Tests/\(name)Tests`: unit tests on `ModuleTestHarness`.
+        - `Tests/\(name)IntegrationTests`: \(name) in the real host with the shipped modules
+          (`ModuleHostTesting`): its command, and its Home entry on a pseudo-terminal. They run
+          the modhost that wrote this package (`MODHOST_EXECUTABLE` names another) and load
+          `.build/debug/lib\(name).so`: run `swift build` before `swift test`.
 
         Ship `lib\(name).so` with the `\(name)_\(name).resources` folder beside it (both in
         `.build/debug` or `.build/release`). It loads in any host of the same SDK major whose
