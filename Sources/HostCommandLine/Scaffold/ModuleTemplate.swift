@@ -38,7 +38,8 @@ struct ModuleTemplate {
                 ? [
                     ("\(contracts)/Package.swift", contractsManifest), ("\(contracts)/Sources/\(contracts)/\(route).swift", routeSource),
                     ("\(contracts)/Sources/\(contracts)/contracts.manifest", contractsVersion),
-                    ("Sources/\(routeUser)/module.manifest", routeUserManifest), ("Sources/\(routeUser)/\(routeUser).swift", routeUserSource),
+                    ("Sources/\(routeUser)/module.manifest", routeUserManifest),
+                    ("Sources/\(routeUser)/\(routeUser).swift", routeUserSource),
                 ]
                 : [])
     }
