@@ -125,6 +125,14 @@ import Testing
         #expect(LoadOnlyWhatIsNeededTests.loaded(logged.stderr) == ["libGeo.so"], "only Geo is loaded")
     }
 
+    /// The guide's integration test is a test of this repository, which runs (in
+    /// ModuleHostTestingTests).
+    @Test func theIntegrationTestExampleIsARealTest() throws {
+        let blocks = Self.blocks(in: Self.guide, after: "## Integration tests")
+        let file = Self.repository + "/Tests/ModuleHostTestingTests/NotesInTheHostTests.swift"
+        #expect(blocks.last == (try String(contentsOfFile: file, encoding: .utf8)))
+    }
+
     @Test func theWriteAModuleExampleIsTheFixtureThatBuildsAndLoads() throws {
         let blocks = Self.blocks(in: Self.guide, after: "## A first module, in full")
         let folder = Self.repository + "/Tests/Fixtures/Modules/ReadmeNotes"
