@@ -118,7 +118,7 @@ var targets: [Target] = [
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: [moduleHostTesting], path: "Tests/TestSupport"),
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),

@@ -8,7 +8,6 @@ packages=(
     libsqlite3-dev    # module storage (ModuleKit's CSQLite)
     libcrypt-dev      # Auth's password hashing (CCrypt)
     libssl3           # libcrypto, opened on demand for library SHA-256 pins
-    bsdutils          # script(1): the tests run the app on a pseudo-terminal
     util-linux        # setpriv(1): the trust tests run a swapper as nobody
     gcc               # the trust tests build a C library with a run path of its own
     tmux              # the reference terminal the integration-test library's screen model is checked against

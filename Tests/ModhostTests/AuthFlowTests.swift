@@ -115,8 +115,8 @@ import Testing
             try app.start(["auth", "register", "--email", "race@example.com", "--name", "Racer", "--password-stdin"])
         }
         for process in processes {
-            process.stdin.fileHandleForWriting.write(Data("secret12!\nsecret12!\n".utf8))
-            try process.stdin.fileHandleForWriting.close()
+            process.write("secret12!\nsecret12!\n")
+            process.closeInput()
         }
         let results = try processes.map { try $0.wait() }
         #expect(results.map(\.status).sorted() == [0, 1, 1, 1])
@@ -158,7 +158,7 @@ import Testing
     @Test func anAcknowledgedRegistrationSurvivesKill9() throws {
         let app = try App()
         let process = try app.start()
-        process.stdin.fileHandleForWriting.write(Data("2\nkill@example.com\nKill\nsecret12!\nsecret12!\n".utf8))
+        process.write("2\nkill@example.com\nKill\nsecret12!\nsecret12!\n")
         try process.waitForOutput(containing: "Account created. Welcome, Kill.")
         process.send(SIGKILL)
         _ = try process.wait()

@@ -128,8 +128,7 @@ import Testing
         // On a pseudo-terminal the Swift runtime's backtracer would offer a session for 30 s.
         let (config, data) = try world(misbehaving: "fatalError")
         let command = "\(TestEnvironment.modhost) --config \(config) fixturemisbehaves run; echo \"status=$?\""
-        let result = try ChildProcess.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": data, "TERM": "xterm"], deadline: 20)
+        let result = try TerminalProcess.run(command, environment: ["MODHOST_DATA_DIR": data], deadline: 20)
         let output = result.stdout.replacingOccurrences(of: "\r", with: "")
         #expect(output.contains("status=\(128 + SIGILL)"), "\(output)")
         #expect(!output.contains("Program crashed"), "\(output)")

@@ -169,7 +169,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 
         // Killed while Geo's screen waits for a person: nobody's fault, nothing recorded.
         let app = try ChildProcess.start(TestEnvironment.modhost, ["--config", config], environment: ["MODHOST_DATA_DIR": data])
-        app.stdin.fileHandleForWriting.write(Data("1\n".utf8))
+        app.write("1\n")
         try app.waitForOutput(containing: "Places")
         try waitForMarker(in: data, containing: "idle")
         app.send(SIGKILL)

@@ -77,7 +77,7 @@ import Testing
         let app = try App()
         let process = try ChildProcess.start(
             TestEnvironment.modhost, ["--config", app.config], environment: ["MODHOST_DATA_DIR": app.data])
-        process.stdin.fileHandleForWriting.write(Data("2\n1\nPT\nPorto\n".utf8))
+        process.write("2\n1\nPT\nPorto\n")
         try process.waitForOutput(containing: "Portugal (PT)\n  Porto")
         process.send(SIGKILL)
         _ = try process.wait()

@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -319,13 +320,17 @@ func config(_ modules: [(String, String)]) throws -> String {
         let path = try config([])
         let command = "\(TestEnvironment.modhost) --config \(path)"
         // `swift test` itself sets NO_COLOR for its children; a person's terminal does not.
-        let tty = try ChildProcess.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "q\n", environment: ["TERM": "xterm"], unsetting: ["NO_COLOR"])
-        #expect(tty.stdout.contains("\u{1B}[1mHome\u{1B}[0m"))
-        let plain = try ChildProcess.run(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], input: "q\n", environment: ["NO_COLOR": "1", "TERM": "xterm"])
-        #expect(plain.stdout.contains("Home"))
-        #expect(!plain.stdout.contains("\u{1B}["))
+        let tty = try TerminalProcess.start(command, unsetting: ["NO_COLOR"])
+        try tty.waitFor("Which one?")
+        #expect(tty.screen.attributes(of: "Home")?.contains(.bold) == true, "\(tty.output)")
+        tty.enter("q")
+        _ = try tty.waitForExit()
+        let plain = try TerminalProcess.start(command, environment: ["NO_COLOR": "1"])
+        try plain.waitFor("Which one?")
+        #expect(plain.screen.attributes(of: "Home") == [])
+        plain.enter("q")
+        _ = try plain.waitForExit()
+        #expect(!plain.output.contains("\u{1B}["))
     }
 
     @Test func garbageOnStandardInputDoesNotUpsetTheHost() throws {

@@ -98,7 +98,7 @@ import Testing
         let app = try app([("Photos", #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "k"}"#)])
         let folder = try TestEnvironment.temporaryFolder()
         let command = "\(TestEnvironment.modhost) --config \(app.config) photos download 77 --to \(folder)"
-        let tty = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": app.data])
+        let tty = try TerminalProcess.run(command, environment: ["MODHOST_DATA_DIR": app.data])
         #expect(tty.stdout.contains("] 100%"))
         #expect(tty.stdout.contains("Saved \(folder)/77.jpg"))
         #expect(FileManager.default.contents(atPath: folder + "/77.jpg")?.count == 300_000)

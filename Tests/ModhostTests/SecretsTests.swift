@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import ModuleKitTesting
 import TestSupport
 import Testing
@@ -80,16 +81,16 @@ import Testing
         let token = try #require(app.lastToken)
         // On a pseudo-terminal: the token, then the new password twice, all typed unseen.
         let command = "\(TestEnvironment.modhost) --config \(app.config) auth reset-password"
-        let process = try ChildProcess.start(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": app.data, "TERM": "xterm"])
+        let terminal = try TerminalProcess.start(command, environment: ["MODHOST_DATA_DIR": app.data])
         for (prompt, line) in [("Reset token", token), ("New password", "brandnew7!"), ("Confirm password", "brandnew7!")] {
-            try process.waitForOutput(containing: prompt)
-            process.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
+            try terminal.waitFor(prompt, timeout: .seconds(60))
+            terminal.enter(line)
         }
-        let result = try process.wait(deadline: 60)
-        #expect(!result.stdout.contains(token), "the token is not echoed")
-        #expect(!result.stdout.contains("brandnew7!"))
-        #expect(result.stdout.contains("Password changed. Log in with the new one."), "\(result.stdout)")
+        _ = try terminal.waitForExit(timeout: .seconds(60))
+        let seen = terminal.screen.transcript
+        #expect(!seen.contains(token), "the token is not echoed")
+        #expect(!seen.contains("brandnew7!"))
+        #expect(seen.contains("Password changed. Log in with the new one."), "\(seen)")
         let login = try app.run(["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "brandnew7!\n")
         #expect(login.status == 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -58,14 +59,13 @@ import Testing
             echo "status=$?"
             stty -a </dev/tty | tr ' ' '\\n' | grep -x -e echo -e -echo
             """
-        let process = try ChildProcess.start(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": data, "TERM": "xterm"])
-        try process.waitForOutput(containing: "ECHO-OFF")
-        process.stdin.fileHandleForWriting.write(Data([0x03]))
-        let result = try process.wait(deadline: 120)
-        let lines = result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
-        #expect(lines.contains("status=130"), "\(result.stdout)")
-        #expect(lines.last == "echo", "echo is back on: \(result.stdout)")
+        let terminal = try TerminalProcess.start(command, environment: ["MODHOST_DATA_DIR": data])
+        try terminal.waitFor("ECHO-OFF", timeout: .seconds(120))
+        terminal.press(.control("c"))
+        _ = try terminal.waitForExit(timeout: .seconds(120))
+        let lines = terminal.screen.transcript.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status=130"), "\(terminal.screen.transcript)")
+        #expect(lines.last == "echo", "echo is back on: \(terminal.screen.transcript)")
     }
 
     @Test func ctrlCAtTheAppsPromptEndsTheLineBeforeTheShellsPrompt() throws {
@@ -77,15 +77,14 @@ import Testing
             \(TestEnvironment.modhost) --config \(config)
             echo "status=$?"
             """
-        let process = try ChildProcess.start(
-            "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["MODHOST_DATA_DIR": data, "TERM": "xterm", "NO_COLOR": "1"])
-        try process.waitForOutput(containing: "Which one? ")
-        process.stdin.fileHandleForWriting.write(Data([0x03]))
-        let result = try process.wait(deadline: 120)
-        let lines = result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        let terminal = try TerminalProcess.start(command, environment: ["MODHOST_DATA_DIR": data, "NO_COLOR": "1"])
+        try terminal.waitFor("Which one?", timeout: .seconds(120))
+        terminal.press(.control("c"))
+        _ = try terminal.waitForExit(timeout: .seconds(120))
+        let lines = terminal.screen.transcript.split(separator: "\n").map(String.init)
         // The prompt and the ^C the terminal echoed, then a line break, then the shell's next
         // output on a line of its own.
-        #expect(lines.suffix(2) == ["Which one? ^C", "status=130"], "\(result.stdout)")
+        #expect(lines.suffix(2) == ["Which one? ^C", "status=130"], "\(terminal.screen.transcript)")
     }
 
     @Test func aBackgroundJobOfAScriptKeepsIgnoringSIGINT() throws {

@@ -46,8 +46,10 @@ public final class RunningProgram: Sendable {
     }
 
     /// Writes `text` to its standard input.
-    public func write(_ text: String) {
-        let bytes = Array(text.utf8)
+    public func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    /// Writes `bytes` to its standard input (anything, not only UTF-8).
+    public func write(bytes: [UInt8]) {
         input.withLock { descriptor in
             guard descriptor >= 0 else { return }
             var offset = 0

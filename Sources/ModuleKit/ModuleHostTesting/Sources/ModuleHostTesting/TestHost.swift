@@ -131,12 +131,15 @@ public final class TestHost: Sendable {
         try run(arguments: arguments, input: input, timeout: timeout)
     }
 
-    /// ``run(_:input:timeout:)`` with the arguments as an array.
-    public func run(arguments: [String], input: String = "", environment extra: [String: String] = [:], timeout: Duration = .seconds(60))
-        throws -> CommandResult
-    {
+    /// ``run(_:input:timeout:)`` with the arguments as an array; `inputBytes`, when given, is
+    /// written instead of `input` (bytes that are not UTF-8), and `environment` adds to the
+    /// world's for this command.
+    public func run(
+        arguments: [String], input: String = "", inputBytes: [UInt8]? = nil, environment extra: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) throws -> CommandResult {
         let program = try start(arguments: arguments, environment: extra)
-        program.write(input)
+        program.write(bytes: inputBytes ?? Array(input.utf8))
         program.closeInput()
         return try program.wait(timeout: timeout)
     }
