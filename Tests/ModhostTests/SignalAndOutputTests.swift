@@ -49,7 +49,7 @@ import Testing
     @Test func ctrlCAtAHiddenPasswordPromptRestoresEcho() throws {
         let data = try TestEnvironment.temporaryFolder()
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", "")]))
-        // On the pseudo-terminal script(1) makes, a log-in runs in the foreground; a watcher
+        // On a pseudo-terminal (TerminalProcess), a log-in runs in the foreground; a watcher
         // says when echo is off (the password prompt), and the test then types ^C, which the
         // terminal turns into SIGINT. The shell traps SIGINT so that it lives to report.
         let command = """
