@@ -1,28 +1,26 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
 /// The Auth module and the app shell, driven through the real binary with piped input.
 @Suite struct AuthFlowTests {
-    /// A modules.json with Auth (and the test provider, for a Home entry-less app) and a
-    /// private data folder, shared by every command of one test.
+    /// A world of ModuleHostTesting with Auth, shared by every command of one test.
     struct App {
-        let config: String
-        let data: String
+        let host: TestHost
+        var config: String { host.config }
+        var data: String { host.data }
 
         init(authEnabled: Bool = true) throws {
-            config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", authEnabled ? "" : #""enabled": false"#)]))
-            data = try TestEnvironment.temporaryFolder()
+            host = try TestHost(entries: [("Auth", authEnabled ? "" : #""enabled": false"#)])
         }
 
-        func run(_ arguments: [String], input: String = "", inputBytes: [UInt8]? = nil) throws -> ProcessResult {
-            try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config] + arguments, input: input, inputBytes: inputBytes,
-                environment: ["MODHOST_DATA_DIR": data])
+        func run(_ arguments: [String], input: String = "", inputBytes: [UInt8]? = nil) throws -> CommandResult {
+            try host.run(arguments: arguments, input: input, inputBytes: inputBytes)
         }
 
-        func start(_ arguments: [String] = []) throws -> RunningProcess {
-            try ChildProcess.start(TestEnvironment.modhost, ["--config", config] + arguments, environment: ["MODHOST_DATA_DIR": data])
+        func start(_ arguments: [String] = []) throws -> RunningProgram {
+            try host.start(arguments: arguments)
         }
 
         var outbox: String { (try? String(contentsOfFile: data + "/Auth/outbox.txt", encoding: .utf8)) ?? "" }
@@ -119,7 +117,7 @@ import Testing
             process.closeInput()
         }
         let results = try processes.map { try $0.wait() }
-        #expect(results.map(\.status).sorted() == [0, 1, 1, 1])
+        #expect(results.map { $0.status ?? -1 }.sorted() == [0, 1, 1, 1])
         for loser in results where loser.status == 1 {
             #expect(loser.stderr == "modhost: error: auth register: An account with this email already exists.\n")
         }

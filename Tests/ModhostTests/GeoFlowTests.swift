@@ -1,22 +1,22 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
 /// Geo through the real binary: the app, the commands, bad input, durability, `--only`.
 @Suite struct GeoFlowTests {
+    /// A world of ModuleHostTesting with Geo (and Auth off), shared by every command of one test.
     struct App {
-        let config: String
-        let data: String
+        let host: TestHost
+        var config: String { host.config }
+        var data: String { host.data }
 
         init() throws {
-            config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", #""enabled": false"#), ("Geo", "")]))
-            data = try TestEnvironment.temporaryFolder()
+            host = try TestHost(entries: [("Auth", #""enabled": false"#), ("Geo", "")])
         }
 
-        func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ProcessResult {
-            try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config] + arguments, input: input,
-                environment: environment.merging(["MODHOST_DATA_DIR": data]) { $1 })
+        func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> CommandResult {
+            try host.run(arguments: arguments, input: input, environment: environment)
         }
 
         func list() throws -> String { try run(["geo", "list", "--json"]).stdout }
@@ -75,8 +75,7 @@ import Testing
 
     @Test func anAcknowledgedAddSurvivesKill9() throws {
         let app = try App()
-        let process = try ChildProcess.start(
-            TestEnvironment.modhost, ["--config", app.config], environment: ["MODHOST_DATA_DIR": app.data])
+        let process = try app.host.start(arguments: [])
         process.write("2\n1\nPT\nPorto\n")
         try process.waitForOutput(containing: "Portugal (PT)\n  Porto")
         process.send(SIGKILL)

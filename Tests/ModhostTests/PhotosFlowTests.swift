@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import ModuleKitTesting
 import Synchronization
 import TestSupport
@@ -6,16 +7,13 @@ import Testing
 
 /// Photos through the real binary: the catalog end to end, the API on loopback, Geo optional.
 @Suite struct PhotosFlowTests {
-    func app(_ modules: [(String, String)]) throws -> (config: String, data: String) {
-        (try TestEnvironment.write(TestEnvironment.modulesJSON(modules)), try TestEnvironment.temporaryFolder())
+    /// A world of ModuleHostTesting.
+    func app(_ modules: [(String, String)]) throws -> TestHost {
+        try TestHost(entries: modules)
     }
 
-    func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "", environment: [String: String] = [:])
-        throws -> ProcessResult
-    {
-        try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
-            environment: environment.merging(["MODHOST_DATA_DIR": app.data]) { $1 })
+    func run(_ app: TestHost, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> CommandResult {
+        try app.run(arguments: arguments, input: input, environment: environment)
     }
 
     @Test func theCatalogWorksWithNoNetworkAndNoKey() throws {

@@ -1,20 +1,17 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
 /// Settings through the real binary.
 @Suite struct SettingsFlowTests {
-    func app(_ modules: [(String, String)]) throws -> (config: String, data: String) {
-        (try TestEnvironment.write(TestEnvironment.modulesJSON(modules)), try TestEnvironment.temporaryFolder())
+    /// A world of ModuleHostTesting (English, `LANG=en_US.UTF-8`).
+    func app(_ modules: [(String, String)]) throws -> TestHost {
+        try TestHost(entries: modules, environment: ["LANG": "en_US.UTF-8"])
     }
 
-    func run(
-        _ app: (config: String, data: String), _ arguments: [String], input: String = "", environment: [String: String] = [:]
-    ) throws -> ProcessResult {
-        try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
-            environment: ["MODHOST_DATA_DIR": app.data, "LANG": "en_US.UTF-8"].merging(environment) { $1 },
-            unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
+    func run(_ app: TestHost, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> CommandResult {
+        try app.run(arguments: arguments, input: input, environment: environment)
     }
 
     static let all = [("Auth", ""), ("Photos", #""config": {"perPage": 5}"#), ("Geo", ""), ("Settings", "")]

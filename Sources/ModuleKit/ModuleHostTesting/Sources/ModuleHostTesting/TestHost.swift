@@ -74,6 +74,8 @@ public final class TestHost: Sendable {
     public let modulesFile: String
     /// What every command of this world runs with.
     public let environment: [String: String]
+    /// `modules.json`'s `environment`: `development`, `test`, `stage` or `production`.
+    public let hostEnvironment: String
 
     /// Makes a world of `modules`.
     ///
@@ -82,10 +84,13 @@ public final class TestHost: Sendable {
     ///     the test's own executable, else on `PATH`.
     ///   - language: the person's language (`en`, `fr`…), as `LANG` says it.
     ///   - environment: more variables, over the world's.
+    ///   - hostEnvironment: what `modules.json` says the host runs as (modules may read it).
     /// - Throws: ``HostTestingError/noHost(searched:)`` or ``HostTestingError/noLibrary(path:)``.
     public init(
-        modules: [Module], executable: String? = nil, language: String = "en", environment: [String: String] = [:]
+        modules: [Module], executable: String? = nil, language: String = "en", environment: [String: String] = [:],
+        hostEnvironment: String = "test"
     ) throws {
+        self.hostEnvironment = hostEnvironment
         self.executable = try Self.locateHost(explicit: executable)
         for module in modules {
             if let library = module.library, !FileManager.default.fileExists(atPath: library) {
@@ -93,10 +98,11 @@ public final class TestHost: Sendable {
             }
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modhost-world-\(UUID().uuidString)").path
-        // Mode 0700: the host refuses data folders and libraries others could write.
+        // Not writable by others (the host refuses data folders and libraries others could
+        // write); the world's folder itself others may read and enter, as a home folder.
         try FileManager.default.createDirectory(
             atPath: folder + "/data", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
         try FileManager.default.createDirectory(atPath: folder + "/home", withIntermediateDirectories: true)
         self.folder = folder
         dataFolder = folder + "/data"
@@ -116,7 +122,8 @@ public final class TestHost: Sendable {
     /// Writes `modules` as the world's `modules.json`, replacing what it held.
     public func write(_ modules: [Module]) throws {
         let entries = modules.map { "    " + $0.json }.joined(separator: ",\n")
-        try Data("{\n  \"modules\": [\n\(entries)\n  ]\n}\n".utf8).write(to: URL(fileURLWithPath: modulesFile))
+        let text = "{\n  \"environment\": \(Module.quoted(hostEnvironment)),\n  \"modules\": [\n\(entries)\n  ]\n}\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: modulesFile))
     }
 
     // MARK: - Commands
