@@ -1,27 +1,28 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
 /// One title per screen, details under it, a status line only when it changes.
 @Suite struct CalmScreensTests {
-    func app() throws -> (config: String, data: String) {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
-        let data = try TestEnvironment.temporaryFolder()
-        let register = try ChildProcess.run(
-            TestEnvironment.modhost,
-            ["--config", config, "auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
-            input: "secret12!\nsecret12!\n", environment: ["MODHOST_DATA_DIR": data])
-        #expect(register.status == 0)
-        return (config, data)
+    /// A world with every shipped module, Ann registered (so the app opens on Home).
+    func app() throws -> TestHost {
+        let host = try TestHost(entries: [("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+        let register = try host.run(
+            arguments: ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
+            input: "secret12!\nsecret12!\n")
+        #expect(register.succeeded, "\(register)")
+        return host
     }
 
-    func run(_ app: (config: String, data: String), _ input: [String]) throws -> String {
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config], input: input.map { $0 + "\n" }.joined(),
-            environment: ["MODHOST_DATA_DIR": app.data])
-        #expect(result.status == 0, "\(result.stderr)")
-        return result.stdout
+    /// The app on a real terminal, each answer typed when it asks; what a person saw, top to
+    /// bottom (what scrolled away included).
+    func run(_ host: TestHost, _ answers: [String]) throws -> String {
+        let app = try host.app(rows: 40, columns: 100)
+        for answer in answers { try app.answer(answer) }
+        let ended = try app.waitForExit()
+        #expect(ended.succeeded, "\(ended)")
+        return app.screen.transcript + "\n"
     }
 
     @Test func theGreetingIsShownOnceNotOnEveryReturnHome() throws {

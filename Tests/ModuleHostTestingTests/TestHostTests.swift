@@ -88,6 +88,17 @@ import Testing
         #expect(!app.screen.transcript.isEmpty)
     }
 
+    /// "Waits for input" means blocked reading the terminal, asked of the kernel: a program that
+    /// never reads is never taken for one that asks.
+    @Test func waitingForInputIsWhatTheKernelSays() throws {
+        let reader = try TerminalSession(["/bin/sh", "-c", "printf 'Name? '; read name; echo \"hi $name\""], environment: [:])
+        try reader.answer("Ada")
+        _ = try reader.waitForExit()
+        #expect(reader.screen.lines.prefix(2) == ["Name? Ada", "hi Ada"])
+        let sleeper = try TerminalSession(["/bin/sleep", "30"], environment: [:])
+        #expect(throws: HostTestingError.self) { try sleeper.waitForInput(timeout: .milliseconds(300)) }
+    }
+
     @Test func withoutAHostItSaysHowToPointAtOne() {
         #expect {
             _ = try TestHost(modules: [], executable: "/nonexistent/modhost")

@@ -16,6 +16,8 @@ public final class TerminalSession: Sendable {
         /// Every byte the program wrote, for messages and raw checks.
         var written: [UInt8] = []
         var status: Int32?
+        /// The reader has put all it read on the screen and waits for more.
+        var readerIdle = true
     }
 
     /// Starts `command` on a terminal of `rows` by `columns`.
@@ -39,6 +41,11 @@ public final class TerminalSession: Sendable {
         DispatchQueue.global().async { [state, reader] in
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
+                // Busy from the moment there is something to read until it is on the screen, so
+                // that `waitForInput` never sees output half taken.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, -1) < 0 && errno == EINTR { continue }
+                state.value.withLock { $0.readerIdle = false }
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 // EIO: every process holding the terminal's other side has ended.
@@ -46,6 +53,7 @@ public final class TerminalSession: Sendable {
                 state.value.withLock {
                     $0.written += chunk[..<count]
                     $0.screen.feed(chunk[..<count])
+                    $0.readerIdle = true
                 }
             }
             reader.leave()
@@ -70,6 +78,46 @@ public final class TerminalSession: Sendable {
     public func enter(_ text: String) {
         type(text)
         press(.enter)
+    }
+
+    /// Waits until the program waits for what a person types (it is blocked reading its
+    /// terminal) and everything it wrote before is on the screen: the moment a person would
+    /// answer. Deterministic, not a pause: it asks the kernel what the program does.
+    ///
+    /// - Throws: ``HostTestingError/screenNeverShowed(text:seconds:screen:)`` when it does not
+    ///   within `timeout`, or the program ends first.
+    public func waitForInput(timeout: Duration = .seconds(30)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !isWaitingForInput {
+            if ContinuousClock.now > deadline || hasEnded {
+                throw HostTestingError.screenNeverShowed(text: "a prompt", seconds: timeout.seconds, screen: screen.transcript)
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// Waits for the program to ask, then types `text` and Enter: one answer of a person.
+    public func answer(_ text: String, timeout: Duration = .seconds(30)) throws {
+        try waitForInput(timeout: timeout)
+        enter(text)
+    }
+
+    /// The program's main thread is in `read` on its standard input, and nothing it wrote is
+    /// left unread.
+    private var isWaitingForInput: Bool {
+        guard state.value.withLock({ $0.readerIdle }) else { return false }
+        var pending: Int32 = 0
+        guard ioctl(master, UInt(FIONREAD), &pending) == 0, pending == 0 else { return false }
+        // "0 0x0 …": system call 0 (read) on descriptor 0 (x86_64); 63 on aarch64.
+        guard let call = try? String(contentsOfFile: "/proc/\(processIdentifier)/syscall", encoding: .utf8) else { return false }
+        let fields = call.split(separator: " ")
+        guard fields.count > 1 else { return false }
+        #if arch(arm64)
+            let readCall = "63"
+        #else
+            let readCall = "0"
+        #endif
+        return fields[0] == readCall && fields[1] == "0x0" && state.value.withLock { $0.readerIdle }
     }
 
     /// Waits for a menu entry titled `title`, then chooses it by its number, as a person does in
