@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -69,22 +70,17 @@ import Testing
 
     /// The shipped modules.json, a data folder with Paris saved and Ann registered (logged in
     /// or not).
-    static func app(loggedIn: Bool) throws -> (config: String, data: String) {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([
-                ("Auth", ""), ("Photos", #""config": {"source": "catalog", "perPage": 20}"#), ("Geo", ""), ("Settings", ""),
-            ]))
-        let data = try TestEnvironment.temporaryFolder()
-        let run = { (arguments: [String], input: String) in
-            try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config] + arguments, input: input, environment: ["MODHOST_DATA_DIR": data])
-        }
+    static func app(loggedIn: Bool) throws -> TestHost {
+        let host = try TestHost(entries: [
+            ("Auth", ""), ("Photos", #""config": {"source": "catalog", "perPage": 20}"#), ("Geo", ""), ("Settings", ""),
+        ])
+        let run = { (arguments: [String], input: String) in try host.run(arguments: arguments, input: input) }
         #expect(
             try run(["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], "secret12!\nsecret12!\n")
                 .status == 0)
         #expect(try run(["geo", "add", "--country", "FR", "--city", "Paris"], "").status == 0)
         if !loggedIn { #expect(try run(["auth", "logout"], "").status == 0) }
-        return (config, data)
+        return host
     }
 
     /// A title as the screen draws it: the text and its underline.
@@ -95,10 +91,10 @@ import Testing
         let app = try Self.app(loggedIn: screen.loggedIn)
         let keys = screen.isMenu ? ["0", "", "q"] : [""]
         for key in keys {
-            // The end of input after the key ends the app wherever it went.
+            // Piped, as a script drives it: the end of input after the key ends the app
+            // wherever it went.
             let input = (screen.path + [key]).map { $0 + "\n" }.joined()
-            let result = try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", app.config], input: input, environment: ["MODHOST_DATA_DIR": app.data])
+            let result = try app.run(arguments: [], input: input)
             #expect(result.status == 0, "\(screen.name), '\(key)': \(result.stderr)")
             let marker = screen.isTitled ? Self.title(screen.screen) : screen.screen
             guard let shown = result.stdout.range(of: marker, options: .backwards) else {
@@ -119,13 +115,11 @@ import Testing
     @Test(arguments: [true, false])
     func theFirstScreenIsLeftByQ(loggedIn: Bool) throws {
         let app = try Self.app(loggedIn: loggedIn)
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config], input: "q\n", environment: ["MODHOST_DATA_DIR": app.data])
+        let result = try app.run(arguments: [], input: "q\n")
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("q Quit\nWhich one? Goodbye.\n"), "\(result.stdout)")
         // Back (0, Enter) is not offered where there is nothing to go back to.
-        let back = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config], input: "0\n\n", environment: ["MODHOST_DATA_DIR": app.data])
+        let back = try app.run(arguments: [], input: "0\n\n")
         #expect(back.stdout.components(separatedBy: "! Please answer with one of:").count == 3)
     }
 }
