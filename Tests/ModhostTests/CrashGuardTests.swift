@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -81,34 +82,31 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct CrashGuardTests {
-    /// A modules.json with Geo (whose data must survive) and `misbehaviour`'s module, whose
-    /// hostile library is armed in a private folder.
-    func setUp(_ misbehaviour: Misbehaviour) throws -> (config: String, data: String) {
+    /// A world with Geo (whose data must survive) and `misbehaviour`'s module, whose hostile
+    /// library is armed in a private folder.
+    func world(_ misbehaviour: Misbehaviour) throws -> TestHost {
         var fields = misbehaviour.fields
         if misbehaviour.module.hasPrefix("Hostile") {
             fields = fields.replacingOccurrences(
                 of: #""library": "\#(misbehaviour.module)""#,
                 with: #""library": "\#(try HostileLibrary.armedCopy(of: misbehaviour.module))""#)
         }
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), (misbehaviour.module, fields)]))
-        return (config, try TestEnvironment.temporaryFolder())
+        return try TestHost(entries: [("Geo", ""), (misbehaviour.module, fields)])
     }
 
     @Test(arguments: Misbehaviour.all)
     func aModuleThatCrashesExitsOrHangsIsNamedThenSkippedWhileOthersKeepTheirData(_ misbehaviour: Misbehaviour) throws {
-        let (config, data) = try setUp(misbehaviour)
-        let environment = ["MODHOST_DATA_DIR": data]
-        let saved = try modhost(
-            ["--config", config, "--disable", misbehaviour.module, "geo", "add", "--country", "FR", "--city", "Paris"],
-            environment: environment)
-        #expect(saved.status == 0)
+        let host = try world(misbehaviour)
+        let data = host.dataFolder
+        let saved = try host.run("--disable", misbehaviour.module, "geo", "add", "--country", "FR", "--city", "Paris")
+        #expect(saved.succeeded)
 
         // The app (no arguments) opens the module's Home entry: Home lists Places, then it.
-        let first = try modhost(["--config", config] + misbehaviour.arguments, input: "2\n", environment: environment)
+        let first = try host.run(arguments: misbehaviour.arguments, input: "2\n")
         if let signal = misbehaviour.signal {
-            #expect(first.signaled && first.status == signal, "the crash proceeds as it would have")
+            #expect(first.signal == signal, "the crash proceeds as it would have")
         } else {
-            #expect(!first.signaled && first.status == misbehaviour.status, "never 0: \(first.stderr)")
+            #expect(first.signal == nil && first.status == misbehaviour.status, "never 0: \(first.stderr)")
         }
         if let line = misbehaviour.line, misbehaviour.signal != nil {
             // A crash also names the file its backtrace went to (mode 0600, in the data folder).
@@ -123,7 +121,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         } else {
             #expect(!first.stderr.contains("modhost: error: module"))
             // It vanished without a word: only a second vanishing in a row skips it.
-            let again = try modhost(["--config", config] + misbehaviour.arguments, environment: environment)
+            let again = try host.run(arguments: misbehaviour.arguments)
             #expect(again.status == misbehaviour.status)
             #expect(
                 again.stderr.hasPrefix(
@@ -131,17 +129,15 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
                 "\(again.stderr)")
         }
 
-        let next = try modhost(["--config", config, "modules", "--json"], environment: environment)
-        #expect(next.status == 0)
-        let modules =
-            try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])["modules"] as? [[String: Any]]
-        let report = try #require(modules?.first { $0["name"] as? String == misbehaviour.module })
-        #expect(report["state"] as? String == "failed")
-        let reason = report["reason"] as? String ?? ""
+        // The next start: the module named and skipped with the reason, Geo and its data intact.
+        let report = try #require(try host.module(misbehaviour.module))
+        #expect(report.state == "failed")
+        let reason = report.reason ?? ""
         #expect(reason.hasPrefix(misbehaviour.reasonPrefix) && reason.hasSuffix(misbehaviour.reasonSuffix), "\(reason)")
-        #expect(modules?.first { $0["name"] as? String == "Geo" }?["state"] as? String == "active")
-        let list = try modhost(["--config", config, "geo", "list"], environment: environment)
-        #expect(list.status == 0)
+        #expect(try host.module("Geo")?.state == "active")
+        #expect(host.crashRecords.contains(misbehaviour.module))
+        let list = try host.run("geo", "list")
+        #expect(list.succeeded)
         #expect(list.stdout.contains("Paris"), "data stored before the crash is intact")
     }
 
@@ -232,14 +228,13 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 
     @Test func aRetryAndAChangedLibraryBothTryTheModuleAgain() throws {
         let misbehaviour = Misbehaviour.all[0]
-        let (config, data) = try setUp(misbehaviour)
-        let environment = ["MODHOST_DATA_DIR": data]
-        #expect(try modhost(["--config", config, "modules"], environment: environment).signaled)
-        #expect(try modhost(["--config", config, "modules"], environment: environment).status == 0, "skipped")
-        let retried = try modhost(["--config", config, "--retry", misbehaviour.module, "modules"], environment: environment)
-        #expect(retried.signaled, "--retry opens it again, and it crashes again")
-        #expect(try modhost(["--config", config, "modules"], environment: environment).status == 0, "recorded again")
-        #expect(try modhost(["--config", config, "--retry", "all", "modules"], environment: environment).signaled)
+        let host = try world(misbehaviour)
+        let config = host.config
+        #expect(try host.run("modules").signaled)
+        #expect(try host.run("modules").succeeded, "skipped")
+        #expect(try host.run("--retry", misbehaviour.module, "modules").signaled, "--retry opens it again, and it crashes again")
+        #expect(try host.run("modules").succeeded, "recorded again")
+        #expect(try host.run("--retry", "all", "modules").signaled)
 
         // The author ships a "fix": the library file changes, so the host tries it by itself.
         let library = try #require(
@@ -248,7 +243,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
             })
         let later = Date().addingTimeInterval(5)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: String(library))
-        let changed = try modhost(["--config", config, "--log-level", "info", "modules"], environment: environment)
+        let changed = try host.run("--log-level", "info", "modules")
         #expect(changed.signaled, "the changed library is tried again")
         #expect(
             changed.errorLines.contains(
