@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -6,12 +7,10 @@ import Testing
 /// object, sorted keys, `schemaVersion`, the payload under a named key, every key present.
 @Suite struct JSONLayoutTests {
     @Test func everyJSONOutputSharesOneLayout() throws {
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Auth", ""), ("Geo", ""), ("Settings", "")]))
-        let data = try TestEnvironment.temporaryFolder()
+        let host = try TestHost(entries: [("Auth", ""), ("Geo", ""), ("Settings", "")])
         func run(_ arguments: [String], input: String = "") throws -> String {
-            let result = try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config] + arguments, input: input, environment: ["MODHOST_DATA_DIR": data])
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let result = try host.run(arguments: arguments, input: input)
+            #expect(result.succeeded, "\(result)")
             return result.stdout
         }
         _ = try run(

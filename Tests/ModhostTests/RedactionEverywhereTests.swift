@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -13,22 +14,30 @@ import Testing
         ("key=SECRETKEY1", false, "SECRETKEY1"),
     ]
 
-    func config(failingIn phase: String, secret: String, registered: Bool) throws -> String {
+    func world(failingIn phase: String, secret: String, registered: Bool) throws -> TestHost {
         let fields = #""config": {"in": "\#(phase)", "how": "fail", "secret": "\#(secret)", "register": \#(registered)}"#
-        return try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureMisbehaves", fields), ("Settings", "")]))
+        return try TestHost(entries: [("FixtureMisbehaves", fields), ("Settings", "")])
+    }
+
+    /// What a person sees on a terminal: the app, each answer typed when it asks.
+    func seen(_ host: TestHost, answering answers: [String]) throws -> String {
+        let app = try host.app(rows: 40, columns: 120)
+        for answer in answers { try app.answer(answer) }
+        _ = try app.waitForExit()
+        return app.screen.transcript
     }
 
     @Test(arguments: secrets)
     func aSecretInAFailureReasonIsRedactedOnEveryPath(secret: String, registered: Bool, hidden: String) throws {
-        let config = try config(failingIn: "register", secret: secret, registered: registered)
-        let runs: [(String, ProcessResult)] = [
-            ("modules", try modhost(["--config", config, "modules"])),
-            ("modules --json", try modhost(["--config", config, "modules", "--json"])),
+        let host = try world(failingIn: "register", secret: secret, registered: registered)
+        let modules = try host.run("modules")
+        let json = try host.run("modules", "--json")
+        let outputs = [
+            ("modules", modules.stdout + modules.stderr), ("modules --json", json.stdout + json.stderr),
             // Settings is the second module: Home entry 2, then About, then quit.
-            ("About", try modhost(["--config", config], input: "2\na\nq\n")),
+            ("About", try seen(host, answering: ["2", "a", "q"])),
         ]
-        for (path, result) in runs {
-            let output = result.stdout + result.stderr
+        for (path, output) in outputs {
             #expect(output.contains("told to fail with"), "\(path) shows the reason: \(output)")
             #expect(!output.contains(hidden), "\(path) shows the secret: \(output)")
             #expect(output.contains("***"), "\(path)")
@@ -37,10 +46,10 @@ import Testing
 
     @Test(arguments: secrets)
     func aSecretAScreenPrintsIsRedacted(secret: String, registered: Bool, hidden: String) throws {
-        let config = try config(failingIn: "screen", secret: secret, registered: registered)
-        let result = try modhost(["--config", config], input: "1\nq\n")
-        #expect(result.stdout.contains("told to fail with "), "\(result.stdout)")
-        #expect(!result.stdout.contains(hidden), "\(result.stdout)")
-        #expect(result.stdout.contains("***"))
+        let host = try world(failingIn: "screen", secret: secret, registered: registered)
+        let output = try seen(host, answering: ["1", "q"])
+        #expect(output.contains("told to fail with "), "\(output)")
+        #expect(!output.contains(hidden), "\(output)")
+        #expect(output.contains("***"))
     }
 }
