@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -6,16 +7,14 @@ import Testing
 /// a signal from outside is nobody's, and a crash is the module's in whose code it happened,
 /// on whichever thread and whatever the host was doing.
 @Suite struct BlameTests {
-    /// Geo (with one city), Settings and FixtureMisbehaves told how to misbehave in `command`.
-    func world(misbehaving how: String = "", in phase: String = "command") throws -> (config: String, data: String) {
+    /// A world of Geo (with one city), Settings and FixtureMisbehaves told how to misbehave in
+    /// `command`. The shell lines below run its host with its `--config` and data folder.
+    func world(misbehaving how: String = "", in phase: String = "command") throws -> TestHost {
         let fields = how.isEmpty ? "" : #""config": {"in": "\#(phase)", "how": "\#(how)"}"#
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Geo", ""), ("Settings", ""), ("FixtureMisbehaves", fields)]))
-        let data = try TestEnvironment.temporaryFolder()
-        let added = try modhost(
-            ["--config", config, "geo", "add", "--country", "FR", "--city", "Paris"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(added.status == 0, "\(added.stderr)")
-        return (config, data)
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", ""), ("FixtureMisbehaves", fields)])
+        let added = try host.run("geo", "add", "--country", "FR", "--city", "Paris")
+        #expect(added.succeeded, "\(added)")
+        return host
     }
 
     /// No module is marked failed, no marker or record is left, nothing is warned.
@@ -34,7 +33,8 @@ import Testing
 
     @Test(arguments: printingCommands)
     func aFullStandardOutputIsOneMessageAndTheHostsFailure(command: [String]) throws {
-        let (config, data) = try world()
+        let host = try world()
+        let (config, data) = (host.config, host.data)
         let line = ([TestEnvironment.modhost, "--config", config] + command).map { "'\($0)'" }.joined(separator: " ")
         let result = try ChildProcess.run("/bin/sh", ["-c", "\(line) > /dev/full"], environment: ["MODHOST_DATA_DIR": data])
         #expect(result.status == 1)
@@ -46,7 +46,8 @@ import Testing
     func aClosedPipeEndsQuietlyWithStatusOneAndBlamesNoModule(command: [String]) throws {
         // 'flood' prints 100 MB in the command; the reader closes its end before modhost starts.
         let flood = command.last == "flood"
-        let (config, data) = try world(misbehaving: flood ? "flood" : "")
+        let host = try world(misbehaving: flood ? "flood" : "")
+        let (config, data) = (host.config, host.data)
         let arguments = flood ? Array(command.dropLast()) : command
         let line = ([TestEnvironment.modhost, "--config", config] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let gate = data + "/reader-closed"
@@ -66,7 +67,8 @@ import Testing
     func aSignalFromOutsideDuringAModuleCallIsNobodysFault(signal: Int32, status: Int32) throws {
         // SIGHUP and SIGQUIT end the host as SIGTERM does; SIGUSR1, SIGUSR2 and SIGPIPE are
         // ignored (the SIGTERM sent after them ends it).
-        let (config, data) = try world(misbehaving: "block")
+        let host = try world(misbehaving: "block")
+        let (config, data) = (host.config, host.data)
         let process = try ChildProcess.start(
             TestEnvironment.modhost, ["--config", config, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
         try CrashGuardTests().waitForMarker(in: data, containing: "FixtureMisbehaves\tcommand\t", of: process.processIdentifier)
@@ -102,7 +104,8 @@ import Testing
     }
 
     @Test func aRaisedFatalSignalEndsTheHostByThatSignalWithARecord() throws {
-        let (config, data) = try world(misbehaving: "raise")
+        let host = try world(misbehaving: "raise")
+        let (config, data) = (host.config, host.data)
         let result = try modhost(["--config", config, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
         #expect(result.signaled && result.status == SIGSEGV, "\(result.status)")
         #expect(result.stdout == "", "the command did not carry on")
@@ -112,7 +115,8 @@ import Testing
 
     @Test(arguments: ["command", "load"])
     func aModuleThatClosesTheStandardDescriptorsIsNamedAndTheyArePutBack(phase: String) throws {
-        let (config, data) = try world(misbehaving: phase == "command" ? "closeStandardFiles" : "")
+        let host = try world(misbehaving: phase == "command" ? "closeStandardFiles" : "")
+        let (config, data) = (host.config, host.data)
         let result = try modhost(
             ["--config", config, "fixturemisbehaves", "run"],
             environment: ["MODHOST_DATA_DIR": data, "FIXTURE_MISBEHAVES_IN_LOAD": phase == "load" ? "closeStandardFiles" : ""])
@@ -126,7 +130,8 @@ import Testing
 
     @Test func aCrashOnATerminalEndsWithoutTheInteractiveBacktracer() throws {
         // On a pseudo-terminal the Swift runtime's backtracer would offer a session for 30 s.
-        let (config, data) = try world(misbehaving: "fatalError")
+        let host = try world(misbehaving: "fatalError")
+        let (config, data) = (host.config, host.data)
         let command = "\(TestEnvironment.modhost) --config \(config) fixturemisbehaves run; echo \"status=$?\""
         let result = try TerminalProcess.run(command, environment: ["MODHOST_DATA_DIR": data], deadline: 20)
         let output = result.stdout.replacingOccurrences(of: "\r", with: "")
@@ -136,7 +141,8 @@ import Testing
     }
 
     @Test func aModuleCannotTakeTheHostsAccessToTheLocatorEvenThroughItsSPI() throws {
-        let (config, data) = try world(misbehaving: "claimHostAccess")
+        let host = try world(misbehaving: "claimHostAccess")
+        let (config, data) = (host.config, host.data)
         let result = try modhost(["--config", config, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
         #expect(result.stdout == "no host access\nfine\n", "\(result.stderr)")
     }
@@ -144,7 +150,8 @@ import Testing
     @Test(arguments: ["0<&-", "1>&-", "0<&- 1>&- 2>&-"])
     func aHostStartedWithStandardDescriptorsClosedStillRuns(closing: String) throws {
         // No pipe or file of the host's takes their numbers: /dev/null does.
-        let (config, data) = try world()
+        let host = try world()
+        let (config, data) = (host.config, host.data)
         let status = data + "/status"
         let result = try ChildProcess.run(
             "/bin/sh", ["-c", "'\(TestEnvironment.modhost)' --config '\(config)' modules \(closing); echo status=$? > '\(status)'"],

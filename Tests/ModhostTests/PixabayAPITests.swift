@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import ModuleKitTesting
 import TestSupport
 import Testing
@@ -27,21 +28,14 @@ import Testing
 
     static func page(_ hit: String) -> String { #"{"total": 1, "totalHits": 1, "hits": [\#(hit)]}"# }
 
-    /// A modules.json with Photos on `server` (and Settings), and a private data folder.
-    func app(_ server: LoopbackHTTPServer) throws -> (config: String, data: String) {
+    /// A world with Photos on `server` (and Settings).
+    func app(_ server: LoopbackHTTPServer) throws -> TestHost {
         let photos = #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "KEY-1234"}"#
-        return (
-            try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", photos), ("Settings", "")])),
-            try TestEnvironment.temporaryFolder()
-        )
+        return try TestHost(entries: [("Photos", photos), ("Settings", "")])
     }
 
-    func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "", environment: [String: String] = [:])
-        throws -> ProcessResult
-    {
-        try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
-            environment: environment.merging(["MODHOST_DATA_DIR": app.data]) { first, _ in first })
+    func run(_ app: TestHost, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> CommandResult {
+        try app.run(arguments: arguments, input: input, environment: environment)
     }
 
     static let expectedSearch =

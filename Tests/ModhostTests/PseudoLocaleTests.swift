@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     static let environment = ["LANG": "qps-ploc"]
 
     /// The four modules, with a catalog whose photos are described in Greek.
-    static func app() throws -> (config: String, data: String) {
+    static func app() throws -> TestHost {
         let folder = try TestEnvironment.temporaryFolder()
         let hits = (1...3).map { id in
             """
@@ -24,18 +25,15 @@ import Testing
         }
         try Data(#"{"total": 3, "totalHits": 3, "hits": [\#(hits.joined(separator: ","))]}"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/catalog.json"))
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([
+        return try TestHost(
+            entries: [
                 ("Auth", ""), ("Photos", #""config": {"source": "catalog", "catalog": "\#(folder)/catalog.json", "perPage": 3}"#),
                 ("Geo", ""), ("Settings", ""),
-            ]))
-        return (config, try TestEnvironment.temporaryFolder())
+            ], environment: environment)
     }
 
-    static func run(_ app: (config: String, data: String), _ arguments: [String], input: String = "") throws -> ProcessResult {
-        try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", app.config] + arguments, input: input,
-            environment: environment.merging(["MODHOST_DATA_DIR": app.data]) { $1 }, unsetting: ["LC_ALL", "LC_MESSAGES"])
+    static func run(_ app: TestHost, _ arguments: [String], input: String = "") throws -> CommandResult {
+        try app.run(arguments: arguments, input: input)
     }
 
     /// What is left of a line once everything that is not text is taken out.
@@ -66,7 +64,7 @@ import Testing
         output.split(separator: "\n").map(String.init).filter { text(of: $0).contains { $0.isASCII && $0.isLetter } }
     }
 
-    static func register(_ app: (config: String, data: String)) throws {
+    static func register(_ app: TestHost) throws {
         let result = try run(
             app, ["auth", "register", "--email", "άννα@παράδειγμα.ελ", "--name", "Άννα", "--password-stdin"],
             input: "secret12!\nsecret12!\n")
