@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -11,13 +12,11 @@ import Testing
         ("de_DE.UTF-8", "Aufruf:", "Beispiel:"), ("it_IT.UTF-8", "Uso:", "Esempio:"), ("el_GR.UTF-8", "Χρήση:", "Παράδειγμα:"),
     ]
 
-    func help(_ arguments: [String], language: String) throws -> ProcessResult {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
-        return try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config] + arguments + ["--help"],
-            environment: ["LANG": language, "MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()],
-            unsetting: ["LC_ALL", "LC_MESSAGES"])
+    func help(_ arguments: [String], language: String) throws -> CommandResult {
+        let host = try TestHost(
+            entries: [("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")],
+            environment: ["LANG": language])
+        return try host.run(arguments: arguments + ["--help"])
     }
 
     @Test(arguments: modules)
@@ -64,21 +63,15 @@ import Testing
     }
 
     @Test func aUsageErrorPointsToTheCommandsHelp() throws {
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "geo", "add", "--town", "X"],
-            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
+        let result = try TestHost(entries: [("Geo", "")]).run("geo", "add", "--town", "X")
         #expect(result.status == 2)
         #expect(result.stderr.hasSuffix("Usage: modhost geo add [--country C] --city NAME\nSee 'modhost geo add --help'.\n"))
     }
 
     @Test func commandErrorsAreInThePersonsLanguageAndEnglishWithLCALLC() throws {
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
-        func run(_ environment: [String: String]) throws -> ProcessResult {
-            try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config, "geo", "add", "--town", "X"],
-                environment: environment.merging(["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()]) { $1 },
-                unsetting: environment["LC_ALL"] == nil ? ["LC_ALL", "LC_MESSAGES"] : ["LC_MESSAGES"])
+        let host = try TestHost(entries: [("Geo", "")])
+        func run(_ environment: [String: String]) throws -> CommandResult {
+            try host.run(arguments: ["geo", "add", "--town", "X"], environment: environment)
         }
         #expect(
             try run(["LANG": "de_DE.UTF-8"]).stderr
@@ -104,6 +97,8 @@ import Testing
                 == "modhost: error: unknown option '--confi'; did you mean '--config'?; see 'modhost --help'\n")
     }
 
+    // What follows runs hand-made modules.json files and libraries on purpose: a world would
+    // not write them.
     @Test func modulesFileErrorsAreInThePersonsLanguage() throws {
         let config = try TestEnvironment.write(#"{"modules": [{"name": "Geo", "enabeld": true}], "environment": 3}"#)
         func run(_ environment: [String: String]) throws -> ProcessResult {
@@ -125,12 +120,9 @@ import Testing
     }
 
     @Test func theModulesReportAndCheckSpeakThePersonsLanguage() throws {
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", ""), ("Settings", #""enabled": false"#)]))
-        func run(_ arguments: [String]) throws -> ProcessResult {
-            try ChildProcess.run(
-                TestEnvironment.modhost, ["--config", config] + arguments, environment: ["LANG": "de_DE.UTF-8"],
-                unsetting: ["LC_ALL", "LC_MESSAGES"])
-        }
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", #""enabled": false"#)], language: "de")
+        let config = host.config
+        func run(_ arguments: [String]) throws -> CommandResult { try host.run(arguments: arguments) }
         let report = try run(["modules"])
         #expect(report.stdout.hasPrefix("MODUL    ZUSTAND     VERSION BIETET   BRAUCHT NUTZT\n"), "\(report.stdout)")
         #expect(report.stdout.contains("Geo      aktiv       1.0.0   GeoRoute -       SettingsRoute\n"))
@@ -142,11 +134,8 @@ import Testing
     }
 
     @Test func whyAModuleDidNotStartIsSaidInThePersonsLanguage() throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("FixtureProvider", #""enabled": false"#), ("FixtureConsumer", "")]))
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "fixtureconsumer", "report"], environment: ["LANG": "de_DE.UTF-8"],
-            unsetting: ["LC_ALL", "LC_MESSAGES"])
+        let host = try TestHost(entries: [("FixtureProvider", #""enabled": false"#), ("FixtureConsumer", "")], language: "de")
+        let result = try host.run("fixtureconsumer", "report")
         #expect(result.status == 1)
         #expect(
             result.stderr

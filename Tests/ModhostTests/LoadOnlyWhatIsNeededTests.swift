@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import TestSupport
 import Testing
 
@@ -27,23 +28,17 @@ import Testing
 
     @Test(arguments: selections)
     func onlyOpensTheSelectedModulesAndWhatTheyRequire(only: String, expected: Set<String>) throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")]))
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "--only", only, "--log-level", "debug", "modules"],
-            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
-        #expect(result.status == 0)
+        let host = try TestHost(entries: [("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+        let result = try host.run("--only", only, "--log-level", "debug", "modules")
+        #expect(result.succeeded)
         #expect(Self.modulesInitialized(result.stderr) == expected)
     }
 
     /// What a selected module requires is loaded with it; what it only uses is not.
     @Test func aRequiredProviderIsLoadedWithTheSelection() throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureOptional", "")]))
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "--only", "FixtureConsumer", "--log-level", "debug", "modules"],
-            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder()])
-        #expect(result.status == 0)
+        let host = try TestHost(entries: [("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureOptional", "")])
+        let result = try host.run("--only", "FixtureConsumer", "--log-level", "debug", "modules")
+        #expect(result.succeeded)
         let loaded = Self.loaded(result.stderr).filter { $0.hasPrefix("libFixture") && !$0.contains("Contracts") }
         #expect(Set(loaded) == ["libFixtureConsumer.so", "libFixtureProvider.so"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ModuleHostTesting
 import ModuleKitTesting
 import TestSupport
 import Testing
@@ -23,11 +24,9 @@ import Testing
 
     @Test(arguments: [["modules"], ["photos", "search", "cat"], ["photos", "show", "101"], []])
     func aCatalogRunMapsNoNetworkLibrary(arguments: [String]) throws {
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", #""config": {"source": "catalog"}"#)]))
-        let result = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "--log-level", "debug"] + arguments, input: "q\n",
-            environment: ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"])
-        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let host = try TestHost(entries: [("Photos", #""config": {"source": "catalog"}"#)])
+        let result = try host.run(arguments: ["--log-level", "debug"] + arguments, input: "q\n", environment: ["LD_DEBUG": "files"])
+        #expect(result.succeeded, "\(result.stderr.suffix(2000))")
         #expect(LoadOnlyWhatIsNeededTests.loaded(result.stderr).contains("libPhotos.so"), "Photos was loaded")
         #expect(Self.networkLibraries(in: result.stderr) == [])
     }
@@ -36,18 +35,16 @@ import Testing
         let server = try LoopbackHTTPServer { _ in .json(PixabayAPITests.page(PixabayAPITests.hit())) }
         defer { server.stop() }
         let photos = #""config": {"source": "pixabay", "baseURL": "\#(server.baseURL)/api/", "apiKey": "KEY-1234"}"#
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("Photos", photos)]))
-        let environment = ["MODHOST_DATA_DIR": try TestEnvironment.temporaryFolder(), "LD_DEBUG": "files"]
-        let search = try ChildProcess.run(
-            TestEnvironment.modhost, ["--config", config, "photos", "search", "harbour"], environment: environment)
-        #expect(search.status == 0, "\(search.stderr.suffix(2000))")
+        let host = try TestHost(entries: [("Photos", photos)], environment: ["LD_DEBUG": "files"])
+        let search = try host.run("photos", "search", "harbour")
+        #expect(search.succeeded, "\(search.stderr.suffix(2000))")
         #expect(search.stdout.hasPrefix("Page 1 of 1 (1 photo)\n"))
         let opened = Self.networkLibraries(in: search.stderr)
         // libModuleKitNetworking.so itself is loaded from its checked descriptor (the linker
         // calls it /proc/self/fd/N); FoundationNetworking, which only it links, comes with it.
         #expect(opened.contains { $0.contains("libFoundationNetworking.so") }, "\(opened)")
         // Only listing the modules sends nothing, so it opens nothing.
-        let modules = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules"], environment: environment)
+        let modules = try host.run("modules")
         #expect(Self.networkLibraries(in: modules.stderr) == [])
     }
 

@@ -53,16 +53,23 @@ public enum ChildProcess {
         unsetting unset: Set<String> = [],
         currentDirectory: String? = nil
     ) throws -> RunningProcess {
+        let merged = Self.environment(environment, unsetting: unset)
+        return RunningProcess(try RunningProgram([executable] + arguments, environment: merged, directory: currentDirectory))
+    }
+
+    /// The test process's environment, made safe for a child: no `modules.json` from it, a
+    /// fresh data folder (tests never touch the real one), English; then `environment` over it
+    /// and `unset` taken out.
+    static func environment(_ environment: [String: String], unsetting unset: Set<String>) -> [String: String] {
         var merged = ProcessInfo.processInfo.environment
         merged["MODHOST_CONFIG"] = nil
-        // Tests never touch the real data folder: each process gets a fresh one unless told.
         merged["MODHOST_DATA_DIR"] = NSTemporaryDirectory() + "modhost-data-" + UUID().uuidString
         merged["LANG"] = "C.UTF-8"
         merged["LC_ALL"] = nil
         merged["LC_MESSAGES"] = nil
         for (key, value) in environment { merged[key] = value }
         for key in unset { merged[key] = nil }
-        return RunningProcess(try RunningProgram([executable] + arguments, environment: merged, directory: currentDirectory))
+        return merged
     }
 }
 
@@ -101,15 +108,7 @@ public enum TerminalProcess {
     public static func start(
         _ command: String, environment: [String: String] = [:], unsetting unset: Set<String> = [], rows: Int = 24, columns: Int = 80
     ) throws -> TerminalSession {
-        var merged = ProcessInfo.processInfo.environment
-        merged["MODHOST_CONFIG"] = nil
-        merged["MODHOST_DATA_DIR"] = NSTemporaryDirectory() + "modhost-data-" + UUID().uuidString
-        merged["LANG"] = "C.UTF-8"
-        merged["LC_ALL"] = nil
-        merged["LC_MESSAGES"] = nil
-        merged["TERM"] = "xterm"
-        for (key, value) in environment { merged[key] = value }
-        for key in unset { merged[key] = nil }
+        let merged = ChildProcess.environment(["TERM": "xterm"].merging(environment) { $1 }, unsetting: unset)
         return try TerminalSession(["/bin/sh", "-c", command], environment: merged, rows: rows, columns: columns)
     }
 
