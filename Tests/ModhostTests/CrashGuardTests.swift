@@ -142,14 +142,12 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     }
 
     @Test func sigkillInsideAModuleWarnsOnceAndSkipsItTheSecondTimeInARowButNotAtAPrompt() throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)]))
-        let data = try TestEnvironment.temporaryFolder()
+        let host = try TestHost(entries: [("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}"#)])
+        let data = host.data
         // A kill from outside looks like a module's _exit: the first is only said.
         var stderr: [String] = []
         for _ in 0..<2 {
-            let process = try ChildProcess.start(
-                TestEnvironment.modhost, ["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+            let process = try host.start(arguments: ["modules"])
             try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t", of: process.processIdentifier)
             process.send(SIGKILL)
             stderr.append(try process.wait().stderr)
@@ -159,43 +157,48 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
             stderr[1].hasPrefix("modhost: warn: the last run ended without a word while module 'FixtureMisbehaves' ran start (on "),
             "\(stderr[1])")
         #expect(stderr[1].hasSuffix(": killed from outside, or _exit); if it happens again there, FixtureMisbehaves is skipped\n"))
-        let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let next = try host.run("modules")
         #expect(next.stdout.contains("reason: ended the host without a word in start twice in a row, last on "), "\(next.stdout)")
         #expect(next.stdout.contains(" (_exit or SIGKILL); 'modhost --retry FixtureMisbehaves' tries it again"))
 
         // Killed while Geo's screen waits for a person: nobody's fault, nothing recorded.
-        let app = try ChildProcess.start(TestEnvironment.modhost, ["--config", config], environment: ["MODHOST_DATA_DIR": data])
-        app.write("1\n")
-        try app.waitForOutput(containing: "Places")
+        let app = try host.app()
+        try app.choose("Places")
+        try app.waitForInput()
         try waitForMarker(in: data, containing: "idle")
-        app.send(SIGKILL)
-        _ = try app.wait()
-        let after = try modhost(["--config", config, "geo", "list"], environment: ["MODHOST_DATA_DIR": data])
-        #expect(after.status == 0, "\(after.stderr)")
+        app.send(signal: SIGKILL)
+        #expect(try app.waitForExit().signal == SIGKILL)
+        let after = try host.run("geo", "list")
+        #expect(after.succeeded, "\(after)")
     }
 
     @Test func aVanishingIsForgottenOnceTheModuleComesThroughThatPhase() throws {
-        let blocking = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "command", "how": "block"}"#)]))
-        let calm = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureMisbehaves", "")]))
-        let data = try TestEnvironment.temporaryFolder()
+        // One world whose modules.json is rewritten between runs: the module blocking in its
+        // command, then behaving, over one data folder.
+        let blocking = [
+            TestHost.Module.library(TestEnvironment.library("FixtureMisbehaves"), config: #"{"in": "command", "how": "block"}"#)
+        ]
+        let calm = [TestHost.Module.library(TestEnvironment.library("FixtureMisbehaves"))]
+        let host = try TestHost(modules: calm, executable: TestEnvironment.modhost)
+        let data = host.data
         func killDuringCommand() throws {
-            let process = try ChildProcess.start(
-                TestEnvironment.modhost, ["--config", blocking, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
+            try host.write(blocking)
+            let process = try host.start(arguments: ["fixturemisbehaves", "run"])
             try waitForMarker(in: data, containing: "FixtureMisbehaves\tcommand\t", of: process.processIdentifier)
             process.send(SIGKILL)
             _ = try process.wait()
+            try host.write(calm)
         }
         try killDuringCommand()
         // Runs that never reach the command keep the warning; one that comes through it clears it.
-        #expect(try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data]).stderr.contains("modhost: warn: "))
-        #expect(try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data]).stderr == "")
-        let passed = try modhost(["--config", calm, "fixturemisbehaves", "run"], environment: ["MODHOST_DATA_DIR": data])
+        #expect(try host.run("modules").stderr.contains("modhost: warn: "))
+        #expect(try host.run("modules").stderr == "")
+        let passed = try host.run("fixturemisbehaves", "run")
         #expect(passed.stdout == "fine\n")
-        #expect(((try? String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8)) ?? "") == "")
+        #expect(host.crashRecords == "")
         // So the next kill there is a first one again.
         try killDuringCommand()
-        let after = try modhost(["--config", calm, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let after = try host.run("modules")
         #expect(after.stdout.contains("FixtureMisbehaves active"), "\(after.stdout)")
     }
 
@@ -213,13 +216,11 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     }
 
     @Test func dependentsOfACrashedModuleAreSkippedWithTheChain() throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([
-                ("FixtureNeedsMisbehaviour", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
-            ]))
-        let data = try TestEnvironment.temporaryFolder()
-        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).signaled)
-        let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let host = try TestHost(entries: [
+            ("FixtureNeedsMisbehaviour", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
+        ])
+        #expect(try host.run("modules").signaled)
+        let next = try host.run("modules")
         let lines = next.stdout.split(separator: "\n").map(String.init)
         let reason = try #require(lines.first { $0.hasPrefix("    reason: requires 'MisbehaviourRoute'") })
         #expect(reason.hasPrefix("    reason: requires 'MisbehaviourRoute' from 'FixtureMisbehaves', which failed: crashed the host on "))
@@ -255,15 +256,9 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         for name in ["HostileAbortInConstructor", "HostileExitInConstructor", "HostileSleepsInConstructor", "HostileSegfaultInEntry"] {
             entries.append((name, #""library": "\#(try HostileLibrary.armedCopy(of: name))", "startTimeout": 1"#))
         }
-        let config = try TestEnvironment.write(TestEnvironment.modulesJSON(entries))
-        let result = try modhost(["--config", config, "check"])
+        let result = try TestHost(entries: entries).run("check")
         #expect(!result.signaled)
         #expect(result.status == 1, "a library that calls exit(0) must not make check pass")
-        func path(_ name: String) -> String {
-            String(
-                (try? String(contentsOfFile: config, encoding: .utf8))?.split(separator: "\"").first { $0.hasSuffix("lib\(name).so") } ?? ""
-            )
-        }
         #expect(
             result.errorLines == [
                 "modhost: error: module 'HostileAbortInConstructor': crashes the host when it is loaded (SIGABRT, checked in a child process)",
@@ -276,29 +271,26 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
 
     @Test func onlyAndHelpNeverOpenAnUnselectedLibrary() throws {
         let hostile = try HostileLibrary.armedCopy(of: "HostileAbortInConstructor")
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([("FixtureProvider", ""), ("HostileAbortInConstructor", #""library": "\#(hostile)""#)]))
-        let greet = try modhost(["--config", config, "--only", "FixtureProvider", "fixtureprovider", "greet", "Ann"])
-        #expect(greet.status == 0)
+        let host = try TestHost(entries: [("FixtureProvider", ""), ("HostileAbortInConstructor", #""library": "\#(hostile)""#)])
+        let greet = try host.run("--only", "FixtureProvider", "fixtureprovider", "greet", "Ann")
+        #expect(greet.succeeded)
         #expect(greet.stdout == "Hello, Ann!\n")
-        let help = try modhost(["--config", config, "--help"])
+        let help = try host.run("--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("  hostileabortinconstructor  active 0.0.1"), "its version is padded by the arming")
     }
 
     @Test func bisectNamesTheModuleBehindAFailure() throws {
-        let config = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([
-                ("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
-                ("FixtureOptional", ""),
-            ]))
-        let data = try TestEnvironment.temporaryFolder()
+        let host = try TestHost(entries: [
+            ("FixtureProvider", ""), ("FixtureConsumer", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "fatalError"}"#),
+            ("FixtureOptional", ""),
+        ])
         // The culprit crashed once already and is skipped: `modules` succeeds now...
-        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).signaled)
-        #expect(try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data]).status == 0)
-        let recorded = try String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8)
+        #expect(try host.run("modules").signaled)
+        #expect(try host.run("modules").succeeded)
+        let recorded = host.crashRecords
         // ...but bisect's tries ignore the record, so they still meet the crash and find it.
-        let result = try modhost(["--config", config, "bisect", "--", "modules"], environment: ["MODHOST_DATA_DIR": data])
+        let result = try host.run("bisect", "--", "modules")
         #expect(result.status == 1)
         #expect(
             result.stdout == """
@@ -306,17 +298,16 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
                 modhost bisect: it fails with 'FixtureMisbehaves' and the modules it requires (crash, SIGILL); without it it succeeds
 
                 """)
-        #expect(try String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8) == recorded, "bisect's tries record nothing")
-        let fine = try modhost(["--config", config, "--disable", "FixtureMisbehaves", "bisect", "--", "modules"])
-        #expect(fine.status == 0)
+        #expect(host.crashRecords == recorded, "bisect's tries record nothing")
+        let fine = try host.run("--disable", "FixtureMisbehaves", "bisect", "--", "modules")
+        #expect(fine.succeeded)
         #expect(fine.stdout.hasSuffix("modhost bisect: it succeeds with every enabled module; nothing to find\n"))
         // Off in the file and on for this run: every try keeps the run's choice, and the one
         // without any module does not ask for it both enabled and disabled.
-        let off = try TestEnvironment.write(
-            TestEnvironment.modulesJSON([
-                ("FixtureProvider", ""), ("FixtureMisbehaves", #""enabled": false, "config": {"in": "start", "how": "fatalError"}"#),
-            ]))
-        let enabled = try modhost(["--config", off, "--enable", "FixtureMisbehaves", "bisect", "--", "modules"])
+        let off = try TestHost(entries: [
+            ("FixtureProvider", ""), ("FixtureMisbehaves", #""enabled": false, "config": {"in": "start", "how": "fatalError"}"#),
+        ])
+        let enabled = try off.run("--enable", "FixtureMisbehaves", "bisect", "--", "modules")
         #expect(enabled.stdout.contains("it fails with 'FixtureMisbehaves' and the modules it requires"), "\(enabled.stdout)")
     }
 }
