@@ -7,6 +7,8 @@ import Testing
 /// libraries and FixtureContracts copied into folders, some with the version the library
 /// records, or the version a module recorded, changed in place (the same length, so the ELF
 /// file stays valid).
+///
+/// The libraries are hand-altered copies in folders of their own: not a world.
 @Suite struct ContractsBuildTests {
     /// The version every fixture was really built against, read from libFixtureContracts.so.
     let genuine: String

@@ -312,7 +312,8 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// `--help` and `check` read the plan only: no module starts and nothing is written.
+/// `--help` and `check` read the plan only: no module starts and nothing is written. The data
+/// folder must not exist before them, and a ModuleHostTesting world makes one: not a world.
 @Suite struct ReadOnlyCommandsTests {
     @Test(arguments: [["--help"], ["check"]])
     func theyCreateNothingInTheDataFolder(arguments: [String]) throws {

@@ -6,6 +6,9 @@ import Testing
 /// host checks and loads it never runs the other file, and a symlink someone else could
 /// replace is not followed at all. The evil library is `HostileLeavesEvidence`, whose
 /// constructor appends its uid to the file `MODHOST_TEST_EVIDENCE` names.
+///
+/// It races a swapper run as another user against the load, with links it makes by hand:
+/// not a world.
 @Suite(.serialized) struct LoadRaceTests {
     /// Host starts per case: enough to lose a race that is there to lose (on b6886fb, 12 of 60
     /// starts ran the other user's constructor).

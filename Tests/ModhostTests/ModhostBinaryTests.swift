@@ -25,6 +25,9 @@ func config(_ modules: [(String, String)]) throws -> String {
     try TestEnvironment.write(TestEnvironment.modulesJSON(modules))
 }
 
+/// The operator's command line: modules.json given with `--config`, found in the current
+/// folder or missing, as an operator points modhost at it; a ModuleHostTesting world decides
+/// that itself, so these run the binary through TestSupport's ChildProcess.
 @Suite struct ModhostBinaryTests {
     @Test func modulesListsStatesReasonsAndRoutes() throws {
         let path = try config([

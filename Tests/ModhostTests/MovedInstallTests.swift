@@ -5,6 +5,8 @@ import Testing
 /// An install copied elsewhere keeps working: the host finds its strings beside `modhost`,
 /// each module beside its own library. A module whose strings are gone fails with a clear
 /// reason; the host and the other modules keep running.
+///
+/// It runs a copy of modhost in another folder, with parts of it missing: not a world.
 @Suite struct MovedInstallTests {
     static let files = ["modhost", "libModuleKit.so", "libContracts.so", "libAuth.so"]
     static let folders = ["ModuleHost_HostModel.resources", "Auth_AuthFeature.resources"]

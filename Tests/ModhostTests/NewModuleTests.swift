@@ -4,6 +4,9 @@ import Testing
 
 /// `modhost new`, end to end: the package it writes builds and tests as it is, and its library
 /// runs in the host beside the shipped modules, sharing the host's one copy of the kit.
+///
+/// It builds packages and runs the tests `modhost new` wrote, which use ModuleHostTesting
+/// themselves; the host it runs directly is told each file by hand.
 @Suite struct NewModuleTests {
     private func swift(_ arguments: [String]) throws -> ProcessResult { try SourceTree.swift(arguments) }
 

@@ -4,6 +4,9 @@ import Testing
 
 /// Paths as a person writes them: relative, through symlinks, with a NUL; and the host's own
 /// folder in the data folder, which decides which modules run.
+///
+/// They write modules.json and run modhost from folders of their own (relative paths, the
+/// current folder), which a ModuleHostTesting world decides for them: not a world.
 @Suite struct PathsTests {
     @Test func aRelativeLibraryIsTakenFromTheFolderOfModulesJSONHoweverConfigIsWritten() throws {
         let app = try TestEnvironment.temporaryFolder()

@@ -4,6 +4,9 @@ import Testing
 
 /// The documents' examples are what the program does: each is run or compared here, in the
 /// file it lives in (the README, `docs/`, `CONTRIBUTING.md`, the SDK guide).
+///
+/// It runs the documents' command lines as they are written (`--config`, their files):
+/// not a world.
 @Suite struct ReadmeTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

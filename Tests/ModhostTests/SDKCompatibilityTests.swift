@@ -9,6 +9,8 @@ import Testing
 ///
 /// Each test builds a copy of the kit (and the first a host from it), so the suite runs one
 /// test at a time: the machines have two cores.
+///
+/// It builds kits and hosts of its own and runs those: not a world of this build's host.
 @Suite(.serialized) struct SDKCompatibilityTests {
     let record: HostileLibrary.BuildRecord
 

@@ -7,6 +7,8 @@ import Testing
 /// real library, copied with one field of its descriptor changed in place (same length, so the
 /// ELF file stays valid): what a module built against another release would carry. That an
 /// older release's module does load is proven with real builds (`SDKCompatibilityTests`).
+///
+/// The libraries are hand-altered copies in folders of their own: not a world.
 @Suite struct SDKVersionTests {
     let record: HostileLibrary.BuildRecord
 

@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 /// The trust rules, with real files: modes, owners, FIFOs, folders, symlink loops and pins.
+///
+/// They run the host on files they make hostile by hand (owners, modes, FIFOs, links),
+/// which a ModuleHostTesting world would make safe: TestSupport's ChildProcess, not a world.
 @Suite struct TrustTests {
     /// A copy of libFixtureProvider.so in a new private folder; returns (folder, library).
     func privateCopy() throws -> (String, String) {
