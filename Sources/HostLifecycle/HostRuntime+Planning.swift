@@ -59,6 +59,7 @@ extension HostRuntime {
         }
         let selected = selection(inspected: state.inspected)
         readDisabledDescriptorsIfMissed(&state, selected: selected)
+        if options.describesEveryModule { describeDisabled(&reports, from: state.disabledDescriptors) }
         for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
             reports[index].outcome = .disabled(
                 HostText("reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))]))
@@ -112,17 +113,31 @@ extension HostRuntime {
         return HostText("reason.disabled.file", "disabled in modules.json")
     }
 
-    /// Reads the descriptors of disabled modules, but only when a selected module declares a
-    /// route no selected module provides: then they can say who would have provided it. A
-    /// problem with a disabled module's file is not reported (it is not used).
+    /// Reads the descriptors of disabled modules when a report describes every module, or when
+    /// a selected module declares a route no selected module provides: then they can say who
+    /// would have provided it. A problem with a disabled module's file is not reported (it is
+    /// not used).
     private func readDisabledDescriptorsIfMissed(_ state: inout Snapshot, selected: Set<String>) {
         let descriptors = selected.compactMap { state.inspected[$0]?.descriptor }
         let provided = Set(descriptors.flatMap(\.provides) + Self.hostRoutes.map(\.name))
-        guard descriptors.contains(where: { !Set($0.requires + $0.uses).isSubset(of: provided) }) else { return }
+        let missed = descriptors.contains { !Set($0.requires + $0.uses).isSubset(of: provided) }
+        guard missed || options.describesEveryModule else { return }
         for entry in configuration.modules where !entry.enabled {
             if let inspected = try? inspect(entry, hashing: false) {
                 state.disabledDescriptors[entry.name] = inspected.descriptor
             }
+        }
+    }
+
+    /// A disabled module's report, with what its library's descriptor says when it was read.
+    private func describeDisabled(_ reports: inout [ModuleReport], from descriptors: [String: ModuleDescriptor]) {
+        for index in reports.indices where reports[index].state == .disabled {
+            guard let descriptor = descriptors[reports[index].name] else { continue }
+            reports[index].version = descriptor.version
+            reports[index].sdk = descriptor.sdkVersion
+            reports[index].provides = descriptor.provides
+            reports[index].requires = descriptor.requires
+            reports[index].uses = descriptor.uses
         }
     }
 

@@ -124,8 +124,9 @@ import Testing
         let config = host.config
         func run(_ arguments: [String]) throws -> CommandResult { try host.run(arguments: arguments) }
         let report = try run(["modules"])
-        #expect(report.stdout.hasPrefix("MODUL    ZUSTAND     VERSION BIETET   BRAUCHT NUTZT\n"), "\(report.stdout)")
-        #expect(report.stdout.contains("Geo      aktiv       1.0.0   GeoRoute -       SettingsRoute\n"))
+        #expect(report.stdout.hasPrefix("MODUL    ZUSTAND     VERSION BIETET        BRAUCHT NUTZT\n"), "\(report.stdout)")
+        #expect(report.stdout.contains("Geo      aktiv       1.0.0   GeoRoute      -       SettingsRoute\n"))
+        #expect(report.stdout.contains("Settings deaktiviert 1.0.0   SettingsRoute -       AuthRoute,HostInfoRoute\n"))
         #expect(report.stdout.contains("    Hinweis: in modules.json deaktiviert\n"))
         let check = try run(["check"]).stdout
         #expect(check.hasPrefix("'\(config)' ist gültig: 1 Modul bereit, 1 deaktiviert\nAlle mitgelieferten Sprachen sind gültig ("))

@@ -29,6 +29,11 @@ import Testing
         #expect(
             try run(["geo", "list", "--json"]) == #"{"cities":[{"city":"Lyon","country":"FR","countryName":"France"}],"schemaVersion":1}"#
                 + "\n")
+        // An empty answer is a document too, with exit 1 and the reason on standard error.
+        let nobody = try TestHost(entries: [("Auth", "")]).run("auth", "whoami", "--json")
+        #expect(nobody.status == 1)
+        #expect(nobody.stdout == #"{"schemaVersion":1,"user":null}"# + "\n")
+        #expect(nobody.stderr == "modhost: error: auth whoami: Nobody is logged in.\n")
         let settings = try run(["settings", "list", "--json"])
         #expect(
             settings.hasPrefix(

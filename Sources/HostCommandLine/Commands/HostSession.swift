@@ -35,7 +35,10 @@ struct HostSession {
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
             runtime.stop()
-            console.out(json ? ModulesReportFormat.json(runtime) : ModulesReportFormat.table(runtime.modules, strings: runtime.strings))
+            console.out(
+                json
+                    ? ModulesReportFormat.json(runtime)
+                    : ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
             return ModhostCommandLine.exitSuccess
         case .new, .dev:
             // Unreachable: ModhostCommandLine runs them before modules.json is read, and with

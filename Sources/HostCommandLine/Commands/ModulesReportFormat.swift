@@ -5,8 +5,9 @@ import ModuleKit
 
 /// `modhost modules` as a table, and as the stable JSON documented in docs/USING.md.
 enum ModulesReportFormat {
-    /// The table, its words from `strings` (the person's language; English without them).
-    static func table(_ modules: [ModuleReport], strings: ModuleStrings? = nil) -> String {
+    /// The table, its words from `strings` (the person's language; English without them). A
+    /// reason is wrapped to `width` columns when given (on a terminal), else one line (piped).
+    static func table(_ modules: [ModuleReport], strings: ModuleStrings? = nil, width: Int? = nil) -> String {
         func word(_ key: String, _ english: String) -> String { HostText(key, english).render(strings) }
         guard !modules.isEmpty else { return word("report.none", "no modules in modules.json") + "\n" }
         let header = [
@@ -23,7 +24,11 @@ enum ModulesReportFormat {
         for (index, module) in modules.enumerated() {
             if let reason = module.reasonText {
                 let label = module.state == .disabled ? word("report.note", "note") : word("report.reason", "reason")
-                lines[index + 1] += "\n    \(label): \(reason.render(strings))"
+                let lead = "    \(label): "
+                let text = reason.render(strings)
+                let parts = width.map { HelpText.wrap(text, width: max(20, $0 - lead.count), indent: "") } ?? [text]
+                let under = "\n" + String(repeating: " ", count: lead.count)
+                lines[index + 1] += "\n" + lead + parts.joined(separator: under)
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -90,6 +90,11 @@ public enum ModhostCommandLine {
         case .modules(let json): options.hashLibraries = json
         default: options.readOnly = parsed.help && parsed.command == .run
         }
+        // The reports describe every module, a disabled one from its descriptor too.
+        switch parsed.command {
+        case .check, .modules: options.describesEveryModule = true
+        default: options.describesEveryModule = parsed.help
+        }
         let runtime: HostRuntime
         do {
             runtime = try HostRuntime(

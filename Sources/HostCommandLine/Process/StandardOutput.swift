@@ -24,6 +24,14 @@ enum StandardOutput {
         modhost_output_failed(code)
     }
 
+    /// The width of the terminal standard output is, or `nil` when it is not one (piped).
+    static var terminalColumns: Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Flushes what `print` buffered (module commands use it) and reports a failed write.
     static func flush() {
         let code = modhost_flush_stdout()

@@ -52,6 +52,8 @@ struct AuthCommands {
             ) {
                 let arguments = try CommandArguments($0.arguments, options: [option.json])
                 guard let user = service.currentUser() else {
+                    // An empty answer is a document too, for a script that reads it (exit 1).
+                    if arguments.has(option.json) { context.ui.print(JSONOutput.document("user", String?.none)) }
                     throw CommandFailure(strings[.whoamiNobody])
                 }
                 if arguments.has(option.json) {
