@@ -52,15 +52,15 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // module), its consumer, one that throws in start, one that requires a route nobody
 // provides, two that require each other, one with optional routes, one that misbehaves on
 // demand and one that requires it, the SDK guide's example module (ReadmeNotes), a pair that
-// each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), and one
+// each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), one
 // that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
-// (FixtureRouteUser).
+// (FixtureRouteUser), and one that crashes only beside FixtureProvider (FixtureJealous).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
-    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser",
+    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser", "FixtureJealous",
 ]
 /// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
 /// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.

@@ -11,8 +11,8 @@ struct CommandLineArguments: Equatable {
         case modules(json: Bool)
         case check
         case routes
-        /// `modhost bisect -- ARGS…`: the smallest set of modules with which `ARGS` still fails.
-        case bisect(arguments: [String])
+        /// `modhost bisect [--keep NAME] -- ARGS…`: the modules with which `ARGS` fails.
+        case bisect(arguments: [String], keep: [String])
         /// `modhost new NAME [--output DIR] [--kit DIR] [--route]`: writes a new module package.
         case new(name: String, output: String?, kit: String?, route: Bool)
         /// `modhost dev PATH [-- ARGS…]`: rebuilds a module package on change and runs ARGS.
@@ -43,6 +43,7 @@ struct CommandLineArguments: Equatable {
 
     struct CommandOptions: Equatable {
         var json = false
+        var keep: [String] = []
         var output: String?
         var kit: String?
         var route = false

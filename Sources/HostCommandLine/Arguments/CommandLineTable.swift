@@ -52,12 +52,12 @@ enum CommandLineTable {
             }),
         Builtin(
             id: "bisect", word: "bisect", usage: "bisect -- ARGS...",
-            summary: ["Find the fewest modules that make 'modhost ARGS'", "fail"],
-            make: { rest, _ throws(UsageError) in
+            summary: ["Find the modules that make 'modhost ARGS' fail", "(--keep NAME: keep a module in every try)"],
+            make: { rest, options throws(UsageError) in
                 guard !rest.isEmpty else {
                     throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
                 }
-                return .bisect(arguments: rest)
+                return .bisect(arguments: rest, keep: options.keep)
             }),
         Builtin(
             id: "new", word: "new", usage: "new NAME",
@@ -197,6 +197,12 @@ enum CommandLineTable {
         Option(
             id: "modules.json", names: ["--json"], value: nil, summary: ["The list as one JSON document"], command: "modules",
             apply: { parsed, _, _ in parsed.commandOptions.json = true }),
+        Option(
+            id: "bisect.keep", names: ["--keep"], value: "NAME", summary: ["Keep this module in every try (repeatable, or A,B)"],
+            command: "bisect",
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.commandOptions.keep += try CommandLineArguments.names(value, for: name)
+            }),
         Option(
             id: "new.output", names: ["--output"], value: "DIR", summary: ["Where to write the package"], command: "new",
             apply: { parsed, value, name throws(UsageError) in

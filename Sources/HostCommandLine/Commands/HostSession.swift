@@ -26,11 +26,12 @@ struct HostSession {
             runtime.planOnly()
             runtime.probe(names, write: console.out)
             return ModhostCommandLine.exitSuccess
-        case .bisect(let tried):
+        case .bisect(let tried, let keep):
             // Each try chooses its modules itself (see Bisect.attempt): the run's choice is not
             // passed on as it was given.
             let options = arguments.childOptions(omitting: ["only", "enable", "disable"])
-            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options).run(tried)
+            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options, keep: keep).run(
+                tried)
         case .modules(let json):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
