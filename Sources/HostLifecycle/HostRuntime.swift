@@ -76,13 +76,11 @@ public final class HostRuntime: Sendable {
         logSink: (@Sendable (String) -> Void)? = nil
     ) throws(RuntimeError) {
         var configuration = configuration
-        for (flag, names) in [("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable)] {
+        let retried = options.retry.filter { ModuleName($0) != ModuleName("all") }
+        let named = [("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable), ("--retry", retried)]
+        for (flag, names) in named {
             for name in names where configuration.entry(named: name) == nil {
-                let known = configuration.modules.map(\.name)
-                throw RuntimeError(
-                    HostText(
-                        "usage.no.such.module", "%@ '%@': no module named '%@' in '%@'%@",
-                        [.plain(flag), .plain(name), .plain(name), .plain(configuration.path), .text(suggestion(for: name, among: known))]))
+                throw RuntimeError(Self.noSuchModule(name, flag: flag, in: configuration))
             }
         }
         let enabled = Set(options.enable.map(ModuleName.init))
@@ -121,6 +119,19 @@ public final class HostRuntime: Sendable {
         }
         self.strings = strings
         navigator = Navigator(ui: TerminalUI(terminal: GuardedTerminal(terminal), labels: { strings[StringKey($0.rawValue)] }))
+    }
+
+    /// Why `flag NAME` names no module of `configuration`: with the nearest name when it looks
+    /// mistyped, else the names it has.
+    package static func noSuchModule(_ name: String, flag: String, in configuration: HostConfiguration) -> HostText {
+        let known = configuration.modules.map(\.name)
+        let hint =
+            nearest(to: name, among: known) == nil && !known.isEmpty
+            ? HostText("suggest.known.modules", "; its modules are %@", [.plain(known.joined(separator: ", "))])
+            : suggestion(for: name, among: known)
+        return HostText(
+            "usage.no.such.module", "%@ '%@': no module named '%@' in '%@'%@",
+            [.plain(flag), .plain(name), .plain(name), .plain(configuration.path), .text(hint)])
     }
 
     /// Where SwiftPM puts HostModel's resources (the host's strings): beside the executable that links it.

@@ -147,7 +147,7 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
     }
 
     @Test(arguments: [
-        (RuntimeOptions(only: ["Nope"]), "--only 'Nope': no module named 'Nope' in 'PATH'"),
+        (RuntimeOptions(only: ["Nope"]), "--only 'Nope': no module named 'Nope' in 'PATH'; its modules are FixtureProvider"),
         (
             RuntimeOptions(enable: ["FixtureProvidr"]),
             "--enable 'FixtureProvidr': no module named 'FixtureProvidr' in 'PATH'; did you mean 'FixtureProvider'?"

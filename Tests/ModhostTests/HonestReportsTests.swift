@@ -34,6 +34,26 @@ import Testing
         #expect(rejoined.joined(separator: " ") == reason.trimmingCharacters(in: .whitespaces), "no word lost")
     }
 
+    /// Every option that names modules names the nearest when one is mistyped, else the ones
+    /// there are.
+    @Test func aNameThatIsNoModuleGetsTheNearestOrTheList() throws {
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", "")])
+        let path = host.config
+        for (arguments, hint) in [
+            (["--only", "Nope"], "; its modules are Geo, Settings"), (["--retry", "Geoo"], "; did you mean 'Geo'?"),
+            (["--enable", "Setings"], "; did you mean 'Settings'?"), (["--disable", "X"], "; its modules are Geo, Settings"),
+        ] {
+            let result = try host.run(arguments: arguments + ["modules"])
+            #expect(result.status == 2)
+            #expect(
+                result.errorLines == [
+                    "modhost: error: \(arguments[0]) '\(arguments[1])': no module named '\(arguments[1])' in '\(path)'\(hint)"
+                ],
+                "\(result.stderr)")
+        }
+        #expect(try host.run("--retry", "all", "modules").succeeded)
+    }
+
     struct ModuleList: Decodable {
         let modules: [ModuleStatus]
     }

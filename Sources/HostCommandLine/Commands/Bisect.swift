@@ -25,13 +25,7 @@ struct Bisect {
         runtime.planOnly()
         let entries = runtime.configuration.modules
         for name in keep where runtime.configuration.entry(named: name) == nil {
-            console.error(
-                HostText(
-                    "usage.no.such.module", "%@ '%@': no module named '%@' in '%@'%@",
-                    [
-                        .plain("--keep"), .plain(name), .plain(name), .plain(runtime.configuration.path),
-                        .text(suggestion(for: name, among: entries.map(\.name))),
-                    ]))
+            console.error(HostRuntime.noSuchModule(name, flag: "--keep", in: runtime.configuration))
             return ModhostCommandLine.exitUsage
         }
         let enabled = entries.filter(\.enabled).map(\.name)
