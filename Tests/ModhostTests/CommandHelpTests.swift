@@ -43,6 +43,31 @@ import Testing
         }
     }
 
+    /// Every built-in command has its help, with its usage, summary, options and a working
+    /// example, the same through `--help` and `help`, and without a modules.json for it.
+    @Test func everyBuiltInCommandHasItsHelp() throws {
+        let folder = try TestEnvironment.temporaryFolder()
+        for command in ["modules", "check", "routes", "bisect", "new", "dev", "help"] {
+            let asked = try modhost([command, "--help"], in: folder)
+            #expect(asked.status == 0, "\(command): \(asked.stderr)")
+            #expect(asked.stderr == "", "no modules.json is needed for it: \(asked.stderr)")
+            let lines = asked.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first?.hasPrefix("Usage: modhost \(command)") == true, "\(asked.stdout)")
+            #expect(lines.contains("Example:") && lines.contains { $0.hasPrefix("  modhost ") }, "\(command): \(asked.stdout)")
+            #expect(lines.allSatisfy { $0.count <= 80 })
+            #expect(try modhost(["help", command], in: folder).stdout == asked.stdout, "help \(command) is \(command) --help")
+        }
+        let new = try modhost(["new", "--help"], in: folder).stdout
+        #expect(new.contains("Options:\n  --output DIR  Where to write the package\n  --kit DIR     The kit package to build against\n"))
+        let bisect = try modhost(["bisect", "--help"], in: folder).stdout
+        #expect(bisect.contains("  --keep NAME  Keep this module in every try (repeatable, or A,B)\n"))
+        // The host's own help, and a module's, through `help` too.
+        let host = try TestHost(entries: [("Geo", "")])
+        #expect(try host.run("help").stdout == (try host.run("--help").stdout))
+        #expect(try host.run("help", "geo").stdout == (try host.run("geo", "--help").stdout))
+        #expect(try host.run("help", "geo").stdout.hasPrefix("Usage: modhost geo <command> ..."))
+    }
+
     @Test func optionsAreExplained() throws {
         let result = try help(["geo", "add"], language: "en_US.UTF-8")
         #expect(

@@ -17,6 +17,9 @@ struct CommandLineArguments: Equatable {
         case new(name: String, output: String?, kit: String?, route: Bool)
         /// `modhost dev PATH [-- ARGS…]`: rebuilds a module package on change and runs ARGS.
         case dev(package: String, arguments: [String])
+        /// `modhost help [COMMAND]`, and `modhost COMMAND --help` for a built-in command: the
+        /// host's help, or one command's (`nil`: the host's).
+        case help(topic: String?)
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])
@@ -97,6 +100,11 @@ struct CommandLineArguments: Equatable {
                 }
             }
             try option.apply(&parsed, value, name)
+        }
+        // `modhost new --help` is help, whatever `new` would need.
+        if parsed.help, let first = words.first, let builtin = CommandLineTable.command(named: first), !builtin.hidden {
+            parsed.command = .help(topic: builtin.word)
+            return parsed
         }
         parsed.command = try command(from: words, options: parsed.commandOptions)
         return parsed

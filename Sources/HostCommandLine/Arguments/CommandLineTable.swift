@@ -25,31 +25,33 @@ enum CommandLineTable {
         let summary: [String]
         /// Makes the command from the words after its own.
         var make: Make? = nil
+        /// A whole command line that works, for its help.
+        var example: String? = nil
         /// Not listed by `--help`: the internal child command of `check`.
         var hidden = false
     }
 
     static let commands: [Builtin] = [
-        Builtin(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"]),
+        Builtin(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"], example: "modhost"),
         Builtin(
             id: "modules", word: "modules", usage: "modules [--json]", summary: ["List each module with its state, reason and routes"],
             make: { rest, options throws(UsageError) in
                 try noArgument("modules", rest)
                 return .modules(json: options.json)
-            }),
+            }, example: "modhost --disable Photos modules --json"),
         Builtin(
             id: "check", word: "check", usage: "check",
             summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"],
             make: { rest, _ throws(UsageError) in
                 try noArgument("check", rest)
                 return .check
-            }),
+            }, example: "modhost --config /etc/modhost/modules.json check"),
         Builtin(
             id: "routes", word: "routes", usage: "routes", summary: ["List each route, its provider and consumers"],
             make: { rest, _ throws(UsageError) in
                 try noArgument("routes", rest)
                 return .routes
-            }),
+            }, example: "modhost routes"),
         Builtin(
             id: "bisect", word: "bisect", usage: "bisect -- ARGS...",
             summary: ["Find the modules that make 'modhost ARGS' fail", "(--keep NAME: keep a module in every try)"],
@@ -58,7 +60,7 @@ enum CommandLineTable {
                     throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
                 }
                 return .bisect(arguments: rest, keep: options.keep)
-            }),
+            }, example: "modhost bisect --keep Settings -- geo list"),
         Builtin(
             id: "new", word: "new", usage: "new NAME",
             summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"],
@@ -71,7 +73,7 @@ enum CommandLineTable {
                         key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
                 }
                 return .new(name: name, output: options.output, kit: options.kit, route: options.route)
-            }),
+            }, example: "modhost new Notes --output ~/src/Notes"),
         Builtin(
             id: "dev", word: "dev", usage: "dev PATH [-- ARGS...]",
             summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"],
@@ -80,7 +82,16 @@ enum CommandLineTable {
                     throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
                 }
                 return .dev(package: package, arguments: Array(rest.dropFirst()))
-            }),
+            }, example: "modhost dev ~/src/Notes -- notes hello"),
+        Builtin(
+            id: "help", word: "help", usage: "help [COMMAND]", summary: ["Show this help, or a command's"],
+            make: { rest, _ throws(UsageError) in
+                if let extra = rest.dropFirst().first {
+                    throw UsageError(
+                        key: "usage.help.extra", [extra], english: "'help' takes one command, found '\(extra)' too; see 'modhost --help'")
+                }
+                return .help(topic: rest.first)
+            }, example: "modhost help bisect"),
         Builtin(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
         Builtin(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
         Builtin(

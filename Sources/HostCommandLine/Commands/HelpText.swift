@@ -51,14 +51,34 @@ extension HelpText {
     /// `modhost <module> <command> --help`: usage, summary, options and example, wrapped to
     /// 80 columns; the headings in the host's strings, the rest in the module's.
     static func renderCommand(_ module: String, _ command: ModuleCommand, strings: ModuleStrings) -> String {
-        var lines =
-            wrap("\(strings[.helpUsage]) modhost \(ModuleName(module).commandWord) \(command.usage)", width: 80, indent: "    ") + [""]
-        lines += wrap(command.summary, width: 80, indent: "")
-        if !command.options.isEmpty {
+        render(
+            usage: "modhost \(ModuleName(module).commandWord) \(command.usage)", summary: command.summary, options: command.options,
+            example: command.example, strings: strings)
+    }
+
+    /// `modhost COMMAND --help` and `modhost help COMMAND` for a built-in command, from its
+    /// declaration, in `strings`' language.
+    static func renderBuiltin(_ builtin: CommandLineTable.Builtin, strings: ModuleStrings?) -> String {
+        let summary = HostText("help.command." + builtin.id, builtin.summary.joined(separator: " ")).render(strings)
+        let options = CommandLineTable.commandOptions.filter { $0.command == builtin.id }.map { option in
+            CommandOption(option.usage, HostText("help.option." + option.id, option.summary.joined(separator: " ")).render(strings))
+        }
+        let usage = builtin.word == nil ? "modhost" : "modhost " + builtin.usage
+        return render(
+            usage: usage, summary: summary, options: options, example: builtin.example,
+            strings: strings ?? .none(locale: LocaleSetting(environment: [:])))
+    }
+
+    /// Usage, summary, options and example, wrapped to 80 columns.
+    private static func render(usage: String, summary: String, options: [CommandOption], example: String?, strings: ModuleStrings) -> String
+    {
+        var lines = wrap("\(strings[.helpUsage]) \(usage)", width: 80, indent: "    ") + [""]
+        lines += wrap(summary, width: 80, indent: "")
+        if !options.isEmpty {
             lines += ["", strings[.helpOptions]]
-            let width = min(command.options.map(\.usage.count).max() ?? 0, 24)
+            let width = min(options.map(\.usage.count).max() ?? 0, 24)
             let indent = String(repeating: " ", count: width + 4)
-            for option in command.options {
+            for option in options {
                 let text = wrap(option.summary, width: 80 - indent.count, indent: "")
                 if option.usage.count <= width {
                     lines.append("  " + option.usage.padding(to: width + 2) + (text.first ?? ""))
@@ -69,7 +89,7 @@ extension HelpText {
                 }
             }
         }
-        if let example = command.example { lines += ["", strings[.helpExample], "  " + example] }
+        if let example { lines += ["", strings[.helpExample], "  " + example] }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -41,9 +41,9 @@ struct HostSession {
                     ? ModulesReportFormat.json(runtime)
                     : ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
             return ModhostCommandLine.exitSuccess
-        case .new, .dev:
-            // Unreachable: ModhostCommandLine runs them before modules.json is read, and with
-            // --help the help above answers.
+        case .new, .dev, .help:
+            // Unreachable: ModhostCommandLine runs them before modules.json is read (or turns
+            // `help` into --help), and with --help the help above answers.
             return ModhostCommandLine.exitSuccess
         case .check:
             return check(childOptions: arguments.childOptions())

@@ -27,7 +27,7 @@ public enum ModhostCommandLine {
         environment: [String: String] = ProcessEnvironment.variables,
         console: Console = .standard
     ) -> Int32 {
-        let parsed: CommandLineArguments
+        var parsed: CommandLineArguments
         do {
             parsed = try CommandLineArguments.parse(arguments)
         } catch {
@@ -44,6 +44,15 @@ public enum ModhostCommandLine {
                 "modhost \(HostRuntime.version) (module ABI \(ModuleKitABI.version), ModuleKit SDK \(ModuleKitABI.sdkVersion), \(ModuleKitABI.compiler))"
             )
             return exitSuccess
+        }
+        if case .help(let topic) = parsed.command {
+            // A built-in command's help needs no modules.json; the host's and a module's read it.
+            if let topic, let builtin = CommandLineTable.command(named: topic), !builtin.hidden {
+                console.out(HelpText.renderBuiltin(builtin, strings: hostStrings(environment)))
+                return exitSuccess
+            }
+            parsed.help = true
+            parsed.command = topic.map { .module(name: $0, command: nil, arguments: []) } ?? .run
         }
         if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
             _ = hostStrings(environment)
