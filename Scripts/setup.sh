@@ -11,6 +11,9 @@ packages=(
     util-linux        # setpriv(1): the trust tests run a swapper as nobody
     gcc               # the trust tests build a C library with a run path of its own
     tmux              # the reference terminal the integration-test library's screen model is checked against
+    zsh               # the completion scripts are loaded by the real shells in the tests
+    fish
+    man-db            # man -l renders the generated manual page in the tests
 )
 
 missing=()

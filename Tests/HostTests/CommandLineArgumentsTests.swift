@@ -91,7 +91,9 @@ import Testing
         let words = command.usage.split(separator: " ").map(String.init)
         #expect(words.first == command.word)
         // Placeholders filled in, optional parts ("[--json]", "[-- ARGS...]") left out.
-        let line = words.filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") }.map { $0 == $0.uppercased() && $0 != "--" ? "X" : $0 }
+        let line = words.filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") }.map {
+            $0 == "SHELL" ? "bash" : $0 == $0.uppercased() && $0 != "--" ? "X" : $0
+        }
         let parsed = try CommandLineArguments.parse(line)
         if case .module = parsed.command { Issue.record("'\(command.usage)' parses as a module's command") }
         if case .run = parsed.command { Issue.record("'\(command.usage)' parses as the app") }

@@ -47,13 +47,15 @@ import Testing
     /// example, the same through `--help` and `help`, and without a modules.json for it.
     @Test func everyBuiltInCommandHasItsHelp() throws {
         let folder = try TestEnvironment.temporaryFolder()
-        for command in ["modules", "check", "routes", "bisect", "new", "dev", "help"] {
+        for command in ["modules", "check", "routes", "bisect", "new", "dev", "help", "completion", "manual"] {
             let asked = try modhost([command, "--help"], in: folder)
             #expect(asked.status == 0, "\(command): \(asked.stderr)")
             #expect(asked.stderr == "", "no modules.json is needed for it: \(asked.stderr)")
             let lines = asked.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.first?.hasPrefix("Usage: modhost \(command)") == true, "\(asked.stdout)")
-            #expect(lines.contains("Example:") && lines.contains { $0.hasPrefix("  modhost ") }, "\(command): \(asked.stdout)")
+            #expect(
+                lines.contains("Example:") && lines.contains { $0.hasPrefix("  ") && $0.contains("modhost ") },
+                "\(command): \(asked.stdout)")
             #expect(lines.allSatisfy { $0.count <= 80 })
             #expect(try modhost(["help", command], in: folder).stdout == asked.stdout, "help \(command) is \(command) --help")
         }

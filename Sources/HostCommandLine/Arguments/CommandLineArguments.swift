@@ -20,6 +20,12 @@ struct CommandLineArguments: Equatable {
         /// `modhost help [COMMAND]`, and `modhost COMMAND --help` for a built-in command: the
         /// host's help, or one command's (`nil`: the host's).
         case help(topic: String?)
+        /// `modhost completion SHELL`: a completion script for bash, zsh or fish.
+        case completion(shell: String)
+        /// `modhost manual`: the manual page, in roff.
+        case manual
+        /// Internal: the names of modules.json's modules (`words`: as commands), for completion.
+        case listModules(words: Bool)
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])

@@ -92,8 +92,28 @@ enum CommandLineTable {
                 }
                 return .help(topic: rest.first)
             }, example: "modhost help bisect"),
+        Builtin(
+            id: "completion", word: "completion", usage: "completion SHELL", summary: ["Print a completion script for bash, zsh or fish"],
+            make: { rest, _ throws(UsageError) in
+                guard let shell = rest.first, ShellCompletion.shells.contains(shell), rest.count == 1 else {
+                    throw UsageError(
+                        key: "usage.completion", [rest.first ?? ""],
+                        english: "'completion' needs a shell, bash, zsh or fish, found '\(rest.first ?? "")'; see 'modhost help completion'"
+                    )
+                }
+                return .completion(shell: shell)
+            }, example: "source <(modhost completion bash)"),
+        Builtin(
+            id: "manual", word: "manual", usage: "manual", summary: ["Print the manual page (roff), to install as modhost.1"],
+            make: { rest, _ throws(UsageError) in
+                try noArgument("manual", rest)
+                return .manual
+            }, example: "modhost manual > ~/.local/share/man/man1/modhost.1"),
         Builtin(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
         Builtin(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
+        Builtin(
+            id: "modules.names", word: "__modules", usage: "__modules [words]", summary: [],
+            make: { rest, _ in .listModules(words: rest.first == "words") }, hidden: true),
         Builtin(
             id: "probe", word: "__probe", usage: "__probe NAME...", summary: [], make: { rest, _ in .probe(names: rest) }, hidden: true),
     ]

@@ -41,7 +41,11 @@ struct HostSession {
                     ? ModulesReportFormat.json(runtime)
                     : ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
             return ModhostCommandLine.exitSuccess
-        case .new, .dev, .help:
+        case .listModules(let words):
+            // From modules.json only: completion must never run module code, nor open a library.
+            for entry in runtime.configuration.modules { console.print(words ? ModuleName(entry.name).commandWord : entry.name) }
+            return ModhostCommandLine.exitSuccess
+        case .new, .dev, .help, .completion, .manual:
             // Unreachable: ModhostCommandLine runs them before modules.json is read (or turns
             // `help` into --help), and with --help the help above answers.
             return ModhostCommandLine.exitSuccess

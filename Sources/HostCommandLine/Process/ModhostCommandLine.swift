@@ -54,6 +54,16 @@ public enum ModhostCommandLine {
             parsed.help = true
             parsed.command = topic.map { .module(name: $0, command: nil, arguments: []) } ?? .run
         }
+        switch parsed.command {
+        case .completion(let shell):
+            console.out(ShellCompletion.script(for: shell) ?? "")
+            return exitSuccess
+        case .manual:
+            console.out(ManualPage.text)
+            return exitSuccess
+        default:
+            break
+        }
         if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
             _ = hostStrings(environment)
             return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
