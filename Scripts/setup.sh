@@ -14,6 +14,7 @@ packages=(
     zsh               # the completion scripts are loaded by the real shells in the tests
     fish
     man-db            # man -l renders the generated manual page in the tests
+    graphviz          # dot: 'modhost graph --format svg' draws with it; the tests parse its DOT
 )
 
 missing=()

@@ -155,4 +155,7 @@ public final class HostRuntime: Sendable {
 
     /// Routes the host provides to every module.
     static let hostRoutes: [RouteKey] = [.route((any HostInfoRoute).self)]
+
+    /// The names of the routes the host provides.
+    package static var hostRouteNames: [String] { hostRoutes.map(\.name) }
 }

@@ -254,7 +254,7 @@ import Testing
                         swiftSettings: settings),
                     .target(
                         name: "HostCommandLine",
-                        dependencies: ["HostModel", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"],
+                        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"],
                         swiftSettings: settings),
                     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"], swiftSettings: settings),
                     .target(

@@ -20,6 +20,8 @@ struct CommandLineArguments: Equatable {
         /// `modhost help [COMMAND]`, and `modhost COMMAND --help` for a built-in command: the
         /// host's help, or one command's (`nil`: the host's).
         case help(topic: String?)
+        /// `modhost graph [--format text|dot|svg]`: the modules and their route edges.
+        case graph(format: String)
         /// `modhost completion SHELL`: a completion script for bash, zsh or fish.
         case completion(shell: String)
         /// `modhost manual`: the manual page, in roff.
@@ -53,6 +55,7 @@ struct CommandLineArguments: Equatable {
     struct CommandOptions: Equatable {
         var json = false
         var keep: [String] = []
+        var format: String?
         var output: String?
         var kit: String?
         var route = false

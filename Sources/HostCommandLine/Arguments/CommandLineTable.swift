@@ -53,6 +53,18 @@ enum CommandLineTable {
                 return .routes
             }, example: "modhost routes"),
         Builtin(
+            id: "graph", word: "graph", usage: "graph [--format F]",
+            summary: ["Draw the modules and their routes: a text tree,", "or --format dot or svg (Graphviz)"],
+            make: { rest, options throws(UsageError) in
+                try noArgument("graph", rest)
+                let format = options.format ?? "text"
+                guard ["text", "dot", "svg"].contains(format) else {
+                    throw UsageError(
+                        key: "usage.graph.format", [format], english: "'graph --format' takes text, dot or svg, found '\(format)'")
+                }
+                return .graph(format: format)
+            }, example: "modhost graph --format svg > modules.svg"),
+        Builtin(
             id: "bisect", word: "bisect", usage: "bisect -- ARGS...",
             summary: ["Find the modules that make 'modhost ARGS' fail", "(--keep NAME: keep a module in every try)"],
             make: { rest, options throws(UsageError) in
@@ -233,6 +245,12 @@ enum CommandLineTable {
             command: "bisect",
             apply: { parsed, value, name throws(UsageError) in
                 parsed.commandOptions.keep += try CommandLineArguments.names(value, for: name)
+            }),
+        Option(
+            id: "graph.format", names: ["--format"], value: "FORMAT", summary: ["text (the default), dot, or svg through Graphviz"],
+            command: "graph",
+            apply: { parsed, value, name throws(UsageError) in
+                parsed.commandOptions.format = try CommandLineArguments.nonEmpty(value, for: name)
             }),
         Option(
             id: "new.output", names: ["--output"], value: "DIR", summary: ["Where to write the package"], command: "new",

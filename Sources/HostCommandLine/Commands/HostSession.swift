@@ -41,6 +41,8 @@ struct HostSession {
                     ? ModulesReportFormat.json(runtime)
                     : ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
             return ModhostCommandLine.exitSuccess
+        case .graph(let format):
+            return graph(format)
         case .listModules(let words):
             // From modules.json only: completion must never run module code, nor open a library.
             for entry in runtime.configuration.modules { console.print(words ? ModuleName(entry.name).commandWord : entry.name) }
@@ -188,6 +190,40 @@ struct HostSession {
             return .failure(ExitStatus(code: ModhostCommandLine.exitFailure))
         }
         return .success((entry, runtime.commands.first { $0.module == entry.name }?.commands ?? []))
+    }
+
+    /// The route graph from the descriptors (no library opened), as text, DOT, or SVG drawn by
+    /// Graphviz's `dot` when it is installed.
+    private func graph(_ format: String) -> Int32 {
+        runtime.planOnly()
+        let graph = RouteGraph(modules: runtime.modules, strings: runtime.strings)
+        switch format {
+        case "dot":
+            console.out(graph.dot)
+            return ModhostCommandLine.exitSuccess
+        case "svg":
+            guard let dot = RouteGraph.graphvizDot() else {
+                console.error(
+                    HostText(
+                        "graph.no.graphviz",
+                        "'dot' (Graphviz) is not on PATH: install it ('apt-get install graphviz'), or print DOT with 'modhost graph --format dot'"
+                    ))
+                return ModhostCommandLine.exitFailure
+            }
+            let file = NSTemporaryDirectory() + "modhost-graph-\(getpid())-\(UUID().uuidString).dot"
+            defer { unlink(file) }
+            guard FileManager.default.createFile(atPath: file, contents: Data(graph.dot.utf8), attributes: [.posixPermissions: 0o600]),
+                let pid = ChildCommand.spawn([dot, "-Tsvg", file], output: .inherited)
+            else {
+                console.error(HostText("graph.dot.failed", "could not run '%@'", [.plain(dot)]))
+                return ModhostCommandLine.exitFailure
+            }
+            let status = ChildCommand.wait(pid)
+            return status == 0 ? ModhostCommandLine.exitSuccess : ModhostCommandLine.exitFailure
+        default:
+            console.out(graph.text)
+            return ModhostCommandLine.exitSuccess
+        }
     }
 
     /// Why a module is not active, in the person's language (the reason itself as the host

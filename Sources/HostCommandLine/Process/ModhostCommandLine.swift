@@ -111,7 +111,7 @@ public enum ModhostCommandLine {
         }
         // The reports describe every module, a disabled one from its descriptor too.
         switch parsed.command {
-        case .check, .modules: options.describesEveryModule = true
+        case .check, .modules, .graph: options.describesEveryModule = true
         default: options.describesEveryModule = parsed.help
         }
         let runtime: HostRuntime
