@@ -93,7 +93,8 @@ var targets: [Target] = [
     .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts]),
     // The command line, the app's shell and `modhost new`.
     .target(
-        name: "HostCommandLine", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"]),
+        name: "HostCommandLine",
+        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"]),
     // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal);
     // a bounded reader of ELF sections; SHA-256 through the system's libcrypto, opened
     // privately on first use so that it never joins the symbol scope module libraries are
