@@ -32,6 +32,8 @@ extension HostRuntime {
                 libraryFolder: module.folder)
             state.contexts[name] = context
             do {
+                let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
+                defer { state.timings[name, default: ModuleTiming()].add(\.register, since: mark) }
                 try moduleGuard.run(name, .register, library: module.path, identity: identity, timeout: timeout) {
                     try module.instance.register(ModuleRegistry(context: context, locator: locator), configuration: entry.config)
                 }
@@ -43,6 +45,8 @@ extension HostRuntime {
                 continue
             }
             do {
+                let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
+                defer { state.timings[name, default: ModuleTiming()].add(\.start, since: mark) }
                 try moduleGuard.run(name, .start, library: module.path, identity: identity, timeout: timeout) {
                     try module.instance.start(context)
                 }

@@ -19,6 +19,8 @@ extension HostRuntime {
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             do {
+                let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
+                defer { state.timings[name, default: ModuleTiming()].add(\.load, since: mark) }
                 state.loaded[name] = try open(entry, inspected)
             } catch {
                 failures[name] = Self.loadProblem(error)
@@ -28,6 +30,8 @@ extension HostRuntime {
             guard let module = state.loaded[name], let inspected = state.inspected[name], let entry = configuration.entry(named: name)
             else { continue }
             do {
+                let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
+                defer { state.timings[name, default: ModuleTiming()].add(\.configuration, since: mark) }
                 state.strings[name] = try configure(module, entry, inspected, everyLocale: false)
             } catch {
                 failures[name] = Self.loadProblem(error)

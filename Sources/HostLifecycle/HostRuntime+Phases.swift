@@ -58,6 +58,8 @@ package struct RuntimeState: Sendable {
     var published = HostRuntime.Snapshot()
     /// A phase is running module code (outside the lock).
     var busy = false
+    /// How long the phases took, together: the whole start, for `modules --timing`.
+    var elapsed: Duration = .zero
 }
 
 extension HostRuntime {
@@ -126,6 +128,9 @@ extension HostRuntime {
     /// the signal path never waits for it.
     package func stopIfIdle() { stop() }
 
+    /// How long the phases run so far took: the whole start, once started.
+    public var elapsed: Duration { state.withLock { $0.elapsed } }
+
     /// Reads the last published snapshot.
     func read<Value>(_ body: (Snapshot) -> Value) -> Value {
         state.withLock { body($0.published) }
@@ -142,6 +147,7 @@ extension HostRuntime {
             guard let current else { return }
             let next: RuntimeState.Stage
             let snapshot: Snapshot
+            let began = ContinuousClock.now
             switch current {
             case .initial:
                 let planned = makePlan()
@@ -160,6 +166,7 @@ extension HostRuntime {
                 state.stage = next
                 state.published = snapshot
                 state.busy = false
+                state.elapsed += ContinuousClock.now - began
             }
         }
     }

@@ -31,6 +31,8 @@ extension HostRuntime {
                 continue
             }
             do throws(LoadError) {
+                let mark = ModuleTiming.Mark.now(measuringMemory: false)
+                defer { state.timings[entry.name, default: ModuleTiming()].add(\.checks, since: mark) }
                 let inspected = try inspect(entry, hashing: options.hashLibraries)
                 report.library = inspected.path
                 report.version = inspected.descriptor.version

@@ -56,6 +56,8 @@ public final class HostRuntime: Sendable {
         /// a later failure is added to it and the plan made again.
         var graph: DependencyGraph?
         var started: [String] = []
+        /// What each module cost each phase, by name.
+        var timings: [String: ModuleTiming] = [:]
     }
 
     /// The runtime's lock guards only this: the phase reached, and the snapshot readers see.
@@ -140,7 +142,15 @@ public final class HostRuntime: Sendable {
     }
 
     /// Every module in file order, with its state and reason.
-    public var modules: [ModuleReport] { read { $0.reports } }
+    public var modules: [ModuleReport] {
+        read { snapshot in
+            snapshot.reports.map { report in
+                var report = report
+                report.timing = snapshot.timings[report.name]
+                return report
+            }
+        }
+    }
 
     /// One line per module that will not (or did not) start, for `modhost check`.
     public var problems: [String] {

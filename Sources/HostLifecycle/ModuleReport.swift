@@ -75,11 +75,13 @@ public struct ModuleReport: Sendable, Equatable {
     public var uses: [String] = []
     /// The library's SHA-256, when it was computed (`modules --json`, or a `sha256` pin).
     public var sha256: String?
+    /// What it cost each phase of the start it came through.
+    public var timing: ModuleTiming?
 }
 
 extension ModuleReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, state, reason, version, sdk, library, sha256, provides, requires, uses
+        case name, state, reason, version, sdk, library, sha256, provides, requires, uses, timing
     }
 
     /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
@@ -95,5 +97,6 @@ extension ModuleReport: Encodable {
         try container.encode(provides, forKey: .provides)
         try container.encode(requires, forKey: .requires)
         try container.encode(uses, forKey: .uses)
+        try container.encode(timing, forKey: .timing)
     }
 }

@@ -20,6 +20,9 @@ public struct RuntimeOptions: Sendable {
     public var readOnly = false
     /// Compute every library's SHA-256 (modules --json).
     public var hashLibraries = false
+    /// Measure the memory each module's phases add (modules --timing); their time is always
+    /// taken.
+    public var measuresMemory = false
     /// Read the descriptors of disabled modules too, so that a report shows their version and
     /// routes (modules, check, --help); a run does not pay for it.
     public var describesEveryModule = false

@@ -60,7 +60,12 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(document?["configuration"] as? String == path)
         let modules = document?["modules"] as? [[String: Any]] ?? []
         #expect(modules.count == 2)
-        #expect(Set(modules[0].keys) == ["name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses"])
+        #expect(
+            Set(modules[0].keys) == [
+                "name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses", "timing",
+            ])
+        #expect(modules[0]["timing"] is NSNull, "without --timing")
+        #expect(document?["startMilliseconds"] is NSNull)
         #expect(modules[0]["sdk"] as? String == (try HostileLibrary.buildRecord().sdk))
         #expect((modules[0]["sha256"] as? String)?.count == 64)
         #expect(modules[0]["name"] as? String == "FixtureConsumer")
@@ -160,7 +165,10 @@ func config(_ modules: [(String, String)]) throws -> String {
     @Test(arguments: [
         (["--frobnicate"], "modhost: error: unknown option '--frobnicate'; see 'modhost --help'\n"),
         (["--log-level"], "modhost: error: option '--log-level' needs a value\n"),
-        (["--enable", "Nope", "modules"], "modhost: error: --enable 'Nope': no module named 'Nope' in 'PATH'\n"),
+        (
+            ["--enable", "Nope", "modules"],
+            "modhost: error: --enable 'Nope': no module named 'Nope' in 'PATH'; its modules are FixtureProvider\n"
+        ),
         (
             ["fixtureprovidr", "greet"],
             "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'?; see 'modhost --help'\n"

@@ -8,7 +8,7 @@ struct CommandLineArguments: Equatable {
     enum Command: Equatable {
         /// No command: start the modules and run until end of input or a signal.
         case run
-        case modules(json: Bool)
+        case modules(json: Bool, timing: Bool = false)
         case check
         case routes
         /// `modhost bisect [--keep NAME] -- ARGS…`: the modules with which `ARGS` fails.
@@ -55,6 +55,7 @@ struct CommandLineArguments: Equatable {
     struct CommandOptions: Equatable {
         var json = false
         var keep: [String] = []
+        var timing = false
         var format: String?
         var output: String?
         var kit: String?

@@ -34,10 +34,11 @@ enum CommandLineTable {
     static let commands: [Builtin] = [
         Builtin(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"], example: "modhost"),
         Builtin(
-            id: "modules", word: "modules", usage: "modules [--json]", summary: ["List each module with its state, reason and routes"],
+            id: "modules", word: "modules", usage: "modules [--json]",
+            summary: ["List each module with its state, reason and routes", "(--timing: what each cost the start)"],
             make: { rest, options throws(UsageError) in
                 try noArgument("modules", rest)
-                return .modules(json: options.json)
+                return .modules(json: options.json, timing: options.timing)
             }, example: "modhost --disable Photos modules --json"),
         Builtin(
             id: "check", word: "check", usage: "check",
@@ -246,6 +247,10 @@ enum CommandLineTable {
             apply: { parsed, value, name throws(UsageError) in
                 parsed.commandOptions.keep += try CommandLineArguments.names(value, for: name)
             }),
+        Option(
+            id: "modules.timing", names: ["--timing"], value: nil,
+            summary: ["The time each module took in each phase, its share of the start, and the memory it added"], command: "modules",
+            apply: { parsed, _, _ in parsed.commandOptions.timing = true }),
         Option(
             id: "graph.format", names: ["--format"], value: "FORMAT", summary: ["text (the default), dot, or svg through Graphviz"],
             command: "graph",

@@ -32,14 +32,17 @@ struct HostSession {
             let options = arguments.childOptions(omitting: ["only", "enable", "disable"])
             return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options, keep: keep).run(
                 tried)
-        case .modules(let json):
+        case .modules(let json, let timing):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
             runtime.start()
             runtime.stop()
-            console.out(
-                json
-                    ? ModulesReportFormat.json(runtime)
-                    : ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
+            if json {
+                console.out(ModulesReportFormat.json(runtime, timing: timing))
+            } else if timing {
+                console.out(ModulesReportFormat.timing(runtime.modules, whole: runtime.elapsed, strings: runtime.strings))
+            } else {
+                console.out(ModulesReportFormat.table(runtime.modules, strings: runtime.strings, width: StandardOutput.terminalColumns))
+            }
             return ModhostCommandLine.exitSuccess
         case .graph(let format):
             return graph(format)

@@ -1,5 +1,6 @@
 import Foundation
 import HostLifecycle
+import HostLoading
 import HostModel
 import ModuleKit
 
@@ -36,19 +37,75 @@ enum ModulesReportFormat {
 
     /// `{"configuration":…,"environment":…,"modules":[ModuleReport…],"schemaVersion":1}`, in
     /// the kit's one JSON format (`JSONOutput`).
-    static func json(_ runtime: HostRuntime) -> String {
+    /// With `timing`, each module's `timing` and the whole start's `startMilliseconds`; else
+    /// both `null`.
+    static func json(_ runtime: HostRuntime, timing: Bool = false) -> String {
         struct Document: Encodable {
             let schemaVersion = JSONOutput.schemaVersion
             let environment: String
             let configuration: String
             let modules: [ModuleReport]
+            let startMilliseconds: Double?
+
+            enum CodingKeys: String, CodingKey { case schemaVersion, environment, configuration, modules, startMilliseconds }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(schemaVersion, forKey: .schemaVersion)
+                try container.encode(environment, forKey: .environment)
+                try container.encode(configuration, forKey: .configuration)
+                try container.encode(modules, forKey: .modules)
+                try container.encode(startMilliseconds, forKey: .startMilliseconds)
+            }
+        }
+        let modules = runtime.modules.map { report in
+            var report = report
+            if !timing { report.timing = nil }
+            return report
         }
         let document = Document(
             environment: runtime.configuration.environment.rawValue,
             configuration: runtime.configuration.path,
-            modules: runtime.modules
+            modules: modules,
+            startMilliseconds: timing ? milliseconds(runtime.elapsed) : nil
         )
         return JSONOutput.string(document) + "\n"
+    }
+
+    /// `modules --timing`: each module's time in each phase, its share of the whole start,
+    /// and the memory its phases added; then the whole start.
+    static func timing(_ modules: [ModuleReport], whole: Duration, strings: ModuleStrings? = nil) -> String {
+        func word(_ key: String, _ english: String) -> String { HostText(key, english).render(strings) }
+        let header = [
+            word("report.module", "MODULE"), word("timing.checks", "CHECKS"), word("timing.load", "LOAD"),
+            word("timing.configuration", "CONFIG"), word("timing.register", "REGISTER"), word("timing.start", "START"),
+            word("timing.total", "TOTAL"), word("timing.share", "SHARE"), word("timing.memory", "MEMORY"),
+        ]
+        let wholeSeconds = max(ModuleGuard.seconds(whole), 1e-9)
+        let rows = modules.map { module -> [String] in
+            guard let timing = module.timing else { return [module.name, "-", "-", "-", "-", "-", "-", "-", "-"] }
+            let share = Int((ModuleGuard.seconds(timing.total) / wholeSeconds * 100).rounded())
+            return [
+                module.name, format(timing.checks), format(timing.load), format(timing.configuration), format(timing.register),
+                format(timing.start), format(timing.total), "\(share)%", timing.memory.map(bytes) ?? "-",
+            ]
+        }
+        var lines = Table(header: header, rows: rows).lines
+        lines.append(
+            HostText("timing.whole", "The whole start took %@; the rest is the host's own work.", [.plain(format(whole))]).render(strings))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        (ModuleGuard.seconds(duration) * 1e6).rounded() / 1000
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        String(format: "%.1f ms", ModuleGuard.seconds(duration) * 1000)
+    }
+
+    private static func bytes(_ count: Int) -> String {
+        count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / Double(1 << 20)) : "\(count / 1024) KiB"
     }
 
     private static func list(_ routes: [String]) -> String {

@@ -106,7 +106,9 @@ public enum ModhostCommandLine {
         options.recordsCrashes = parsed.recordsCrashes
         switch parsed.command {
         case .check, .probe, .bisect: options.readOnly = true
-        case .modules(let json): options.hashLibraries = json
+        case .modules(let json, let timing):
+            options.hashLibraries = json
+            options.measuresMemory = timing
         default: options.readOnly = parsed.help && parsed.command == .run
         }
         // The reports describe every module, a disabled one from its descriptor too.
