@@ -103,7 +103,7 @@ extension HostRuntime {
 
     /// A module's context: its resolver, its storage in the data folder, its strings (read when it
     /// was loaded, see `configure`), and the app's shared locale and navigator.
-    private func context(
+    func context(
         named name: String, resolver: ModuleResolver, strings: ModuleStrings,
         libraryFolder: String = ProcessLocation.executableFolder
     ) -> ModuleContext {

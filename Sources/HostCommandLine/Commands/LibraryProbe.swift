@@ -66,7 +66,13 @@ struct LibraryProbe {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
-        let arguments = [executable] + options + CommandLineTable.noCrashRecords.words() + [CommandLineArguments.probeCommand] + names
+        // Its own data folder, thrown away after: a module's register may create its storage,
+        // and check changes nothing in the real one.
+        let data = NSTemporaryDirectory() + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let arguments =
+            [executable] + options + CommandLineTable.dataFolder.words(data) + CommandLineTable.noCrashRecords.words()
+            + [CommandLineArguments.probeCommand] + names
         let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0]))
         close(output[1])
         defer { close(output[0]) }
