@@ -41,7 +41,7 @@ import Testing
         (["--bogus"], "unknown option '--bogus'; see 'modhost --help'"),
         (["--confg", "x"], "unknown option '--confg'; did you mean '--config'?; see 'modhost --help'"),
         (["modules", "--jsn"], "unknown option '--jsn'; did you mean '--json'?; see 'modhost --help'"),
-        (["check", "--json"], "unknown option '--json'; see 'modhost --help'"),
+        (["check", "--jsn"], "unknown option '--jsn'; did you mean '--json'?; see 'modhost --help'"),
         (["--config"], "option '--config' needs a value"),
         (["--config="], "option '--config' needs a non-empty value"),
         (["--only", "Geo,,Auth"], "option '--only' needs module names separated by commas, found 'Geo,,Auth'"),
@@ -65,8 +65,11 @@ import Testing
     @Test func eachOptionIsDeclaredOnceAndAChildIsGivenWhatChoosesItsModules() throws {
         let all = CommandLineTable.options + CommandLineTable.commandOptions
         #expect(Set(all.map(\.id)).count == all.count, "one declaration per option")
-        let names = all.flatMap(\.names)
-        #expect(Set(names).count == names.count)
+        // A spelling means one thing where it can be given: globally, or in one command.
+        for command in CommandLineTable.commands.compactMap(\.word) {
+            let names = (CommandLineTable.options + CommandLineTable.commandOptions.filter { $0.command == command }).flatMap(\.names)
+            #expect(Set(names).count == names.count, "\(command)")
+        }
         #expect(Set(CommandLineTable.commands.map(\.id)).count == CommandLineTable.commands.count)
         let parsed = try CommandLineArguments.parse([
             "--config", "/etc/modhost/modules.json", "--data-dir", "/var/modhost", "--only", "Geo,Auth", "--enable", "Photos",

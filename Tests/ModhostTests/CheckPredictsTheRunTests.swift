@@ -23,6 +23,21 @@ import Testing
         #expect(!host.dataFiles.contains { $0.hasPrefix("Geo/") || $0.hasPrefix("Photos/") }, "check wrote nothing: \(host.dataFiles)")
     }
 
+    /// `check --json` gives the same list in the one JSON layout.
+    @Test func checkJSONListsTheSameProblems() throws {
+        let host = try TestHost(
+            entries: [("Geo", ""), ("Photos", #""config": {"source": "pixabay"}"#), ("FixtureNeedsNobody", "")],
+            environment: ["PIXABAY_API_KEY": ""])
+        let result = try host.run("check", "--json")
+        #expect(result.status == 1)
+        #expect(
+            result.stdout
+                == #"{"problems":[{"module":"Photos","reason":"threw in register: config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY","state":"failed"},{"module":"FixtureNeedsNobody","reason":"requires 'UnprovidedRoute', which no active module provides","state":"skipped"}],"schemaVersion":1}"#
+                + "\n", "\(result)")
+        let good = try TestHost(entries: [("Geo", "")]).run("check", "--json")
+        #expect(good.succeeded && good.stdout == #"{"problems":[],"schemaVersion":1}"# + "\n", "\(good)")
+    }
+
     @Test func aGoodConfigurationStillPassesAndCreatesNothing() throws {
         let host = try TestHost(entries: [("Auth", ""), ("Geo", ""), ("Settings", "")])
         let check = try host.run("check")

@@ -9,7 +9,7 @@ struct CommandLineArguments: Equatable {
         /// No command: start the modules and run until end of input or a signal.
         case run
         case modules(json: Bool, timing: Bool = false)
-        case check
+        case check(json: Bool = false)
         case routes
         /// `modhost bisect [--keep NAME] -- ARGS…`: the modules with which `ARGS` fails.
         case bisect(arguments: [String], keep: [String])

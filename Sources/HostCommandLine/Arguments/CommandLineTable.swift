@@ -41,11 +41,11 @@ enum CommandLineTable {
                 return .modules(json: options.json, timing: options.timing)
             }, example: "modhost --disable Photos modules --json"),
         Builtin(
-            id: "check", word: "check", usage: "check",
+            id: "check", word: "check", usage: "check [--json]",
             summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"],
-            make: { rest, _ throws(UsageError) in
+            make: { rest, options throws(UsageError) in
                 try noArgument("check", rest)
-                return .check
+                return .check(json: options.json)
             }, example: "modhost --config /etc/modhost/modules.json check"),
         Builtin(
             id: "routes", word: "routes", usage: "routes", summary: ["List each route, its provider and consumers"],
@@ -247,6 +247,9 @@ enum CommandLineTable {
             apply: { parsed, value, name throws(UsageError) in
                 parsed.commandOptions.keep += try CommandLineArguments.names(value, for: name)
             }),
+        Option(
+            id: "check.json", names: ["--json"], value: nil, summary: ["The problems as one JSON document"], command: "check",
+            apply: { parsed, _, _ in parsed.commandOptions.json = true }),
         Option(
             id: "modules.timing", names: ["--timing"], value: nil,
             summary: ["The time each module took in each phase, its share of the start, and the memory it added"], command: "modules",

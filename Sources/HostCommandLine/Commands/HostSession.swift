@@ -54,8 +54,8 @@ struct HostSession {
             // Unreachable: ModhostCommandLine runs them before modules.json is read (or turns
             // `help` into --help), and with --help the help above answers.
             return ModhostCommandLine.exitSuccess
-        case .check:
-            return check(childOptions: arguments.childOptions())
+        case .check(let json):
+            return check(childOptions: arguments.childOptions(), json: json)
         case .routes:
             runtime.start()
             runtime.stop()
@@ -70,7 +70,7 @@ struct HostSession {
 
     /// Checks everything without running module code here: the plan from the descriptors,
     /// then each library that would start, loaded in a child process.
-    private func check(childOptions: [String]) -> Int32 {
+    private func check(childOptions: [String], json: Bool = false) -> Int32 {
         runtime.planOnly()
         let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
         let probe = LibraryProbe(
@@ -92,6 +92,16 @@ struct HostSession {
         }
         let stringsTime = report.stringsTime + (ContinuousClock.now - started)
         let problems = runtime.problems + (hostProblem.map { [$0] } ?? [])
+        if json {
+            // The same list, in the one JSON layout: each module's problem, the host's strings'.
+            let listed =
+                runtime.modules.compactMap { report in
+                    (report.state == .failed || report.state == .skipped)
+                        ? CheckProblem(module: report.name, state: report.state.rawValue, reason: report.reason ?? "") : nil
+                } + (hostProblem.map { [CheckProblem(module: nil, state: nil, reason: $0)] } ?? [])
+            console.out(JSONOutput.document("problems", listed) + "\n")
+            return listed.isEmpty ? ModhostCommandLine.exitSuccess : ModhostCommandLine.exitFailure
+        }
         guard problems.isEmpty else {
             for problem in problems { console.error(problem) }
             return ModhostCommandLine.exitFailure
@@ -249,4 +259,21 @@ struct HostSession {
 /// An exit status as an error, for paths that end a command early.
 struct ExitStatus: Error {
     let code: Int32
+}
+
+/// One problem `check --json` lists: the module's (`nil`: the host's own), its state, why.
+struct CheckProblem: Encodable {
+    let module: String?
+    let state: String?
+    let reason: String
+
+    enum CodingKeys: String, CodingKey { case module, state, reason }
+
+    /// Every key always present, as in every `--json`.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(module, forKey: .module)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+    }
 }

@@ -18,6 +18,9 @@ public final class TerminalSession: Sendable {
         var status: Int32?
         /// The reader has put all it read on the screen and waits for more.
         var readerIdle = true
+        /// The program's voluntary context switches when input was last typed: it has taken
+        /// that input once it has blocked again since.
+        var switchesAtInput: Int?
     }
 
     /// Starts `command` on a terminal of `rows` by `columns`.
@@ -102,10 +105,14 @@ public final class TerminalSession: Sendable {
         enter(text)
     }
 
-    /// The program's main thread is in `read` on its standard input, and nothing it wrote is
-    /// left unread.
+    /// The program's main thread is in `read` on its standard input, has blocked again since
+    /// the last input was typed (so it took that input: right after a write it still shows the
+    /// read it is about to return from), and nothing it wrote is left unread.
     private var isWaitingForInput: Bool {
         guard state.value.withLock({ $0.readerIdle }) else { return false }
+        if let mark = state.value.withLock({ $0.switchesAtInput }) {
+            guard let now = voluntarySwitches, now > mark else { return false }
+        }
         var pending: Int32 = 0
         guard ioctl(master, UInt(FIONREAD), &pending) == 0, pending == 0 else { return false }
         // "0 0x0 …": system call 0 (read) on descriptor 0 (x86_64); 63 on aarch64.
@@ -197,7 +204,17 @@ public final class TerminalSession: Sendable {
         }
     }
 
+    /// How many times the program's main thread has blocked, from /proc.
+    private var voluntarySwitches: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(processIdentifier)/task/\(processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
+        else { return nil }
+        return Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+    }
+
     private func send(_ bytes: [UInt8]) {
+        let switches = voluntarySwitches
+        state.value.withLock { $0.switchesAtInput = switches }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
