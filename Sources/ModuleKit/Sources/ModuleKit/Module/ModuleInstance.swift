@@ -124,9 +124,9 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         case .keyNotFound(let key, let context):
             message = "\(path(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context):
-            message = "\(path(context.codingPath)) has the wrong type: expected \(type)"
+            message = "\(path(context.codingPath)) has the wrong type: expected \(Self.plainWords(for: type))"
         case .valueNotFound(let type, let context):
-            message = "\(path(context.codingPath)) is null: expected \(type)"
+            message = "\(path(context.codingPath)) is null: expected \(Self.plainWords(for: type))"
         case .dataCorrupted(let context):
             message = "\(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
@@ -135,4 +135,28 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     }
 
     public var description: String { message }
+
+    /// What a value of `type` is, as an operator writes it in JSON, not as Swift names it:
+    /// "a whole number from 0 to 255" for `UInt8`, "text" for `String`.
+    static func plainWords(for type: Any.Type) -> String {
+        func whole<T: FixedWidthInteger>(_: T.Type) -> String { "a whole number from \(T.min) to \(T.max)" }
+        switch type {
+        case is Int.Type, is Int64.Type: return "a whole number"
+        case is Int8.Type: return whole(Int8.self)
+        case is Int16.Type: return whole(Int16.self)
+        case is Int32.Type: return whole(Int32.self)
+        case is UInt.Type, is UInt64.Type: return "a whole number from 0"
+        case is UInt8.Type: return whole(UInt8.self)
+        case is UInt16.Type: return whole(UInt16.self)
+        case is UInt32.Type: return whole(UInt32.self)
+        case is Double.Type, is Float.Type, is Decimal.Type: return "a number"
+        case is String.Type: return "text (in quotes)"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array<") || name.hasPrefix("[") { return "a list ([…])" }
+            if name.hasPrefix("Dictionary<") { return "an object ({…})" }
+            return name
+        }
+    }
 }
