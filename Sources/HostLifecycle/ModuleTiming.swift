@@ -42,6 +42,14 @@ public struct ModuleTiming: Sendable, Equatable {
     }
 }
 
+extension ModuleTiming {
+    /// `duration` in milliseconds, to the microsecond, as `--json` gives it.
+    package static func milliseconds(_ duration: Duration) -> Double {
+        let microseconds = Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+        return microseconds.rounded() / 1000
+    }
+}
+
 extension ModuleTiming: Encodable {
     private enum CodingKeys: String, CodingKey {
         case checks, load, configuration, register, start, total, memoryBytes
@@ -50,9 +58,7 @@ extension ModuleTiming: Encodable {
     /// Milliseconds, and bytes (`null` when not measured).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        func milliseconds(_ duration: Duration) -> Double {
-            (Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15 * 1000).rounded() / 1000
-        }
+        let milliseconds = Self.milliseconds
         try container.encode(milliseconds(checks), forKey: .checks)
         try container.encode(milliseconds(load), forKey: .load)
         try container.encode(milliseconds(configuration), forKey: .configuration)

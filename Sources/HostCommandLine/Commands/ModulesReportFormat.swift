@@ -67,7 +67,7 @@ enum ModulesReportFormat {
             environment: runtime.configuration.environment.rawValue,
             configuration: runtime.configuration.path,
             modules: modules,
-            startMilliseconds: timing ? milliseconds(runtime.elapsed) : nil
+            startMilliseconds: timing ? ModuleTiming.milliseconds(runtime.elapsed) : nil
         )
         return JSONOutput.string(document) + "\n"
     }
@@ -94,10 +94,6 @@ enum ModulesReportFormat {
         lines.append(
             HostText("timing.whole", "The whole start took %@; the rest is the host's own work.", [.plain(format(whole))]).render(strings))
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        (ModuleGuard.seconds(duration) * 1e6).rounded() / 1000
     }
 
     private static func format(_ duration: Duration) -> String {
