@@ -10,8 +10,13 @@ package enum ProbeMessage: Equatable {
     case begin(module: String)
     /// `module` loaded, and its strings files (`files` of them, read in `nanoseconds`) parse.
     case loaded(module: String, files: Int, nanoseconds: Int)
-    /// `module` did not load, and why (in the child's language).
+    /// `module` now runs `phase` (its configuration, `register`, `checkResources`): a crash,
+    /// exit or hang from now on happened there.
+    case phase(module: String, phase: GuardPhase)
+    /// One problem of `module` (in the child's language); ``failed(module:)`` follows its last.
     case problem(module: String, reason: String)
+    /// `module` is done, with the problems told before.
+    case failed(module: String)
     /// After every module: `module` declares a route under another identity than its provider.
     case conflict(module: String, reason: String)
     /// The module being loaded ended the process (written by the C guard, see
@@ -26,7 +31,9 @@ package enum ProbeMessage: Equatable {
         switch self {
         case .begin(let module): "begin \(module)\n"
         case .loaded(let module, let files, let nanoseconds): "ok \(module) \(files) \(nanoseconds)\n"
+        case .phase(let module, let phase): "phase \(module) \(phase.rawValue)\n"
         case .problem(let module, let reason): "problem \(module) \(Escaped.escapingControlCharacters(reason))\n"
+        case .failed(let module): "failed \(module)\n"
         case .conflict(let module, let reason): "conflict \(module) \(Escaped.escapingControlCharacters(reason))\n"
         case .ended(let outcome): "\(Self.endedPrefix)\(outcome.text)\n"
         }
@@ -48,8 +55,13 @@ package enum ProbeMessage: Equatable {
         case "ok":
             let counts = rest.split(separator: " ").compactMap { Int($0) }
             self = .loaded(module: parts[1], files: counts.count == 2 ? counts[0] : 0, nanoseconds: counts.count == 2 ? counts[1] : 0)
+        case "phase":
+            guard let phase = GuardPhase(rawValue: rest) else { return nil }
+            self = .phase(module: parts[1], phase: phase)
         case "problem":
             self = .problem(module: parts[1], reason: rest)
+        case "failed":
+            self = .failed(module: parts[1])
         case "conflict":
             self = .conflict(module: parts[1], reason: rest)
         default:

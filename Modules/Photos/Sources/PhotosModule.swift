@@ -16,6 +16,7 @@ public final class PhotosModule: Module {
 
     private var configuration = PhotosConfiguration()
     private var perPage = 20
+    private var catalog: CatalogDataSource?
 
     public init() {}
 
@@ -24,9 +25,9 @@ public final class PhotosModule: Module {
         perPage = configuration.perPage ?? 20
         self.configuration = configuration
         let http = HTTPClient()
-        var sources: [String: any PhotoDataSource] = [
-            "catalog": CatalogDataSource(path: configuration.catalog ?? Self.shippedCatalog(context))
-        ]
+        let catalog = CatalogDataSource(path: configuration.catalog ?? Self.shippedCatalog(context))
+        self.catalog = catalog
+        var sources: [String: any PhotoDataSource] = ["catalog": catalog]
         let key = configuration.apiKey ?? ProcessEnvironment.value("PIXABAY_API_KEY") ?? ""
         if configuration.source == "pixabay", key.isEmpty {
             throw ConfigurationError(message: "config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY")
@@ -52,6 +53,13 @@ public final class PhotosModule: Module {
         try registry.service((any SearchPhotosUseCase).self, .singleton(SearchPhotos(source: source, preferences: preferences)))
         try registry.service((any GetPhotoUseCase).self, .singleton(GetPhoto(source: source)))
         try registry.service((any DownloadPhotoUseCase).self, .singleton(DownloadPhoto(images: CachedImages(cache: images))))
+    }
+
+    /// For `modhost check`: the catalog can be read and is a page of photos (the API's key is
+    /// checked in register; the API itself is not reached).
+    public func checkResources() -> [String] {
+        guard let problem = catalog?.problem() else { return [] }
+        return [(configuration.catalog == nil ? "the shipped catalog " : "config.catalog ") + problem]
     }
 
     /// Contributes "photos per page", "data source" and "safe search" to Settings, when

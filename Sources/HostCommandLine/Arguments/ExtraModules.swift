@@ -33,7 +33,7 @@ enum ExtraModules {
                 name: existing.map { extended.modules[$0].name } ?? name, enabled: true, library: absolute,
                 config: existing.flatMap { extended.modules[$0].config }, sha256: nil,
                 startTimeout: existing.flatMap { extended.modules[$0].startTimeout },
-                index: existing ?? extended.modules.count)
+                index: existing.flatMap { extended.modules[$0].index })
             if let existing { extended.modules[existing] = entry } else { extended.modules.append(entry) }
         }
         return .success(extended)

@@ -10,6 +10,8 @@ import ModuleKit
 struct HostSession {
     let runtime: HostRuntime
     let console: Console
+    /// For `check`: the problems of `modules.json`, which it goes on despite.
+    var fileReading: ModulesFileReading?
 
     func run(_ arguments: CommandLineArguments) -> Int32 {
         Console.localize(with: runtime.strings)
@@ -55,7 +57,8 @@ struct HostSession {
             // `help` into --help), and with --help the help above answers.
             return ModhostCommandLine.exitSuccess
         case .check(let json):
-            return check(childOptions: arguments.childOptions(), json: json)
+            return CheckCommand(runtime: runtime, console: console, fileReading: fileReading, childOptions: arguments.childOptions()).run(
+                json: json)
         case .routes:
             runtime.start()
             runtime.stop()
@@ -66,56 +69,6 @@ struct HostSession {
         case .module(let name, let command, let commandArguments):
             return runModuleCommand(module: name, command: command, arguments: commandArguments)
         }
-    }
-
-    /// Checks everything without running module code here: the plan from the descriptors,
-    /// then each library that would start, loaded in a child process.
-    private func check(childOptions: [String], json: Bool = false) -> Int32 {
-        runtime.planOnly()
-        let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
-        let probe = LibraryProbe(
-            executable: ProcessLocation.executablePath, options: childOptions,
-            timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
-        let report = probe.run(toProbe)
-        runtime.recordProbeFailures(report.problems)
-        // Every language of the host's own strings too (a run reads only the one it shows).
-        let started = ContinuousClock.now
-        var hostProblem: String?
-        var files = report.stringsFiles
-        do {
-            files += try ModuleStrings.loadEveryLocale(
-                module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: runtime.locale
-            )
-            .tables.count
-        } catch {
-            hostProblem = error.message
-        }
-        let stringsTime = report.stringsTime + (ContinuousClock.now - started)
-        let problems = runtime.problems + (hostProblem.map { [$0] } ?? [])
-        if json {
-            // The same list, in the one JSON layout: each module's problem, the host's strings'.
-            let listed =
-                runtime.modules.compactMap { report in
-                    (report.state == .failed || report.state == .skipped)
-                        ? CheckProblem(module: report.name, state: report.state.rawValue, reason: report.reason ?? "") : nil
-                } + (hostProblem.map { [CheckProblem(module: nil, state: nil, reason: $0)] } ?? [])
-            console.out(JSONOutput.document("problems", listed) + "\n")
-            return listed.isEmpty ? ModhostCommandLine.exitSuccess : ModhostCommandLine.exitFailure
-        }
-        guard problems.isEmpty else {
-            for problem in problems { console.error(problem) }
-            return ModhostCommandLine.exitFailure
-        }
-        let modules = runtime.modules
-        let active = modules.filter { $0.state == .active }.count
-        let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
-        console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
-        let milliseconds = String(format: "%.1f", ModuleGuard.seconds(stringsTime) * 1000)
-        console.print(
-            HostText(
-                "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",
-                [.plain("\(files)"), .plain(milliseconds)]))
-        return ModhostCommandLine.exitSuccess
     }
 
     /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
@@ -259,21 +212,4 @@ struct HostSession {
 /// An exit status as an error, for paths that end a command early.
 struct ExitStatus: Error {
     let code: Int32
-}
-
-/// One problem `check --json` lists: the module's (`nil`: the host's own), its state, why.
-struct CheckProblem: Encodable {
-    let module: String?
-    let state: String?
-    let reason: String
-
-    enum CodingKeys: String, CodingKey { case module, state, reason }
-
-    /// Every key always present, as in every `--json`.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(module, forKey: .module)
-        try container.encode(state, forKey: .state)
-        try container.encode(reason, forKey: .reason)
-    }
 }

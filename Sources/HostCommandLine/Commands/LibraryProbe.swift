@@ -20,10 +20,10 @@ struct LibraryProbe {
     /// so its own watchdog names a hang before this one kills it.
     let timeout: (String) -> Duration
 
-    /// What the children found: the problem of each module that does not load, by name, and
-    /// the strings files of the modules that did (every shipped locale, parsed).
+    /// What the children found: the problems of each module that does not load or check, by
+    /// name, and the strings files of the modules that did (every shipped locale, parsed).
     struct Report {
-        var problems: [String: HostText] = [:]
+        var problems: [String: [HostText]] = [:]
         var stringsFiles = 0
         var stringsTime = Duration.zero
     }
@@ -38,10 +38,10 @@ struct LibraryProbe {
             report.stringsTime += outcome.stringsTime
             pending = pending.dropFirst(outcome.finished)
             if let culprit = outcome.culprit {
-                report.problems[culprit] = outcome.culpritProblem
+                report.problems[culprit, default: []].append(outcome.culpritProblem)
                 pending = pending.drop { $0 != culprit }.dropFirst()
             } else if outcome.finished == 0 {
-                for name in pending { report.problems[name] = outcome.culpritProblem }
+                for name in pending { report.problems[name] = [outcome.culpritProblem] }
                 break
             }
         }
@@ -50,7 +50,7 @@ struct LibraryProbe {
 
     private struct Outcome {
         /// As the child said them, in this run's language.
-        var problems: [String: HostText] = [:]
+        var problems: [String: [HostText]] = [:]
         /// How many modules got a result.
         var finished = 0
         var culprit: String?
@@ -83,6 +83,7 @@ struct LibraryProbe {
             return outcome
         }
         var current: String?
+        var phase = GuardPhase.load
         var deadline = ContinuousClock.now + timeout(names[0]) + .seconds(5)
         var buffer: [UInt8] = []
         var timedOut = false
@@ -108,20 +109,27 @@ struct LibraryProbe {
                 switch ProbeMessage(line: line) {
                 case .begin(let module)?:
                     current = module
+                    phase = .load
                     deadline = ContinuousClock.now + timeout(module) + .seconds(1)
+                case .phase(_, let next)?:
+                    // Each phase has the module's time limit, as in a start.
+                    phase = next
+                    if let current { deadline = ContinuousClock.now + timeout(current) + .seconds(1) }
                 case .loaded(_, let files, let nanoseconds)?:
                     outcome.finished += 1
                     current = nil
                     outcome.stringsFiles += files
                     outcome.stringsTime += .nanoseconds(nanoseconds)
                 case .problem(let module, let reason)?:
+                    outcome.problems[module, default: []].append(
+                        reason.isEmpty ? HostText("probe.not.loaded", "could not be loaded") : .plain(reason))
+                case .failed?:
                     outcome.finished += 1
-                    outcome.problems[module] = reason.isEmpty ? HostText("probe.not.loaded", "could not be loaded") : .plain(reason)
                     current = nil
                 case .conflict(let module, let reason)?:
                     // After every module is done: a problem of one that loaded alone.
-                    outcome.problems[module] =
-                        reason.isEmpty ? HostText("probe.two.identities", "declares a route under two identities") : .plain(reason)
+                    outcome.problems[module, default: []].append(
+                        reason.isEmpty ? HostText("probe.two.identities", "declares a route under two identities") : .plain(reason))
                 case .ended(let outcome)?:
                     ended = outcome
                 case nil:
@@ -134,21 +142,38 @@ struct LibraryProbe {
         guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
-        // The child's own watchdog usually names a hang first (it exits 1 after saying so).
-        if timedOut || ended == .hang {
-            outcome.culpritProblem = HostText(
-                "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
-        } else if let signal = ChildCommand.signal(status) {
-            outcome.culpritProblem = HostText(
-                "probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(Self.signalName(signal))])
-        } else if case .exit(let code)? = ended {
-            outcome.culpritProblem = HostText(
-                "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
-        } else {
-            outcome.culpritProblem = HostText(
-                "probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain("\((status >> 8) & 0xff)")])
-        }
+        outcome.culpritProblem = Self.ending(phase: phase, timedOut: timedOut || ended == .hang, status: status, ended: ended, seconds: seconds)
         return outcome
+    }
+
+    /// How the child ended while `phase` of the culprit ran: a hang (its own watchdog usually
+    /// names it first, and exits 1 after saying so), a crash, an exit, or another status.
+    private static func ending(phase: GuardPhase, timedOut: Bool, status: Int32, ended: GuardOutcome?, seconds: String) -> HostText {
+        let loading = phase == .load || phase == .configuration
+        let code = "\((status >> 8) & 0xff)"
+        if timedOut {
+            return loading
+                ? HostText(
+                    "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
+                : HostText(
+                    "probe.hang.in", "did not return from %@ within %@ s (checked in a child process); it would hang the host",
+                    [.plain(phase.rawValue), .plain(seconds)])
+        }
+        if let signal = ChildCommand.signal(status) {
+            return loading
+                ? HostText("probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(signalName(signal))])
+                : HostText(
+                    "probe.crash.in", "crashes the host in %@ (%@, checked in a child process)", [.plain(phase.rawValue), .plain(signalName(signal))])
+        }
+        if case .exit(let code)? = ended {
+            return loading
+                ? HostText("probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
+                : HostText(
+                    "probe.exit.in", "calls exit(%@) in %@ (checked in a child process); it would end the host", [.plain(code), .plain(phase.rawValue)])
+        }
+        return loading
+            ? HostText("probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain(code)])
+            : HostText("probe.ended.in", "ended the check's child process with status %@ in %@", [.plain(code), .plain(phase.rawValue)])
     }
 
     static func signalName(_ signal: Int32) -> String {

@@ -75,21 +75,35 @@ public enum ModhostCommandLine {
             ).run()
         }
         let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
+        let reading = ModulesFileDecoder(defaultSearchPath: executableFolder()).read(contentsOf: configPath)
+        // `check` (and its child) go on with what can still be checked, to tell every problem
+        // at once; everything else stops at the file's problems.
+        var checksDespiteProblems = false
+        if case .check = parsed.command { checksDespiteProblems = !parsed.help }
+        if case .probe = parsed.command { checksDespiteProblems = true }
         let configuration: HostConfiguration
-        do {
-            configuration = try ModulesFileDecoder(defaultSearchPath: executableFolder()).decode(contentsOf: configPath)
-        } catch {
-            if parsed.help {
-                console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
-                console.warning(
-                    HostText(
-                        "help.modules.unlisted", "module commands are not listed: '%@': %@",
-                        [.plain(configPath), .text(error.texts.first ?? .plain(""))]))
-                return exitSuccess
+        if checksDespiteProblems, let checkable = reading.checkable {
+            configuration = checkable
+        } else {
+            do throws(ModulesFileError) {
+                configuration = try reading.configuration()
+            } catch {
+                if parsed.help {
+                    console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
+                    console.warning(
+                        HostText(
+                            "help.modules.unlisted", "module commands are not listed: '%@': %@",
+                            [.plain(configPath), .text(error.texts.first ?? .plain(""))]))
+                    return exitSuccess
+                }
+                if case .check(json: true) = parsed.command {
+                    console.out(CheckReport.json(fileProblems: reading, strings: hostStrings(environment)))
+                    return exitFailure
+                }
+                let strings = hostStrings(environment)
+                for problem in error.texts { console.error("'\(configPath)': \(problem.render(strings))") }
+                return exitFailure
             }
-            let strings = hostStrings(environment)
-            for problem in error.texts { console.error("'\(configPath)': \(problem.render(strings))") }
-            return exitFailure
         }
         let configurationWithExtras: HostConfiguration
         switch ExtraModules.add(parsed.extraModules, to: configuration) {
@@ -125,7 +139,7 @@ public enum ModhostCommandLine {
             return exitUsage
         }
         SignalTrap.runtime.withLock { $0 = runtime }
-        let status = HostSession(runtime: runtime, console: console).run(parsed)
+        let status = HostSession(runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil).run(parsed)
         runtime.moduleGuard.finish()
         return status
     }

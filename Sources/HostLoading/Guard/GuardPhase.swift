@@ -5,6 +5,8 @@ package enum GuardPhase: String, Sendable, CaseIterable {
     /// Decoding its `config` (module code) and reading its strings.
     case configuration
     case register
+    /// Its own check of what its configuration names (`modhost check` only).
+    case checkResources
     case start
     /// Asking it for its commands or Home entries.
     case contributions

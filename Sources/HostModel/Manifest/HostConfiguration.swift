@@ -49,11 +49,12 @@ public struct ModuleEntry: Sendable {
     public let sha256: String?
     /// The time limit of its entry point, register, start and stop, if not the default.
     public let startTimeout: Duration?
-    /// The position in the `modules` array, for messages.
-    public let index: Int
+    /// The position in the file's `modules` array, for messages; `nil` for a module added
+    /// with `--module`.
+    public let index: Int?
 
     package init(
-        name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int
+        name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int?
     ) {
         self.name = name
         self.enabled = enabled

@@ -20,6 +20,20 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// The value a message says was found: a short literal for text, a number or a boolean
+    /// (`"5"`, `true`), else its kind ("an array").
+    var found: HostText {
+        switch self {
+        case .string(let text):
+            let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return .plain("\"\(Escaped.escapingControlCharacters(cut))\"")
+        case .number, .bool: return .plain(serialized)
+        default: return kind
+        }
+    }
+}
+
+extension JSONValue {
     /// This value as JSON text (object keys sorted): how a module's `config` object is handed
     /// to the module. Written here rather than through `JSONEncoder`, which a start would
     /// otherwise load for one small object.

@@ -25,44 +25,49 @@ public struct ModulesFileDecoder {
     ///
     /// The file is checked before it is read (see ``TrustedFile``): it decides which code runs.
     public func decode(contentsOf path: String) throws(ModulesFileError) -> HostConfiguration {
+        try read(contentsOf: path).configuration()
+    }
+
+    /// Reads and checks the file at `path`, keeping what can still be checked when it has
+    /// problems: what `modhost check` needs to tell every problem at once.
+    public func read(contentsOf path: String) -> ModulesFileReading {
         let bytes: [UInt8]
         do {
             let file = try TrustedFile(path: path, maximumSize: Self.maximumSize)
             bytes = try file.contents()
         } catch {
             if error == .missing {
-                throw ModulesFileError(
-                    path: path,
-                    texts: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
+                return ModulesFileReading(
+                    path: path, problems: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
             }
-            throw ModulesFileError(path: path, texts: [HostText.refusal(error, of: path)])
+            return ModulesFileReading(path: path, problems: [HostText.refusal(error, of: path)])
         }
-        return try decode(bytes: bytes, path: path)
+        return read(bytes: bytes, path: path)
     }
 
     /// Checks `data`, read from `path` (relative paths inside it are relative to its folder).
     ///
     /// - Throws: ``ModulesFileError`` with every problem found.
     public func decode(_ data: Data, path: String) throws(ModulesFileError) -> HostConfiguration {
-        try decode(bytes: [UInt8](data), path: path)
+        try read(bytes: [UInt8](data), path: path).configuration()
     }
 
     /// Checks `data`, as bytes: iterating a `Data` costs a start a scan of every loaded
     /// conformance, to learn that it is a Sequence.
-    func decode(bytes data: [UInt8], path: String) throws(ModulesFileError) -> HostConfiguration {
+    func read(bytes data: [UInt8], path: String) -> ModulesFileReading {
         guard data.count <= Self.maximumSize else {
-            throw ModulesFileError(
+            return ModulesFileReading(
                 path: path,
-                texts: [
+                problems: [
                     HostText(
                         "config.too.large", "is %@ bytes, more than the %@ allowed",
                         [.plain("\(data.count)"), .plain("\(Self.maximumSize)")])
                 ])
         }
         if let long = Self.longString(in: data) {
-            throw ModulesFileError(
+            return ModulesFileReading(
                 path: path,
-                texts: [
+                problems: [
                     HostText(
                         "config.long.string", "holds a string longer than %@ bytes, starting '%@'; shorten it",
                         [.plain("\(Self.maximumStringLength)"), .plain("\(Escaped(long))")])
@@ -72,12 +77,12 @@ public struct ModulesFileDecoder {
         do {
             root = try JSONParser.parse(data)
         } catch {
-            throw ModulesFileError(path: path, texts: [HostText("config.not.json", "is not valid JSON: %@", [.plain("\(error)")])])
+            return ModulesFileReading(path: path, problems: [HostText("config.not.json", "is not valid JSON: %@", [.plain("\(error)")])])
         }
         var problems: [HostText] = []
         guard case .object(let top) = root else {
-            throw ModulesFileError(
-                path: path, texts: [HostText("config.not.object", "must be a JSON object with 'modules', found %@", [.text(root.kind)])])
+            return ModulesFileReading(
+                path: path, problems: [HostText("config.not.object", "must be a JSON object with 'modules', found %@", [.text(root.kind)])])
         }
         for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
             problems.append(
@@ -88,17 +93,33 @@ public struct ModulesFileDecoder {
         let folder = FilePaths.folder(of: FilePaths.absolute(path, relativeTo: FilePaths.currentFolder))
         let environment = Self.environment(top["environment"], problems: &problems)
         let searchPaths = searchPaths(top["searchPaths"], folder: folder, problems: &problems)
-        var modules: [ModuleEntry] = []
+        let entries: Entries
         switch top["modules"] {
         case nil:
             problems.append(HostText("config.modules.missing", "'modules' is missing: add \"modules\": [] with one object per module"))
+            return ModulesFileReading(path: path, problems: problems)
         case .array(let items)?:
-            modules = Self.modules(items, problems: &problems)
+            entries = Self.modules(items)
         case let other?:
-            problems.append(HostText("config.modules.type", "'modules' must be an array, found %@", [.text(other.kind)]))
+            problems.append(HostText("config.modules.type", "'modules' must be an array, found %@", [.text(other.found)]))
+            return ModulesFileReading(path: path, problems: problems)
         }
-        guard problems.isEmpty else { throw ModulesFileError(path: path, texts: problems) }
-        return HostConfiguration(path: path, environment: environment, searchPaths: searchPaths, modules: modules)
+        return ModulesFileReading(
+            path: path, problems: problems.map { FileProblem($0) } + entries.problems,
+            checkable: HostConfiguration(path: path, environment: environment, searchPaths: searchPaths, modules: entries.checkable),
+            unloadable: entries.unloadable)
+    }
+
+    /// The entries of `modules`: every sound one, and those `check` can still check.
+    struct Entries {
+        /// The sound entries, and each flawed one with a sound, unique name (its flawed
+        /// fields left out, and enabled unless it says otherwise).
+        var checkable: [ModuleEntry] = []
+        /// The flawed ones whose library must not be loaded: their `library` or `sha256` is
+        /// wrong, so what would run is not what the file names.
+        var unloadable: [String] = []
+        /// Each entry's problems, in file order.
+        var problems: [FileProblem] = []
     }
 
     private static func environment(_ value: JSONValue?, problems: inout [HostText]) -> HostEnvironment {
@@ -113,7 +134,7 @@ public struct ModulesFileDecoder {
                     "config.environment.unknown", "unknown environment '%@'%@; use one of %@",
                     [.plain("\(Escaped(name))"), .text(suggest(name, names)), .plain(names.joined(separator: ", "))]))
         case let other?:
-            problems.append(HostText("config.environment.type", "'environment' must be a string, found %@", [.text(other.kind)]))
+            problems.append(HostText("config.environment.type", "'environment' must be a string, found %@", [.text(other.found)]))
         }
         return .development
     }
@@ -128,7 +149,7 @@ public struct ModulesFileDecoder {
                 guard case .string(let path) = item else {
                     problems.append(
                         HostText(
-                            "config.search.item", "searchPaths[%@] must be a string, found %@", [.plain("\(index)"), .text(item.kind)]))
+                            "config.search.item", "searchPaths[%@] must be a string, found %@", [.plain("\(index)"), .text(item.found)]))
                     continue
                 }
                 guard !path.isEmpty else {
@@ -147,69 +168,83 @@ public struct ModulesFileDecoder {
             }
             return paths
         case let other?:
-            problems.append(HostText("config.search.type", "'searchPaths' must be an array of strings, found %@", [.text(other.kind)]))
+            problems.append(HostText("config.search.type", "'searchPaths' must be an array of strings, found %@", [.text(other.found)]))
             return []
         }
     }
 
-    private static func modules(_ items: [JSONValue], problems: inout [HostText]) -> [ModuleEntry] {
-        var entries: [ModuleEntry] = []
+    private static func modules(_ items: [JSONValue]) -> Entries {
+        var entries = Entries()
         var firstIndexByName: [String: (index: Int, name: String)] = [:]
         for (index, item) in items.enumerated() {
             guard case .object(let fields) = item else {
-                problems.append(
-                    HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.kind)]))
+                entries.problems.append(
+                    FileProblem(HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.found)])))
                 continue
             }
-            let label = label(index: index, fields: fields)
+            var written: String?
+            if case .string(let name)? = fields["name"] { written = name }
             var entryProblems: [HostText] = []
             for key in fields.keys.sorted() where !moduleKeys.contains(key) {
                 entryProblems.append(
                     HostText("config.unknown.key", "unknown key '%@'%@", [.plain("\(Escaped(key))"), .text(suggest(key, moduleKeys))]))
             }
             var name = ""
+            // Whether `check` can go on with this entry, and load its library.
+            var named = true
+            var loadable = true
             switch fields["name"] {
-            case nil: entryProblems.append(HostText("config.name.missing", "'name' is missing"))
+            case nil:
+                named = false
+                entryProblems.append(HostText("config.name.missing", "'name' is missing"))
             case .string(let value)?:
                 name = value
                 if !isValidName(value) {
+                    named = false
                     entryProblems.append(
                         HostText(
                             "config.name.bad",
                             "name '%@' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)",
                             [.plain("\(Escaped(value))")]))
                 }
-            case let other?: entryProblems.append(HostText("config.name.type", "'name' must be a string, found %@", [.text(other.kind)]))
+            case let other?:
+                named = false
+                entryProblems.append(HostText("config.name.type", "'name' must be a string, found %@", [.text(other.found)]))
             }
-            var enabled = false
+            var enabled = true
             switch fields["enabled"] {
             case nil: entryProblems.append(HostText("config.enabled.missing", "'enabled' is missing: add \"enabled\": true or false"))
             case .bool(let value)?: enabled = value
             case let other?:
-                entryProblems.append(HostText("config.enabled.type", "'enabled' must be true or false, found %@", [.text(other.kind)]))
+                entryProblems.append(HostText("config.enabled.type", "'enabled' must be true or false, found %@", [.text(other.found)]))
             }
             var library: String?
             switch fields["library"] {
             case nil: break
             case .string(let value)? where value.utf8.contains(0):
+                loadable = false
                 entryProblems.append(
                     HostText("config.library.nul", "'library' holds a NUL character (\\u0000), which no path can; remove it"))
             case .string(let value)? where !value.isEmpty: library = value
             case .string?:
+                loadable = false
                 entryProblems.append(HostText("config.library.empty", "'library' is empty; remove it or give the library's path"))
             case let other?:
-                entryProblems.append(HostText("config.library.type", "'library' must be a string (a path), found %@", [.text(other.kind)]))
+                loadable = false
+                entryProblems.append(HostText("config.library.type", "'library' must be a string (a path), found %@", [.text(other.found)]))
             }
             var sha256: String?
             switch fields["sha256"] {
             case nil: break
             case .string(let value)? where value.count == 64 && value.allSatisfy(\.isHexDigit): sha256 = value.lowercased()
             case .string(let value)?:
+                loadable = false
                 entryProblems.append(
                     HostText("config.sha256.bad", "'sha256' must be 64 hex digits, found '%@'", [.plain("\(Escaped(value))")]))
             case let other?:
+                loadable = false
                 entryProblems.append(
-                    HostText("config.sha256.type", "'sha256' must be a string of 64 hex digits, found %@", [.text(other.kind)]))
+                    HostText("config.sha256.type", "'sha256' must be a string of 64 hex digits, found %@", [.text(other.found)]))
             }
             var startTimeout: Duration?
             switch fields["startTimeout"] {
@@ -222,17 +257,18 @@ public struct ModulesFileDecoder {
                 )
             case let other?:
                 entryProblems.append(
-                    HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.kind)]))
+                    HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.found)]))
             }
             var config: [UInt8]?
             switch fields["config"] {
             case nil: break
             case .object(let value)?: config = JSONValue.object(value).serializedBytes
             case let other?:
-                entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.kind)]))
+                entryProblems.append(HostText("config.config.type", "'config' must be an object, found %@", [.text(other.found)]))
             }
             if !name.isEmpty {
                 if let first = firstIndexByName[ModuleName(name).key] {
+                    named = false
                     entryProblems.append(
                         HostText(
                             "config.duplicate", "duplicate name: modules[%@] is already named '%@'",
@@ -241,13 +277,13 @@ public struct ModulesFileDecoder {
                     firstIndexByName[ModuleName(name).key] = (index, name)
                 }
             }
-            problems += entryProblems.map { HostText("config.entry", "%@: %@", [.plain(label), .text($0)]) }
-            if entryProblems.isEmpty {
-                entries.append(
-                    ModuleEntry(
-                        name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
-                        index: index))
-            }
+            entries.problems += entryProblems.map { FileProblem($0, entry: index, module: written) }
+            guard named else { continue }
+            entries.checkable.append(
+                ModuleEntry(
+                    name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
+                    index: index))
+            if !loadable { entries.unloadable.append(name) }
         }
         return entries
     }
@@ -255,12 +291,6 @@ public struct ModulesFileDecoder {
     /// "; did you mean 'x'?" when a near candidate exists, else nothing.
     private static func suggest(_ word: String, _ candidates: [String]) -> HostText {
         nearest(to: word, among: candidates).map { HostText("config.suggest", "; did you mean '%@'?", [.plain($0)]) } ?? .plain("")
-    }
-
-    /// `modules[2] ('Geo')`, or `modules[2]` when the name is unknown.
-    private static func label(index: Int, fields: [String: JSONValue]) -> String {
-        if case .string(let name)? = fields["name"] { return "modules[\(index)] ('\(Escaped(name))')" }
-        return "modules[\(index)]"
     }
 
     /// The start of the first string longer than the limit, found before parsing.

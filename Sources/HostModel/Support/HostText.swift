@@ -24,6 +24,11 @@ package struct HostText: Sendable, Equatable, CustomStringConvertible {
     /// The text itself, not translated (a name, a path, a detail from elsewhere).
     package static func plain(_ text: String) -> HostText { HostText("", "%@", [.plain(text)]) }
 
+    /// `texts` on one line, separated by `; `.
+    package static func joined(_ texts: [HostText]) -> HostText {
+        texts.count == 1 ? texts[0] : HostText("", texts.map { _ in "%@" }.joined(separator: "; "), texts.map(Argument.text))
+    }
+
     /// The message with every secret in its values removed (see `Redaction`): a reason that
     /// carries a module's error or a value from modules.json is shown on many paths.
     package func redacted() -> HostText {

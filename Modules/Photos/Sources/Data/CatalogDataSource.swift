@@ -49,6 +49,19 @@ final class CatalogDataSource: PhotoDataSource {
         return hits
     }
 
+    /// Why the catalog cannot be searched, if it cannot: what `modhost check` asks (the file
+    /// is read and parsed once, as the first search would).
+    func problem() -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return "'\(path)' does not exist" }
+        do {
+            _ = try hits()
+            return nil
+        } catch {
+            guard case .catalog(let detail) = error else { return "'\(path)': \(error)" }
+            return detail
+        }
+    }
+
     /// Relative image paths become file URLs beside the catalog.
     static func resolving(_ hit: Hit, against folder: URL) -> Hit {
         func absolute(_ reference: String) -> String {

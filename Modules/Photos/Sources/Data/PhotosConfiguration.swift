@@ -24,15 +24,19 @@ public struct PhotosConfiguration: Decodable, Sendable {
         apiKey = try container.decodeIfPresent(String.self, forKey: .apiKey)
         perPage = try container.decodeIfPresent(Int.self, forKey: .perPage)
         catalog = try container.decodeIfPresent(String.self, forKey: .catalog)
+        // Every problem at once, in an operator's words, after every key is read.
+        var problems: [String] = []
         if let source, !["catalog", "pixabay"].contains(source) {
-            throw ConfigurationError(message: "config.source is '\(source)'; use 'catalog' or 'pixabay'")
+            problems.append("config.source is \"\(source)\"; expected \"catalog\" or \"pixabay\"")
         }
         if let perPage, !SearchPhotos.perPageRange.contains(perPage) {
-            throw ConfigurationError(message: "config.perPage is \(perPage); use 3 to 200")
+            let range = SearchPhotos.perPageRange
+            problems.append("config.perPage is \(perPage); expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         if let baseURL, URL(string: baseURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
-            throw ConfigurationError(message: "config.baseURL '\(baseURL)' is not an http(s) URL")
+            problems.append("config.baseURL is \"\(baseURL)\"; expected an http(s) URL")
         }
+        if !problems.isEmpty { throw ConfigurationError(problems: problems) }
     }
 
     public init() {}

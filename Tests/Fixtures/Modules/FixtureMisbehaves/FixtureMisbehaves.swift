@@ -3,14 +3,15 @@ import Foundation
 @_spi(Host) import ModuleKit
 import Synchronization
 
-/// Test module that misbehaves where its `config` says: `{"in": "load" | "register" | "start" |
-/// "command" | "screen" | "stop", "how": …}`; "screen" is its Home entry's screen, "load" its
-/// entry point. How:
+/// Test module that misbehaves where its `config` says: `{"in": "load" | "register" |
+/// "checkResources" | "start" | "command" | "screen" | "stop", "how": …}`; "screen" is its Home
+/// entry's screen, "load" its entry point, "checkResources" its check for `modhost check`. How:
 /// - "fatalError", "block" (forever), "exit" (exit(0)), "raise" (raise(SIGSEGV));
 /// - "flood": prints 100 MB to standard output;
 /// - "closeStandardFiles": closes descriptors 0, 1 and 2;
 /// - "fail": throws an error carrying `secret` (registered with Redaction when `register`
-///   is true), or prints it with `context.ui.print` in a screen;
+///   is true), prints it with `context.ui.print` in a screen, or reports two problems, the
+///   second carrying it, from checkResources;
 /// - "crashOnThread": a thread of its own waits until the file `trigger` exists, then crashes;
 /// - "claimHostAccess": tries to take the host's right to make resolvers, and says what it got.
 /// With no config it behaves.
@@ -51,6 +52,15 @@ final class FixtureMisbehaves: Module, Sendable {
     }
 
     func stop() { try? misbehave(in: "stop") }
+
+    func checkResources() -> [String] {
+        let configuration = plan.withLock { $0 }
+        if configuration.in == "checkResources", configuration.how == "fail" {
+            return ["config.trigger is not there", "config.secret is \(configuration.secret ?? "")"]
+        }
+        try? misbehave(in: "checkResources")
+        return []
+    }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
         [

@@ -6,7 +6,9 @@ import Foundation
 /// The kit's own decoder rather than `JSONDecoder`: a module's `config` is decoded at every
 /// start, and JSONDecoder's code is about 1.5 MiB of a start's memory (measured in a small
 /// program). It follows JSONDecoder's defaults: numbers must fit the type exactly, a `URL` is a
-/// string, `Data` is Base64 text, and the errors are the same `DecodingError`s.
+/// string, `Data` is Base64 text, and the errors are `DecodingError`s (a number that does not
+/// fit is a type mismatch). Unlike JSONDecoder, an optional key's problem does not end the
+/// decoding: it is recorded and the key reads as absent, so that every problem is told at once.
 struct ConfigDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
@@ -49,12 +51,12 @@ struct ConfigDecoder: Decoder {
         switch type {
         case is URL.Type:
             guard let url = URL(string: try single.decode(String.self)) else {
-                throw DecodingError.dataCorrupted(context("Invalid URL string."))
+                throw DecodingError.dataCorrupted(context("expected a URL"))
             }
             special = url
         case is Data.Type:
             guard let data = Data(base64Encoded: try single.decode(String.self)) else {
-                throw DecodingError.dataCorrupted(context("Encountered Data is not valid Base64."))
+                throw DecodingError.dataCorrupted(context("expected Base64 text"))
             }
             special = data
         case is Decimal.Type:
@@ -122,12 +124,17 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func field(_ key: Key) throws -> ConfigDecoder {
-        mark(key)
-        guard let value = fields[key.stringValue] else {
+        guard let field = present(key) else {
             throw DecodingError.keyNotFound(
                 key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
-        return decoder.child(value, key: key, recordingPath: childPath(key))
+        return field
+    }
+
+    /// The decoder of the value under `key`, if there is one.
+    private func present(_ key: Key) -> ConfigDecoder? {
+        mark(key)
+        return fields[key.stringValue].map { decoder.child($0, key: key, recordingPath: childPath(key)) }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -136,6 +143,41 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try field(key).decode(type) }
+
+    // Each type its own overload: the protocol's defaults for the standard types would win
+    // over a generic one, and they end the decoding at the first problem.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { optional(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { optional(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { optional(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { optional(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { optional(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { optional(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { optional(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { optional(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { optional(type, key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { optional(type, key) }
+
+    /// The value, or `nil` when it is absent or null; when it is of the wrong type, the problem
+    /// is recorded and the key reads as absent, so the decoding goes on to the other keys.
+    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        guard let child = present(key) else { return nil }
+        if case .null = child.value { return nil }
+        do {
+            return try child.decode(type)
+        } catch let error as DecodingError {
+            decoder.recorder.problems.append(ConfigurationError(decoding: error, in: decoder.recorder.root).message)
+        } catch let error as ConfigurationError {
+            decoder.recorder.problems += error.problems
+        } catch {
+            decoder.recorder.problems.append("\(ConfigurationError.path(child.codingPath)): \(error)")
+        }
+        return nil
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
@@ -232,7 +274,7 @@ private struct Single: SingleValueDecodingContainer {
     func decode(_ type: Float.Type) throws -> Float {
         let value = try decode(Double.self)
         guard value.magnitude <= Double(Float.greatestFiniteMagnitude) else {
-            throw DecodingError.dataCorrupted(decoder.context("Parsed JSON number <\(Self.text(value))> does not fit in \(type)."))
+            throw DecodingError.dataCorrupted(decoder.context("expected a number of at most 3.4e38 in size"))
         }
         return Float(value)
     }
@@ -251,17 +293,10 @@ private struct Single: SingleValueDecodingContainer {
     /// A whole number that fits `T` exactly, as JSONDecoder requires.
     private func integer<T: BinaryInteger>(_ type: T.Type) throws -> T {
         guard case .number(let value) = decoder.value else { throw mismatch(type, "a number") }
-        guard let exact = T(exactly: value) else {
-            throw DecodingError.dataCorrupted(decoder.context("Parsed JSON number <\(Self.text(value))> does not fit in \(type)."))
-        }
+        // A number that does not fit is of the wrong type too: the message says which fit.
+        guard let exact = T(exactly: value) else { throw DecodingError.typeMismatch(type, decoder.context("Number out of range.")) }
         return exact
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
-
-    /// A number as JSON would write it: `300`, not `300.0`.
-    private static func text(_ value: Double) -> String {
-        if value.rounded() == value, let whole = Int64(exactly: value) { return String(whole) }
-        return value.description
-    }
 }

@@ -64,6 +64,16 @@ public protocol Module: AnyObject {
 
     /// Entries for the app's Home screen while the module is active.
     @MainActor func homeEntries(_ context: ModuleContext) -> [HomeEntry]
+
+    /// Checks, cheaply, the resources the configuration names: a file that exists and parses,
+    /// a key that is set. `modhost check` calls it after ``register(_:configuration:)``, in a
+    /// child process with a throwaway data folder, under the same time limit; a start never
+    /// does. Never reach the network here, nor change anything.
+    ///
+    /// - Returns: One problem per resource, naming its key, the value and what is wrong
+    ///   (`config.catalog '/srv/photos.json' does not exist`); none by default.
+    /// - Since: SDK 1.2.0.
+    func checkResources() -> [String]
 }
 
 extension Module {
@@ -75,6 +85,7 @@ extension Module {
     public func stop() {}
     public func commands(_ context: ModuleContext) -> [ModuleCommand] { [] }
     @MainActor public func homeEntries(_ context: ModuleContext) -> [HomeEntry] { [] }
+    public func checkResources() -> [String] { [] }
 }
 
 /// The configuration of a module that takes none: only an empty or absent `config` decodes.
@@ -83,13 +94,8 @@ public struct NoConfiguration: Decodable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        if let key = container.allKeys.first {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: container,
-                debugDescription: "this module takes no configuration, but 'config' has key '\(key.stringValue)'"
-            )
-        }
+        let keys = container.allKeys.map(\.stringValue).sorted()
+        if !keys.isEmpty { throw ConfigurationError(problems: keys.map { "config.\($0) is not a setting; this module takes none" }) }
     }
 }
 

@@ -21,6 +21,7 @@ public final class ModuleInstance: Sendable {
         let stop: () -> Void
         let commands: (ModuleContext) -> [ModuleCommand]
         let homeEntries: @MainActor (ModuleContext) -> [HomeEntry]
+        let checkResources: () -> [String]
         /// The last configuration decoded, with the JSON it came from: `check` and start-up
         /// validate before they register, and decoding is the costly part of a load.
         var decoded: (json: [UInt8]?, configuration: Any)?
@@ -53,7 +54,8 @@ public final class ModuleInstance: Sendable {
                 start: { context in try module.start(context) },
                 stop: { module.stop() },
                 commands: { context in module.commands(context) },
-                homeEntries: { context in module.homeEntries(context) }
+                homeEntries: { context in module.homeEntries(context) },
+                checkResources: { module.checkResources() }
             ))
     }
 
@@ -90,6 +92,13 @@ public final class ModuleInstance: Sendable {
         lifecycle.withLock { $0.commands(context) }
     }
 
+    /// The module's own check of what its configuration names (see
+    /// ``Module/checkResources()``): what `modhost check` calls after `register`.
+    @_spi(Host)
+    public func checkResources() -> [String] {
+        lifecycle.withLock { $0.checkResources() }
+    }
+
     @_spi(Host) @MainActor
     public func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
         lifecycle.withLock { $0.homeEntries(context) }
@@ -98,65 +107,7 @@ public final class ModuleInstance: Sendable {
     static func decodeConfiguration<C: Decodable>(_ type: C.Type, from json: [UInt8]?) throws -> C {
         // No config for a module that takes none: nothing to decode, so skip JSONDecoder.
         if json == nil, let none = NoConfiguration() as? C { return none }
-        do {
-            // Strict: a key the configuration type never reads is an error, not ignored.
-            return try StrictDecoding.decode(type, from: Data(json ?? Array("{}".utf8)))
-        } catch let error as DecodingError {
-            throw ConfigurationError(decoding: error)
-        }
-    }
-}
-
-/// A module's `config` object could not be decoded into its configuration type.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let message: String
-
-    public init(message: String) {
-        self.message = message
-    }
-
-    init(decoding error: DecodingError) {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty
-                ? "config" : "config." + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            message = "\(path(context.codingPath + [key])) is missing"
-        case .typeMismatch(let type, let context):
-            message = "\(path(context.codingPath)) has the wrong type: expected \(Self.plainWords(for: type))"
-        case .valueNotFound(let type, let context):
-            message = "\(path(context.codingPath)) is null: expected \(Self.plainWords(for: type))"
-        case .dataCorrupted(let context):
-            message = "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            message = "config: \(error)"
-        }
-    }
-
-    public var description: String { message }
-
-    /// What a value of `type` is, as an operator writes it in JSON, not as Swift names it:
-    /// "a whole number from 0 to 255" for `UInt8`, "text" for `String`.
-    static func plainWords(for type: Any.Type) -> String {
-        func whole<T: FixedWidthInteger>(_: T.Type) -> String { "a whole number from \(T.min) to \(T.max)" }
-        switch type {
-        case is Int.Type, is Int64.Type: return "a whole number"
-        case is Int8.Type: return whole(Int8.self)
-        case is Int16.Type: return whole(Int16.self)
-        case is Int32.Type: return whole(Int32.self)
-        case is UInt.Type, is UInt64.Type: return "a whole number from 0"
-        case is UInt8.Type: return whole(UInt8.self)
-        case is UInt16.Type: return whole(UInt16.self)
-        case is UInt32.Type: return whole(UInt32.self)
-        case is Double.Type, is Float.Type, is Decimal.Type: return "a number"
-        case is String.Type: return "text (in quotes)"
-        case is Bool.Type: return "true or false"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array<") || name.hasPrefix("[") { return "a list ([…])" }
-            if name.hasPrefix("Dictionary<") { return "an object ({…})" }
-            return name
-        }
+        // Strict: a key the configuration type never reads is an error, not ignored.
+        return try StrictDecoding.decode(type, from: Data(json ?? Array("{}".utf8)))
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import HostLifecycle
+import HostLoading
+import HostModel
+import ModuleKit
+
+/// `modhost check`: every problem of `modules.json` and of each module it enables, in one
+/// run, without running module code in this process. The file is read leniently (see
+/// ``ModulesFileReading``): what can still be checked is, and each library that would start
+/// is loaded in a child process (``LibraryProbe``), its configuration decoded, its `register`
+/// and its own check of its resources run there, as a start would run them.
+@MainActor
+struct CheckCommand {
+    let runtime: HostRuntime
+    let console: Console
+    /// The file's own problems, when it has some (the runtime holds what can be checked).
+    let fileReading: ModulesFileReading?
+    /// What chooses the child's modules, as the option table passes it.
+    let childOptions: [String]
+
+    func run(json: Bool) -> Int32 {
+        runtime.planOnly()
+        // What the file names wrongly is not loaded: what runs must be what the file says.
+        let unloadable = fileReading?.unloadable ?? []
+        runtime.recordProbeFailures(
+            Dictionary(
+                unloadable.map {
+                    ($0, HostText("check.unloadable", "not loaded while its 'library' or 'sha256' in the file is wrong (above)"))
+                }, uniquingKeysWith: { first, _ in first }))
+        let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
+        let probe = LibraryProbe(
+            executable: ProcessLocation.executablePath, options: childOptions,
+            timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
+        let report = probe.run(toProbe)
+        runtime.recordProbeFailures(report.problems.mapValues { HostText.joined($0) })
+        // Every language of the host's own strings too (a run reads only the one it shows).
+        let started = ContinuousClock.now
+        var hostProblem: String?
+        var files = report.stringsFiles
+        do {
+            files +=
+                try ModuleStrings.loadEveryLocale(module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: runtime.locale)
+                .tables.count
+        } catch {
+            hostProblem = error.message
+        }
+        let stringsTime = report.stringsTime + (ContinuousClock.now - started)
+        let problems = CheckReport(
+            path: runtime.configuration.path, fileProblems: fileReading?.problems ?? [], modules: runtime.modules,
+            entries: runtime.configuration, moduleProblems: report.problems, hostProblem: hostProblem)
+        if json {
+            console.out(problems.json(runtime.strings))
+            return problems.isEmpty ? ModhostCommandLine.exitSuccess : ModhostCommandLine.exitFailure
+        }
+        guard problems.isEmpty else {
+            for line in problems.lines(runtime.strings) { console.error(line) }
+            return ModhostCommandLine.exitFailure
+        }
+        let modules = runtime.modules
+        let active = modules.filter { $0.state == .active }.count
+        let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
+        console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
+        let milliseconds = String(format: "%.1f", ModuleGuard.seconds(stringsTime) * 1000)
+        console.print(
+            HostText(
+                "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",
+                [.plain("\(files)"), .plain(milliseconds)]))
+        return ModhostCommandLine.exitSuccess
+    }
+}
