@@ -78,15 +78,15 @@ import Testing
             #"{"modules": [], "environment": "prod"}"#,
             "unknown environment 'prod'; did you mean 'production'?; use one of development, test, stage, production"
         ),
-        (#"{"modules": [], "environment": 3}"#, "'environment' must be a string, found a number"),
-        (#"{"modules": [], "searchPaths": "/lib"}"#, "'searchPaths' must be an array of strings, found a string"),
+        (#"{"modules": [], "environment": 3}"#, "'environment' must be a string, found 3"),
+        (#"{"modules": [], "searchPaths": "/lib"}"#, #"'searchPaths' must be an array of strings, found "/lib""#),
         (#"{"modules": [], "searchPaths": [""]}"#, "searchPaths[0] is empty; remove it or name a folder"),
-        (#"{"modules": [], "searchPaths": [1]}"#, "searchPaths[0] must be a string, found a number"),
-        (#"{"modules": [3]}"#, "modules[0] must be an object, found a number"),
+        (#"{"modules": [], "searchPaths": [1]}"#, "searchPaths[0] must be a string, found 1"),
+        (#"{"modules": [3]}"#, "modules[0] must be an object, found 3"),
         (#"{"modules": [{"enabled": true}]}"#, "modules[0]: 'name' is missing"),
         (#"{"modules": [{"name": "Geo"}]}"#, "modules[0] ('Geo'): 'enabled' is missing: add \"enabled\": true or false"),
-        (#"{"modules": [{"name": "Geo", "enabled": "yes"}]}"#, "modules[0] ('Geo'): 'enabled' must be true or false, found a string"),
-        (#"{"modules": [{"name": "Geo", "enabled": 1}]}"#, "modules[0] ('Geo'): 'enabled' must be true or false, found a number"),
+        (#"{"modules": [{"name": "Geo", "enabled": "yes"}]}"#, #"modules[0] ('Geo'): 'enabled' must be true or false, found "yes""#),
+        (#"{"modules": [{"name": "Geo", "enabled": 1}]}"#, "modules[0] ('Geo'): 'enabled' must be true or false, found 1"),
         (
             #"{"modules": [{"name": "Geo", "enabeld": true, "enabled": true}]}"#,
             "modules[0] ('Geo'): unknown key 'enabeld'; did you mean 'enabled'?"
@@ -95,7 +95,7 @@ import Testing
             #"{"modules": [{"name": "Geo", "enabled": true, "libary": "x.so"}]}"#,
             "modules[0] ('Geo'): unknown key 'libary'; did you mean 'library'?"
         ),
-        (#"{"modules": [{"name": 7, "enabled": true}]}"#, "modules[0]: 'name' must be a string, found a number"),
+        (#"{"modules": [{"name": 7, "enabled": true}]}"#, "modules[0]: 'name' must be a string, found 7"),
         (
             #"{"modules": [{"name": "my geo", "enabled": true}]}"#,
             "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)"
@@ -106,7 +106,7 @@ import Testing
         ),
         (
             #"{"modules": [{"name": "Geo", "enabled": true, "library": false}]}"#,
-            "modules[0] ('Geo'): 'library' must be a string (a path), found a boolean"
+            "modules[0] ('Geo'): 'library' must be a string (a path), found false"
         ),
         (
             #"{"modules": [{"name": "Geo", "enabled": true, "config": [1]}]}"#,
@@ -127,9 +127,34 @@ import Testing
         #expect(
             found == [
                 "unknown environment 'qa'; use one of development, test, stage, production",
-                "modules[0] ('Geo'): 'enabled' must be true or false, found a string",
+                #"modules[0] ('Geo'): 'enabled' must be true or false, found "no""#,
                 "modules[1] ('Auth'): unknown key 'confg'; did you mean 'config'?",
             ])
+    }
+
+    /// What `check` goes on with: every entry with a sound name, flawed or not, and which of
+    /// them must not be loaded (a wrong library or pin); nothing when the file is unusable.
+    @Test func aFlawedFileStillGivesWhatCanBeChecked() throws {
+        let json = #"""
+            {"modules": [
+              {"name": "Geo", "enabled": true, "startTimeout": "5"},
+              {"name": "Photos", "enabled": true, "sha256": "abc"},
+              {"name": "bad name", "enabled": true},
+              {"name": "Auth"},
+              {"name": "geo", "enabled": true}
+            ]}
+            """#
+        let reading = ModulesFileDecoder(defaultSearchPath: "/opt").read(bytes: Array(json.utf8), path: "m.json")
+        let checkable = try #require(reading.checkable)
+        #expect(checkable.modules.map(\.name) == ["Geo", "Photos", "Auth"])
+        #expect(checkable.modules.map(\.index) == [0, 1, 3])
+        #expect(checkable.modules.map(\.enabled) == [true, true, true], "an entry without 'enabled' is checked as enabled")
+        #expect(checkable.modules[0].startTimeout == nil && checkable.modules[1].sha256 == nil, "flawed fields are left out")
+        #expect(reading.unloadable == ["Photos"])
+        #expect(reading.problems.map(\.entry) == [0, 1, 2, 3, 4])
+        #expect(throws: ModulesFileError.self) { try reading.configuration() }
+        let unusable = ModulesFileDecoder(defaultSearchPath: "/opt").read(bytes: Array(#"{"modules": 3}"#.utf8), path: "m.json")
+        #expect(unusable.checkable == nil && unusable.problems.count == 1)
     }
 
     @Test func garbageBytesAreASyntaxErrorNotACrash() {

@@ -35,7 +35,8 @@ import Testing
             result.stdout
                 == #"{"problems":[{"entry":1,"file":""# + file
                 + #"","module":"Photos","reason":"threw in register: config.source is 'pixabay' but there is no API key: set config.apiKey or PIXABAY_API_KEY","state":"failed"},{"entry":2,"file":""#
-                + file + #"","module":"FixtureNeedsNobody","reason":"requires 'UnprovidedRoute', which no active module provides","state":"skipped"}],"schemaVersion":1}"#
+                + file
+                + #"","module":"FixtureNeedsNobody","reason":"requires 'UnprovidedRoute', which no active module provides","state":"skipped"}],"schemaVersion":1}"#
                 + "\n", "\(result)")
         let good = try TestHost(entries: [("Geo", "")]).run("check", "--json")
         #expect(good.succeeded && good.stdout == #"{"problems":[],"schemaVersion":1}"# + "\n", "\(good)")

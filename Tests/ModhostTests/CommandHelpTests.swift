@@ -137,13 +137,13 @@ import Testing
         #expect(german.status == 1)
         #expect(
             german.errorLines == [
-                "modhost: Fehler: '\(config)': 'environment' muss eine Zeichenkette sein, gefunden: eine Zahl",
+                "modhost: Fehler: '\(config)': 'environment' muss eine Zeichenkette sein, gefunden: 3",
                 "modhost: Fehler: '\(config)': modules[0] ('Geo'): unbekannter Schlüssel 'enabeld'; meinten Sie 'enabled'?",
                 "modhost: Fehler: '\(config)': modules[0] ('Geo'): 'enabled' fehlt: fügen Sie \"enabled\": true oder false hinzu",
             ])
         #expect(
             try run(["LANG": "de_DE.UTF-8", "LC_ALL": "C"]).errorLines.first
-                == "modhost: error: '\(config)': 'environment' must be a string, found a number")
+                == "modhost: error: '\(config)': 'environment' must be a string, found 3")
     }
 
     @Test func theModulesReportAndCheckSpeakThePersonsLanguage() throws {
@@ -184,7 +184,8 @@ import Testing
         let line = try #require(result.errorLines.first)
         #expect(
             line.hasPrefix(
-                "modhost: erreur: module 'Geo' : la bibliothèque '\(library)' est modifiable par les autres (mode 0646, propriétaire "))
+                "modhost: erreur: '\(config)' : modules[0] ('Geo') : la bibliothèque '\(library)' est modifiable par les autres (mode 0646, propriétaire "
+            ))
         #expect(line.hasSuffix("donc un autre utilisateur pourrait le modifier ; corrigez avec 'chmod go-w \(library)'"))
     }
 
@@ -196,7 +197,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
-                "modhost: Fehler: Modul 'Setings': die Bibliothek 'libSetings.so' wurde in den Suchpfaden nicht gefunden "
+                "modhost: Fehler: '\(config)': modules[0] ('Setings'): die Bibliothek 'libSetings.so' wurde in den Suchpfaden nicht gefunden "
                     + "('\(TestEnvironment.buildFolder)'); meinten Sie 'Settings' (libSettings.so liegt dort)? "
                     + "Korrigieren Sie 'name' in modules.json"
             ])

@@ -69,7 +69,7 @@ import Testing
         #expect(check.status == 1)
         #expect(
             check.stderr.contains(
-                "module 'FixtureConsumer': library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts 1.4.0"))
+                "modules[1] ('FixtureConsumer'): library '\(folder)/libFixtureConsumer.so' was built against FixtureContracts 1.4.0"))
     }
 
     @Test func aModuleRefusedForItsContractsStaysRefusedWhenAnotherFailsLater() throws {
@@ -91,7 +91,7 @@ import Testing
         #expect(
             states["FixtureProvider"]?.hasPrefix(
                 "failed: library '\(folder)/libFixtureProvider.so' was built against FixtureContracts 1.4.0") == true, "\(states)")
-        #expect(states["ReadmeNotes"]?.hasPrefix("failed: config.x:") == true, "\(states)")
+        #expect(states["ReadmeNotes"]?.hasPrefix("failed: config.x ") == true, "\(states)")
     }
 
     @Test func aNewerMinorBesideTheModulesServesThemAll() throws {

@@ -256,15 +256,16 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         for name in ["HostileAbortInConstructor", "HostileExitInConstructor", "HostileSleepsInConstructor", "HostileSegfaultInEntry"] {
             entries.append((name, #""library": "\#(try HostileLibrary.armedCopy(of: name))", "startTimeout": 1"#))
         }
-        let result = try TestHost(entries: entries).run("check")
+        let host = try TestHost(entries: entries)
+        let result = try host.run("check")
         #expect(!result.signaled)
         #expect(result.status == 1, "a library that calls exit(0) must not make check pass")
         #expect(
             result.errorLines == [
-                "modhost: error: module 'HostileAbortInConstructor': crashes the host when it is loaded (SIGABRT, checked in a child process)",
-                "modhost: error: module 'HostileExitInConstructor': calls exit(0) when it is loaded (checked in a child process); it would end the host",
-                "modhost: error: module 'HostileSleepsInConstructor': did not finish loading within 1 s (checked in a child process); it would hang the host",
-                "modhost: error: module 'HostileSegfaultInEntry': crashes the host when it is loaded (SIGSEGV, checked in a child process)",
+                "modhost: error: '\(host.config)': modules[1] ('HostileAbortInConstructor'): crashes the host when it is loaded (SIGABRT, checked in a child process)",
+                "modhost: error: '\(host.config)': modules[2] ('HostileExitInConstructor'): calls exit(0) when it is loaded (checked in a child process); it would end the host",
+                "modhost: error: '\(host.config)': modules[3] ('HostileSleepsInConstructor'): did not finish loading within 1 s (checked in a child process); it would hang the host",
+                "modhost: error: '\(host.config)': modules[4] ('HostileSegfaultInEntry'): crashes the host when it is loaded (SIGSEGV, checked in a child process)",
             ])
         #expect(result.stdout == "")
     }

@@ -120,7 +120,7 @@ import Testing
         let link = stage.links + "/libFixtureProvider.so"
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(link)' goes through symlink '\(link)', in folder '\(stage.links)' (owner \(TrustTests.owner()), mode 01777), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write\n"
+                == "modhost: error: '\(config)': modules[0] ('FixtureProvider'): library '\(link)' goes through symlink '\(link)', in folder '\(stage.links)' (owner \(TrustTests.owner()), mode 01777), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write\n"
         )
     }
 }

@@ -97,7 +97,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.status == 1)
         #expect(
             result.errorLines == [
-                "modhost: error: module 'FixtureSplitConsumer': route 'SplitRoute' has two identities in this process: libFixtureSplitConsumer.so and libFixtureSplitProvider.so (from 'FixtureSplitProvider') each carry their own copy of the protocol (its contracts target is linked statically into both); move 'SplitRoute' into a package whose library product is 'type: .dynamic', depend on that product from both modules, and rebuild both"
+                "modhost: error: '\(path)': modules[1] ('FixtureSplitConsumer'): route 'SplitRoute' has two identities in this process: libFixtureSplitConsumer.so and libFixtureSplitProvider.so (from 'FixtureSplitProvider') each carry their own copy of the protocol (its contracts target is linked statically into both); move 'SplitRoute' into a package whose library product is 'type: .dynamic', depend on that product from both modules, and rebuild both"
             ])
     }
 
@@ -112,10 +112,10 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(result.stdout == "")
         #expect(
             result.errorLines == [
-                "modhost: error: module 'FixtureCycleA': dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
-                "modhost: error: module 'FixtureCycleB': dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
-                "modhost: error: module 'BrokenWrongABI': library '\(TestEnvironment.library("BrokenWrongABI"))' was built against SDK 0.0.0; this host has SDK \(try HostileLibrary.buildRecord().sdk): a module runs only in a host of the SDK major it was built against (0.x): rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product BrokenWrongABI'",
-                "modhost: error: module 'FixtureProvider': library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in its package: 'swift build --product FixtureProvider') or correct the path",
+                "modhost: error: '\(path)': modules[1] ('FixtureCycleA'): dependency cycle: FixtureCycleA → FixtureCycleB → FixtureCycleA",
+                "modhost: error: '\(path)': modules[2] ('FixtureCycleB'): dependency cycle: FixtureCycleB → FixtureCycleA → FixtureCycleB",
+                "modhost: error: '\(path)': modules[3] ('BrokenWrongABI'): library '\(TestEnvironment.library("BrokenWrongABI"))' was built against SDK 0.0.0; this host has SDK \(try HostileLibrary.buildRecord().sdk): a module runs only in a host of the SDK major it was built against (0.x): rebuild the module against this host's kit; this host's kit is '\(TestEnvironment.repository)/Sources/ModuleKit' (the 'let kit' line of the module's Package.swift names the kit it builds against); in this checkout: 'swift build --product BrokenWrongABI'",
+                "modhost: error: '\(path)': modules[4] ('FixtureProvider'): library '\(folder)/nowhere/libFixtureProvider.so' does not exist; build it (in its package: 'swift build --product FixtureProvider') or correct the path",
             ])
         // FixtureThrowsOnStart is fine to check: only starting it fails.
     }
@@ -244,8 +244,8 @@ func config(_ modules: [(String, String)]) throws -> String {
         let folder = TestEnvironment.buildFolder
         #expect(
             result.errorLines == [
-                "modhost: error: module 'Setings': library 'libSetings.so' was not found in the search paths ('\(folder)'); did you mean 'Settings' (libSettings.so is there)? Fix 'name' in modules.json",
-                "modhost: error: module 'Weather': library 'libWeather.so' was not found in the search paths ('\(folder)'); set 'library' in modules.json to the path of its libWeather.so",
+                "modhost: error: '\(path)': modules[0] ('Setings'): library 'libSetings.so' was not found in the search paths ('\(folder)'); did you mean 'Settings' (libSettings.so is there)? Fix 'name' in modules.json",
+                "modhost: error: '\(path)': modules[1] ('Weather'): library 'libWeather.so' was not found in the search paths ('\(folder)'); set 'library' in modules.json to the path of its libWeather.so",
             ])
         #expect(!result.stderr.contains("swift build --product"), "no advice to build a product that does not exist")
     }

@@ -42,7 +42,7 @@ import Testing
         // `check` finds it without starting anything.
         let check = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "check"])
         #expect(check.status == 1)
-        #expect(check.stderr == "modhost: error: module 'Auth': \(reason)\n")
+        #expect(check.stderr == "modhost: error: '\(folder)/modules.json': modules[0] ('Auth'): \(reason)\n")
     }
 
     @Test func aStringsFileOthersCouldChangeFailsItsModuleWithTheReason() throws {
@@ -65,7 +65,8 @@ import Testing
         #expect(check.status == 1)
         #expect(
             check.stderr
-                == "modhost: error: module 'Auth': module 'Auth': '\(english)' holds no strings; every screen would show raw keys\n")
+                == "modhost: error: '\(folder)/modules.json': modules[0] ('Auth'): module 'Auth': '\(english)' holds no strings; every screen would show raw keys\n"
+        )
     }
 
     @Test func theHostWithoutItsStringsStillRuns() throws {

@@ -32,6 +32,7 @@ import Testing
         #expect(
             result.stderr
                 == "modhost: error: '\(config)': modules[0] ('FixtureProvider'): 'library' holds a NUL character (\\u0000), which no path can; remove it\n"
+                + "modhost: error: '\(config)': modules[0] ('FixtureProvider'): not loaded while its 'library' or 'sha256' in the file is wrong (above)\n"
         )
     }
 

@@ -80,11 +80,14 @@ import Testing
         #expect(try app.run(["auth", "reset-password", "--email", "ann@example.com"]).status == 0)
         let token = try #require(app.lastToken)
         // On a pseudo-terminal: the token, then the new password twice, all typed unseen.
-        let command = "\(TestEnvironment.modhost) --config \(app.config) auth reset-password"
+        // exec: the program itself on the terminal, so that `answer` sees it read.
+        let command = "exec \(TestEnvironment.modhost) --config \(app.config) auth reset-password"
         let terminal = try TerminalProcess.start(command, environment: ["MODHOST_DATA_DIR": app.data])
         for (prompt, line) in [("Reset token", token), ("New password", "brandnew7!"), ("Confirm password", "brandnew7!")] {
             try terminal.waitFor(prompt, timeout: .seconds(60))
-            terminal.enter(line)
+            // Typed once the program reads, echo off: a line typed as the prompt shows would
+            // be echoed by the terminal before the program turns echo off.
+            try terminal.answer(line, timeout: .seconds(60))
         }
         _ = try terminal.waitForExit(timeout: .seconds(60))
         let seen = terminal.screen.transcript

@@ -18,9 +18,18 @@ import Testing
     }
 
     /// `modhost check` with FixtureProvider loaded from `library` (and `extra` fields).
-    func check(library: String, extra: String = "") throws -> ProcessResult {
+    /// What `check` said of one entry, FixtureProvider's, in a `modules.json` of its own.
+    struct Checked {
+        let result: ProcessResult
+        /// How check names the entry: `'…/modules.json': modules[0] ('FixtureProvider')`.
+        let entry: String
+        var status: Int32 { result.status }
+        var stderr: String { result.stderr }
+    }
+
+    func check(library: String, extra: String = "") throws -> Checked {
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(library)"\#(extra)"#)]))
-        return try modhost(["--config", config, "check"])
+        return Checked(result: try modhost(["--config", config, "check"]), entry: "'\(config)': modules[0] ('FixtureProvider')")
     }
 
     static func owner() -> String {
@@ -34,7 +43,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by group and others (mode 0666, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+                == "modhost: error: \(result.entry): library '\(library)' is writable by group and others (mode 0666, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
         )
     }
 
@@ -46,7 +55,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' is writable by others (mode 0646, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
+                == "modhost: error: \(result.entry): library '\(library)' is writable by others (mode 0646, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(library)'\n"
         )
     }
 
@@ -74,7 +83,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': the host's own library '\(folder)/libModuleKit.so' is in folder '\(folder)', which is writable by group and others (mode 0777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs on it; it was found through LD_LIBRARY_PATH ('\(folder)'): unset it, or name only folders that root or you alone can write\n"
+                == "modhost: error: '\(config)': modules[0] ('FixtureProvider'): the host's own library '\(folder)/libModuleKit.so' is in folder '\(folder)', which is writable by group and others (mode 0777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs on it; it was found through LD_LIBRARY_PATH ('\(folder)'): unset it, or name only folders that root or you alone can write\n"
         )
     }
 
@@ -88,7 +97,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': LD_LIBRARY_PATH names '\(folder)', which is writable by group and others (mode 01777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs while it does\n"
+                == "modhost: error: '\(config)': modules[0] ('FixtureProvider'): LD_LIBRARY_PATH names '\(folder)', which is writable by group and others (mode 01777, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'; no module runs while it does\n"
         )
         // An empty entry is the current folder to the dynamic linker, and is checked as one.
         let empty = try modhost(["--config", config, "check"], environment: ["LD_LIBRARY_PATH": ":/usr/lib"], in: folder)
@@ -159,7 +168,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' is in folder '\(folder)', which is writable by its group (mode 0770, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'\n"
+                == "modhost: error: \(result.entry): library '\(library)' is in folder '\(folder)', which is writable by its group (mode 0770, owner \(Self.owner())), so another user could change it; fix it with 'chmod go-w \(folder)'\n"
         )
     }
 
@@ -169,7 +178,7 @@ import Testing
         #expect(chown(library, 65534, 65534) == 0)
         let result = try check(library: library)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("modhost: error: module 'FixtureProvider': library '\(library)' is owned by "))
+        #expect(result.stderr.hasPrefix("modhost: error: \(result.entry): library '\(library)' is owned by "))
         #expect(
             result.stderr.hasSuffix(
                 "(uid 65534) (mode 0755), not by root, so another user could change it; fix it with 'chown root \(library)' or move it\n"))
@@ -207,7 +216,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(fifo)' is a FIFO (named pipe), not a regular file; give the path of a regular file\n"
+                == "modhost: error: \(result.entry): library '\(fifo)' is a FIFO (named pipe), not a regular file; give the path of a regular file\n"
         )
         let config = folder + "/modules.json"
         #expect(mkfifo(config, 0o600) == 0)
@@ -223,7 +232,7 @@ import Testing
         let folderResult = try check(library: folder)
         #expect(
             folderResult.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(folder)' is a folder, not a regular file; give the path of a regular file\n"
+                == "modhost: error: \(folderResult.entry): library '\(folder)' is a folder, not a regular file; give the path of a regular file\n"
         )
         let first = folder + "/libA.so"
         let second = folder + "/libB.so"
@@ -231,7 +240,7 @@ import Testing
         #expect(symlink(first, second) == 0)
         let loop = try check(library: first)
         #expect(loop.status == 1)
-        #expect(loop.stderr == "modhost: error: module 'FixtureProvider': library '\(first)' is a symlink loop; point it at a real file\n")
+        #expect(loop.stderr == "modhost: error: \(loop.entry): library '\(first)' is a symlink loop; point it at a real file\n")
     }
 
     @Test func aSHA256PinIsCheckedBeforeLoadAndModulesJSONReportsTheHash() throws {
@@ -248,7 +257,7 @@ import Testing
         #expect(refused.status == 1)
         #expect(
             refused.stderr
-                == "modhost: error: module 'FixtureProvider': library '\(library)' has sha256 \(expected), but modules.json pins \(wrong); if the new library is the one you want, update 'sha256' (see 'modhost modules --json')\n"
+                == "modhost: error: \(refused.entry): library '\(library)' has sha256 \(expected), but modules.json pins \(wrong); if the new library is the one you want, update 'sha256' (see 'modhost modules --json')\n"
         )
     }
 

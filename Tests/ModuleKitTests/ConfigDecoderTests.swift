@@ -153,7 +153,8 @@ private final class OptionalsModule: Module {
         let error = #expect(throws: ConfigurationError.self) {
             try ModuleInstance(NoneModule()).validateConfiguration(Array(#"{"b": 1, "a": 2}"#.utf8))
         }
-        #expect(error?.problems == ["config.a is not a setting; this module takes none", "config.b is not a setting; this module takes none"])
+        #expect(
+            error?.problems == ["config.a is not a setting; this module takes none", "config.b is not a setting; this module takes none"])
         #expect(error?.message == "config.a is not a setting; this module takes none; config.b is not a setting; this module takes none")
     }
 }

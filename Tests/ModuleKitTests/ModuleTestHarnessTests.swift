@@ -112,7 +112,7 @@ final class TicketModule: Module {
         let harness = ModuleTestHarness(BannerModule.self)
         try harness.provide((any HostInfoRoute).self, HostInfoDouble())
         let error = #expect(throws: ConfigurationError.self) { try harness.start(configuration: #"{"prefix": 3}"#) }
-        #expect(error?.message == "config.prefix has the wrong type: expected text (in quotes)")
+        #expect(error?.message == "config.prefix is 3; expected text (in quotes)")
         let missing = #expect(throws: ConfigurationError.self) { try harness.start(configuration: "{}") }
         #expect(missing?.message == "config.prefix is missing")
     }

@@ -79,13 +79,28 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"source": "flickr"}"#, "config.source is 'flickr'; use 'catalog' or 'pixabay'"),
-        (#"{"perPage": 500}"#, "config.perPage is 500; use 3 to 200"),
-        (#"{"baseURL": "ftp://x"}"#, "config.baseURL 'ftp://x' is not an http(s) URL"),
+        (#"{"source": "flickr"}"#, #"config.source is "flickr"; expected "catalog" or "pixabay""#),
+        (#"{"perPage": 500}"#, "config.perPage is 500; expected a whole number from 3 to 200"),
+        (#"{"baseURL": "ftp://x"}"#, #"config.baseURL is "ftp://x"; expected an http(s) URL"#),
     ])
     func aBadConfigIsRefusedByKey(json: String, message: String) throws {
         let harness = ModuleTestHarness(PhotosModule.self)
         #expect(throws: ConfigurationError(message: message)) { try harness.start(configuration: json) }
+    }
+
+    /// Every problem of one `config` at once, each with the value found.
+    @Test func everyBadValueIsToldAtOnce() throws {
+        let harness = ModuleTestHarness(PhotosModule.self)
+        let error = #expect(throws: ConfigurationError.self) {
+            try harness.start(configuration: #"{"source": "flickr", "perPage": 500, "sorce": "x", "catalog": 3}"#)
+        }
+        #expect(
+            error?.problems == [
+                #"config.catalog is 3; expected text (in quotes)"#,
+                "config.sorce is not a setting; did you mean 'source'?",
+                #"config.source is "flickr"; expected "catalog" or "pixabay""#,
+                "config.perPage is 500; expected a whole number from 3 to 200",
+            ])
     }
 }
 

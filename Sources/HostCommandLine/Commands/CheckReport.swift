@@ -36,7 +36,9 @@ struct CheckReport {
             // A module added with --module is not an entry of the file.
             let entry = entries.entry(named: report.name)?.index
             for reason in reasons {
-                problems.append(Problem(file: entry == nil ? nil : path, entry: entry, module: report.name, state: report.state.rawValue, reason: reason))
+                problems.append(
+                    Problem(
+                        file: entry == nil ? nil : path, entry: entry, module: report.name, state: report.state.rawValue, reason: reason))
             }
         }
         if let hostProblem { problems.append(Problem(file: nil, entry: nil, module: nil, state: nil, reason: .plain(hostProblem))) }
@@ -45,19 +47,22 @@ struct CheckReport {
     /// One line each: `'modules.json': modules[1] ('Photos'): config.perPage is 500; …`.
     func lines(_ strings: ModuleStrings?) -> [String] {
         problems.map { problem in
-            let reason = problem.reason.render(strings)
+            let text: HostText
             switch (problem.file, problem.entry, problem.module) {
-            case (let file?, let entry?, let module):
-                let label = FileProblem(.plain(""), entry: entry, module: module).label ?? ""
-                return "'\(file)': \(label): \(reason)"
-            case (let file?, nil, _):
-                return "'\(file)': \(reason)"
+            case (let file?, let entry, let module):
+                text = Self.inFile(file, FileProblem(problem.reason, entry: entry, module: module).labeled)
             case (nil, _, let module?):
-                return HostText("problem.module", "module '%@': %@", [.plain(module), .plain(reason)]).render(strings)
+                text = HostText("problem.module", "module '%@': %@", [.plain(module), .text(problem.reason)])
             case (nil, _, nil):
-                return reason
+                text = problem.reason
             }
+            return text.render(strings)
         }
+    }
+
+    /// `'modules.json': …`: a problem of that file.
+    static func inFile(_ path: String, _ problem: HostText) -> HostText {
+        HostText("config.in.file", "'%@': %@", [.plain(path), .text(problem)])
     }
 
     /// The same list in the one JSON layout, every key present in each problem.

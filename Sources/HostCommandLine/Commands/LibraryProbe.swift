@@ -142,7 +142,8 @@ struct LibraryProbe {
         guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
-        outcome.culpritProblem = Self.ending(phase: phase, timedOut: timedOut || ended == .hang, status: status, ended: ended, seconds: seconds)
+        outcome.culpritProblem = Self.ending(
+            phase: phase, timedOut: timedOut || ended == .hang, status: status, ended: ended, seconds: seconds)
         return outcome
     }
 
@@ -154,22 +155,27 @@ struct LibraryProbe {
         if timedOut {
             return loading
                 ? HostText(
-                    "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host", [.plain(seconds)])
+                    "probe.hang", "did not finish loading within %@ s (checked in a child process); it would hang the host",
+                    [.plain(seconds)])
                 : HostText(
                     "probe.hang.in", "did not return from %@ within %@ s (checked in a child process); it would hang the host",
                     [.plain(phase.rawValue), .plain(seconds)])
         }
         if let signal = ChildCommand.signal(status) {
             return loading
-                ? HostText("probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(signalName(signal))])
+                ? HostText(
+                    "probe.crash", "crashes the host when it is loaded (%@, checked in a child process)", [.plain(signalName(signal))])
                 : HostText(
-                    "probe.crash.in", "crashes the host in %@ (%@, checked in a child process)", [.plain(phase.rawValue), .plain(signalName(signal))])
+                    "probe.crash.in", "crashes the host in %@ (%@, checked in a child process)",
+                    [.plain(phase.rawValue), .plain(signalName(signal))])
         }
         if case .exit(let code)? = ended {
             return loading
-                ? HostText("probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
+                ? HostText(
+                    "probe.exit", "calls exit(%@) when it is loaded (checked in a child process); it would end the host", [.plain(code)])
                 : HostText(
-                    "probe.exit.in", "calls exit(%@) in %@ (checked in a child process); it would end the host", [.plain(code), .plain(phase.rawValue)])
+                    "probe.exit.in", "calls exit(%@) in %@ (checked in a child process); it would end the host",
+                    [.plain(code), .plain(phase.rawValue)])
         }
         return loading
             ? HostText("probe.ended", "ended the check's child process with status %@ when it was loaded", [.plain(code)])

@@ -101,7 +101,7 @@ public enum ModhostCommandLine {
                     return exitFailure
                 }
                 let strings = hostStrings(environment)
-                for problem in error.texts { console.error("'\(configPath)': \(problem.render(strings))") }
+                for problem in error.texts { console.error(CheckReport.inFile(configPath, problem).render(strings)) }
                 return exitFailure
             }
         }

@@ -38,7 +38,8 @@ public struct ModulesFileDecoder {
         } catch {
             if error == .missing {
                 return ModulesFileReading(
-                    path: path, problems: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
+                    path: path,
+                    problems: [HostText("config.missing", "does not exist; pass another file with --config PATH or MODHOST_CONFIG")])
             }
             return ModulesFileReading(path: path, problems: [HostText.refusal(error, of: path)])
         }
@@ -179,7 +180,8 @@ public struct ModulesFileDecoder {
         for (index, item) in items.enumerated() {
             guard case .object(let fields) = item else {
                 entries.problems.append(
-                    FileProblem(HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.found)])))
+                    FileProblem(
+                        HostText("config.entry.type", "modules[%@] must be an object, found %@", [.plain("\(index)"), .text(item.found)])))
                 continue
             }
             var written: String?
