@@ -53,6 +53,10 @@ static int wake_fd = -1;
 
 static int terminal_saved;
 static struct termios saved_terminal;
+/* What puts the screen back (off the alternate screen, the cursor shown) while the app runs
+   full screen; empty otherwise. */
+static char screen_reset[64];
+static atomic_int screen_reset_length;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP};
 
@@ -125,7 +129,18 @@ static void write_outcome(const char *outcome) {
 }
 
 void modhost_guard_restore_terminal(void) {
+    int length = atomic_exchange(&screen_reset_length, 0);
+    if (length > 0) (void)write(STDOUT_FILENO, screen_reset, (size_t)length);
     if (terminal_saved) tcsetattr(STDIN_FILENO, TCSANOW, &saved_terminal);
+}
+
+void modhost_guard_set_screen_reset(const char *sequence) {
+    atomic_store(&screen_reset_length, 0);
+    if (sequence == NULL) return;
+    size_t length = strlen(sequence);
+    if (length >= sizeof screen_reset) length = sizeof screen_reset - 1;
+    memcpy(screen_reset, sequence, length);
+    atomic_store(&screen_reset_length, (int)length);
 }
 
 void modhost_guard_exit_now(int status) {

@@ -67,8 +67,13 @@ void modhost_guard_resume(void);
 /* The host itself is ending the process: exit() is no module's doing from now on. */
 void modhost_guard_host_exiting(void);
 
-/* Puts the terminal back as it was at install (echo on); safe at any time. */
+/* Puts the terminal back as it was at install (echo on), and the screen (see below); safe at
+   any time, from a signal handler too. */
 void modhost_guard_restore_terminal(void);
+
+/* What restoring the terminal writes first while the app runs full screen (leave the
+   alternate screen, show the cursor); NULL when it no longer does. */
+void modhost_guard_set_screen_reset(const char *sequence);
 
 /* The signal that asked the process to end (SIGINT/SIGTERM), or 0. */
 int modhost_guard_pending_signal(void);

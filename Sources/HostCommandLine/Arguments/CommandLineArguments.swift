@@ -46,6 +46,8 @@ struct CommandLineArguments: Equatable {
     /// Libraries given with `--module PATH`, loaded for this run beside modules.json's.
     var extraModules: [String] = []
     var recordsCrashes = true
+    /// `--plain`: the app in the line mode even on a terminal.
+    var plain = false
     var help = false
     var version = false
     /// What a built-in command's own options set (`modules --json`, `new --output …`), while the

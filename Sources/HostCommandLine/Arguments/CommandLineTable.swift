@@ -220,6 +220,9 @@ enum CommandLineTable {
         id: "no.crash.records", names: ["--no-crash-records"], value: nil,
         summary: ["Neither skip recorded crashes nor record new ones"],
         apply: { parsed, _, _ in parsed.recordsCrashes = false })
+    static let plain = Option(
+        id: "plain", names: ["--plain"], value: nil, summary: ["Run the app line by line, not full screen (env", "MODHOST_UI=plain)"],
+        apply: { parsed, _, _ in parsed.plain = true })
     static let logLevel = Option(
         id: "log.level", names: ["--log-level"], value: "LEVEL", summary: ["trace, debug, info, warn (default), error or critical"],
         apply: { parsed, value, _ throws(UsageError) in parsed.logLevel = try CommandLineArguments.logLevel(value) },
@@ -233,7 +236,7 @@ enum CommandLineTable {
 
     /// The global options, in the order `--help` lists them.
     static let options: [Option] = [
-        config, dataFolder, only, enable, disable, module, retry, noCrashRecords, logLevel, help, version,
+        config, dataFolder, only, enable, disable, module, retry, noCrashRecords, plain, logLevel, help, version,
     ]
 
     /// The options of one built-in command (its row's usage shows them).

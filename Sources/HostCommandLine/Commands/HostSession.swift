@@ -12,6 +12,8 @@ struct HostSession {
     let console: Console
     /// For `check`: the problems of `modules.json`, which it goes on despite.
     var fileReading: ModulesFileReading?
+    /// Whether the app runs full screen (see ``FullScreenMode/wanted(plain:environment:)``).
+    var fullScreen = false
 
     func run(_ arguments: CommandLineArguments) -> Int32 {
         Console.localize(with: runtime.strings)
@@ -75,7 +77,13 @@ struct HostSession {
     /// ends, or SIGINT/SIGTERM; then stops the modules.
     private func runInteractive() -> Int32 {
         runtime.start()
-        for problem in runtime.problems { console.error(problem) }
+        let ui = runtime.navigator.ui
+        if fullScreen && FullScreenMode.enter(ui, strings: runtime.strings) {
+            // Above the first screen, where they are seen.
+            for problem in runtime.problems { ui.print(problem) }
+        } else {
+            for problem in runtime.problems { console.error(problem) }
+        }
         AppShell(runtime: runtime).run()
         runtime.stop()
         return ModhostCommandLine.exitSuccess

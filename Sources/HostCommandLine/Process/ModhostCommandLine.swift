@@ -139,7 +139,10 @@ public enum ModhostCommandLine {
             return exitUsage
         }
         SignalTrap.runtime.withLock { $0 = runtime }
-        let status = HostSession(runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil).run(parsed)
+        let status = HostSession(
+            runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil,
+            fullScreen: parsed.command == .run && FullScreenMode.wanted(plain: parsed.plain, environment: environment)
+        ).run(parsed)
         runtime.moduleGuard.finish()
         return status
     }

@@ -24,6 +24,7 @@ final class AppShell {
         }
         defer { observation?.cancel() }
         navigator.run(root: auth != nil && auth?.currentUser == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
+        FullScreenMode.leave(navigator.ui)
         navigator.ui.print(runtime.strings[.goodbye])
     }
 

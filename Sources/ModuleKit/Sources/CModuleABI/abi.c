@@ -1,1 +1,1 @@
-// Intentionally empty: this target only carries modhost_abi.h.
+// Intentionally empty: this target carries modhost_abi.h (and text_width.c its one helper).

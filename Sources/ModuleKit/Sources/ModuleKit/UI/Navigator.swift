@@ -57,6 +57,7 @@ public final class Navigator {
                 apply(pending.removeFirst())
                 continue
             }
+            ui.fullScreen?.depth = stack.count
             apply(top.show(ui))
         }
         pending.removeAll()

@@ -5,6 +5,9 @@
 public final class TerminalUI {
     public let terminal: any Terminal
     let labels: @Sendable (UILabel) -> String
+    /// While the app runs full screen (see ``enterFullScreen(strings:whileWaiting:)``): what
+    /// draws every call below; `nil` in the line mode.
+    var fullScreen: FullScreenPresenter?
 
     nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
         self.terminal = terminal
@@ -15,21 +18,25 @@ public final class TerminalUI {
 
     /// A screen title, underlined (bold on a colour terminal).
     public func title(_ text: String) {
+        if let fullScreen { return fullScreen.title(text) }
         show("\n" + style(text, code: "1") + "\n" + String(repeating: "=", count: text.count) + "\n")
     }
 
     /// A line of text.
     public func print(_ text: String) {
+        if let fullScreen { return fullScreen.print(Redaction.redact(text, jsonFields: false)) }
         show(text + "\n")
     }
 
     /// An error or validation message (red on a colour terminal).
     public func error(_ text: String) {
+        if let fullScreen { return fullScreen.feedback(Redaction.redact(text, jsonFields: false), error: true) }
         show(style("! " + text, code: "31") + "\n")
     }
 
     /// A success message (green on a colour terminal).
     public func success(_ text: String) {
+        if let fullScreen { return fullScreen.feedback(Redaction.redact(text, jsonFields: false), error: false) }
         show(style(text, code: "32") + "\n")
     }
 
@@ -49,6 +56,7 @@ public final class TerminalUI {
     /// Asks for one line; `nil` at end of input. A prompt that is a question ("Which city?",
     /// Greek "Ποια πόλη;") is followed by a space, any other by ": ".
     public func ask(_ prompt: String, secret: Bool = false) -> String? {
+        if let fullScreen { return fullScreen.ask(Redaction.redact(prompt, jsonFields: false), secret: secret) }
         // (In the pseudo-locale a question ends in "? !!]".)
         let end = prompt.hasSuffix(" !!]") ? String(prompt.dropLast(4)) : prompt
         let isQuestion = end.hasSuffix("?") || end.hasSuffix(";") || end.hasSuffix("\u{037E}")
@@ -66,9 +74,14 @@ public final class TerminalUI {
         _ title: String, _ items: [String], details: [String] = [], numbers: [Int]? = nil, canGoBack: Bool = true,
         shortcuts: [MenuShortcut] = []
     ) -> MenuChoice {
+        let keys = numbers ?? items.indices.map { $0 + 1 }
+        if let fullScreen {
+            let clean = { (text: String) in Redaction.redact(text, jsonFields: false) }
+            return fullScreen.menu(
+                clean(title), items.map(clean), details: details.map(clean), keys: keys, canGoBack: canGoBack, shortcuts: shortcuts)
+        }
         self.title(title)
         for line in details { print(line) }
-        let keys = numbers ?? items.indices.map { $0 + 1 }
         for (key, item) in zip(keys, items) { print("  \(key). \(item)") }
         var footer = shortcuts.map { "\($0.key) \($0.label)" }
         if canGoBack { footer.append("0 \(labels(.back))") }
@@ -91,6 +104,7 @@ public final class TerminalUI {
     /// goes back. The whole form's check runs last; a problem there is shown and the form
     /// asked again.
     public func fill(_ form: Form) -> FormResult {
+        if let fullScreen { return fullScreen.fill(form) }
         title(form.title)
         if let hint = form.hint { print(hint) }
         while true {
@@ -115,10 +129,49 @@ public final class TerminalUI {
         }
     }
 
+    // MARK: - Full screen
+
+    /// Runs the app full screen from now on (see ``FullScreenPresenter``): the same calls,
+    /// drawn as a whole screen. `strings` gives the host's text for a key; `whileWaiting`
+    /// wraps each wait for a key (the host's guard stands aside then). `false` when the
+    /// terminal cannot, and the line mode stays.
+    @_spi(Host)
+    public func enterFullScreen(strings: @escaping @Sendable (String) -> String, whileWaiting: @escaping (() -> Void) -> Void) -> Bool {
+        guard fullScreen == nil else { return true }
+        let session = FullScreenSession(usesColor: terminal.usesColor)
+        guard session.enter() else { return false }
+        fullScreen = FullScreenPresenter(session: session, strings: strings) { read in
+            var event: InputEvent?
+            whileWaiting { event = read() }
+            return event
+        }
+        return true
+    }
+
+    /// What puts the screen back from full screen (off the alternate screen, the cursor
+    /// shown): for the host's guard, on the paths that never return here.
+    @_spi(Host)
+    public static var fullScreenResetSequence: String { FullScreenSession.leaveSequence }
+
+    /// Back to the line mode: the terminal as it was.
+    @_spi(Host)
+    public func leaveFullScreen() {
+        fullScreen?.session.leave()
+        fullScreen = nil
+    }
+
+    /// Long text in the pager (full screen), or printed (line mode).
+    @_spi(Host)
+    public func page(_ text: String) {
+        guard let fullScreen else { return print(text) }
+        fullScreen.page(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
     // MARK: - Alerts
 
     /// An alert with an OK button.
     public func alertOK(_ title: String, _ message: String) {
+        if let fullScreen { return fullScreen.alertOK(title, Redaction.redact(message, jsonFields: false)) }
         self.title(title)
         print(message)
         _ = ask(labels(.pressEnter))
@@ -127,6 +180,14 @@ public final class TerminalUI {
     /// An alert with OK and Help; Help shows `help` and returns to the alert. Back, Quit and
     /// the end of input close it like OK.
     public func alertOKHelp(_ title: String, _ message: String, help: String) {
+        if let fullScreen {
+            while case .item(1) = fullScreen.menu(
+                title, [labels(.ok), labels(.help)], details: [message], keys: [1, 2], canGoBack: true, shortcuts: [])
+            {
+                fullScreen.page(help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            }
+            return
+        }
         while case .item(1) = menu(title + " — " + message, [labels(.ok), labels(.help)]) {
             print(help)
         }
@@ -138,6 +199,11 @@ public final class TerminalUI {
     /// - Returns: `true` when the person chose Continue.
     @discardableResult
     public func confirm(_ title: String, _ message: String, onContinue handler: () -> Void = {}) -> Bool {
+        if let fullScreen {
+            guard fullScreen.confirm(title, Redaction.redact(message, jsonFields: false)) else { return false }
+            handler()
+            return true
+        }
         self.title(title)
         print(message)
         print("  1. \(labels(.continue))")

@@ -1,0 +1,373 @@
+/// What ``TerminalUI`` shows in full-screen mode: the same calls (title, print, menu, ask, a
+/// form, a confirmation, an alert) drawn as a whole screen redrawn in place — a title bar with
+/// the breadcrumb, the screen's text wrapped at the width, the items with a highlighted
+/// selection, a status line with the last feedback, and a footer of keys. Text longer than the
+/// screen opens in a pager first. Modules draw nothing themselves.
+@MainActor
+final class FullScreenPresenter {
+    let session: FullScreenSession
+    /// The host's string for a key (the UI's labels, and the keys this mode shows).
+    let strings: @Sendable (String) -> String
+    /// Around each wait for a key: the host's guard stands aside while a person decides.
+    let whileWaiting: (() -> InputEvent?) -> InputEvent?
+
+    /// The title of each screen on the navigator's stack, for the breadcrumb.
+    private var titles: [String] = []
+    /// How many screens are on the stack (set by the navigator before each one shows).
+    var depth = 1
+    /// What the screen printed since its last question, shown above the next one.
+    private var notes: [(text: String, style: CellStyle)] = []
+    /// The last feedback line (an error or a success), kept until the next one.
+    private var status: (text: String, style: CellStyle)?
+
+    init(
+        session: FullScreenSession, strings: @escaping @Sendable (String) -> String,
+        whileWaiting: @escaping (() -> InputEvent?) -> InputEvent?
+    ) {
+        self.session = session
+        self.strings = strings
+        self.whileWaiting = whileWaiting
+    }
+
+    func label(_ label: UILabel) -> String { strings(label.rawValue) }
+
+    /// A key of this mode's own (the footer's words).
+    func text(_ key: FullScreenText) -> String { strings(key.rawValue) }
+
+    // MARK: - Output
+
+    func title(_ text: String) {
+        let index = max(depth - 1, 0)
+        if titles.count > index { titles.removeSubrange(index...) }
+        while titles.count < index { titles.append("") }
+        titles.append(text)
+    }
+
+    func print(_ text: String) { notes.append((text, [])) }
+
+    /// An error or a success: the status line, and among the notes when the screen goes on
+    /// printing after it.
+    func feedback(_ text: String, error: Bool) {
+        status = (text, error ? [.red, .bold] : [.green])
+    }
+
+    // MARK: - Frames
+
+    /// One body line: its text, its style, and whether it is the selection.
+    struct Line {
+        var text: String
+        var style: CellStyle = []
+        var selected = false
+    }
+
+    private var breadcrumb: String {
+        titles.prefix(depth).filter { !$0.isEmpty }.joined(separator: " › ")
+    }
+
+    /// Rows left for the body: all but the title bar, the status line and the footer.
+    var bodyRows: Int { max(session.rows - 3, 1) }
+
+    /// The notes as wrapped body lines.
+    private func noteLines() -> [Line] {
+        notes.flatMap { note in DisplayWidth.wrap(note.text, width: session.columns - 2).map { Line(text: $0, style: note.style) } }
+    }
+
+    /// Draws a frame: `body` from `top` (scrolled), the cursor at `cursor` of the body.
+    func draw(body: [Line], footer: [String], top: Int = 0, cursor: (line: Int, column: Int)? = nil) {
+        var grid = ScreenGrid(rows: session.rows, columns: session.columns)
+        let columns = session.columns
+        // The title bar: the breadcrumb, cut from the left when it is too long.
+        var crumb = " " + breadcrumb
+        while DisplayWidth.of(crumb) > columns - 1, crumb.count > 2 { crumb = " …" + crumb.dropFirst(3) }
+        grid.put(crumb, row: 0, column: 0, style: [.reverse, .bold])
+        grid.style(row: 0, [.reverse, .bold])
+        for (offset, line) in body.dropFirst(top).prefix(bodyRows).enumerated() {
+            let row = 1 + offset
+            grid.put(" " + line.text, row: row, column: 0, style: line.selected ? line.style.union(.reverse) : line.style)
+            if line.selected { grid.style(row: row, line.style.union(.reverse)) }
+        }
+        if let status {
+            grid.put(" " + DisplayWidth.truncate(status.text, to: columns - 2), row: session.rows - 2, column: 0, style: status.style)
+        }
+        let keys = " " + footer.joined(separator: " · ")
+        grid.put(DisplayWidth.truncate(keys, to: columns), row: session.rows - 1, column: 0, style: [.dim])
+        let place = cursor.flatMap { cursor -> (row: Int, column: Int)? in
+            let row = 1 + cursor.line - top
+            return row >= 1 && row <= bodyRows ? (row, min(cursor.column + 1, columns - 1)) : nil
+        }
+        session.draw(grid, cursor: place)
+    }
+
+    /// The next key; `nil` at the end of input. The feedback line has been seen once a key
+    /// is pressed: it goes, unless what the key does says something new.
+    func nextEvent() -> InputEvent? {
+        let event = whileWaiting { session.readKey() }
+        if case .key? = event { status = nil }
+        return event
+    }
+
+    /// Shows the notes in the pager when they do not fit above the `reserved` rows of the
+    /// question; true when input ended there. Read in the pager, they are not shown again.
+    private func pageLongNotes(reserving reserved: Int) -> Bool {
+        let lines = noteLines()
+        guard !lines.isEmpty, lines.count + 1 + reserved > bodyRows else { return false }
+        let ended = page(lines.map(\.text))
+        notes = []
+        return ended
+    }
+
+    // MARK: - The pager
+
+    /// Long text, scrolled with the arrows, j/k, PgUp/PgDn, Home/End, searched with `/` (and
+    /// `n` for the next match), closed with q, Esc or Enter. True when input ended.
+    @discardableResult
+    func page(_ content: [String]) -> Bool {
+        var top = 0
+        var search: LineEditor?
+        var query = ""
+        var lines = content.flatMap { DisplayWidth.wrap($0, width: session.columns - 2) }
+        func find(from start: Int) {
+            guard !query.isEmpty else { return }
+            let wanted = query.lowercased()
+            let order = Array(start..<lines.count) + Array(0..<min(start, lines.count))
+            if let match = order.first(where: { lines[$0].lowercased().contains(wanted) }) { top = match }
+        }
+        while true {
+            let last = max(lines.count - bodyRows, 0)
+            top = min(max(top, 0), last)
+            let shown = "\(min(top + 1, lines.count))–\(min(top + bodyRows, lines.count)) / \(lines.count)"
+            var footer = ["↑↓ PgUp PgDn", "/ " + text(.search), "q " + text(.close), shown]
+            var body = lines.map { line in
+                Line(text: line, style: !query.isEmpty && line.lowercased().contains(query.lowercased()) ? [.bold] : [])
+            }
+            var cursor: (line: Int, column: Int)?
+            if let search {
+                footer = ["Enter " + text(.search), "Esc " + label(.cancel)]
+                let prompt = "/" + search.string
+                body = Array(body.dropFirst(top).prefix(bodyRows - 1)) + [Line(text: prompt)]
+                cursor = (body.count - 1, 1 + search.cursorColumn)
+                draw(body: body, footer: footer, cursor: cursor)
+            } else {
+                draw(body: body, footer: footer, top: top)
+            }
+            guard let event = nextEvent() else { return true }
+            guard case .key(let key) = event else {
+                lines = content.flatMap { DisplayWidth.wrap($0, width: session.columns - 2) }
+                continue
+            }
+            if var editing = search {
+                switch key {
+                case .enter:
+                    query = editing.string
+                    search = nil
+                    find(from: top)
+                case .escape: search = nil
+                default:
+                    _ = editing.apply(key)
+                    search = editing
+                }
+                continue
+            }
+            switch key {
+            case .down, .character("j"): top += 1
+            case .up, .character("k"): top -= 1
+            case .pageDown, .character(" "): top += bodyRows
+            case .pageUp: top -= bodyRows
+            case .home, .character("g"): top = 0
+            case .end, .character("G"): top = last
+            case .character("/"): search = LineEditor()
+            case .character("n"): find(from: top + 1)
+            case .character("q"), .escape, .enter, .backspace: return false
+            default: break
+            }
+        }
+    }
+
+    // MARK: - Menus
+
+    /// A menu: the notes and `details` above the items, numbered by `keys`; the selection
+    /// moves with the arrows, j/k, Home/End and PgUp/PgDn, Enter opens it; a number chooses at
+    /// once when no other starts with it; a shortcut's letter acts at once; 0, Esc or
+    /// Backspace go back; q quits.
+    func menu(
+        _ title: String, _ items: [String], details: [String], keys: [Int], canGoBack: Bool, shortcuts: [MenuShortcut]
+    ) -> MenuChoice {
+        self.title(title)
+        let detailLines = details.reduce(0) { $0 + DisplayWidth.wrap($1, width: session.columns - 2).count }
+        if pageLongNotes(reserving: min(items.count, bodyRows / 2) + detailLines + 1) { return .quit }
+        defer { notes = [] }
+        var selected = 0
+        var typed = ""
+        let width = keys.map { String($0).count }.max() ?? 1
+        while true {
+            var body = noteLines()
+            if !body.isEmpty { body.append(Line(text: "")) }
+            for detail in details { body += DisplayWidth.wrap(detail, width: session.columns - 2).map { Line(text: $0) } }
+            if !details.isEmpty { body.append(Line(text: "")) }
+            let first = body.count
+            for (index, (key, item)) in zip(keys, items).enumerated() {
+                let number = String(repeating: " ", count: width - String(key).count) + "\(key)."
+                let prefix = " " + number + " "
+                let wrapped = DisplayWidth.wrap(item, width: max(session.columns - 2 - DisplayWidth.of(prefix), 8))
+                for (lineIndex, line) in wrapped.enumerated() {
+                    let lead = lineIndex == 0 ? prefix : String(repeating: " ", count: DisplayWidth.of(prefix))
+                    body.append(Line(text: lead + line, selected: index == selected))
+                }
+            }
+            // Scrolled so the selection shows, with the text above it when it fits.
+            let selectedLine = body.firstIndex { $0.selected } ?? first
+            var top = 0
+            if selectedLine >= bodyRows { top = selectedLine - bodyRows + 1 }
+            var footer = ["↑↓ " + text(.move), "Enter " + text(.open)]
+            footer += shortcuts.map { "\($0.key) \($0.label)" }
+            if canGoBack { footer.append("0/Esc " + label(.back)) }
+            footer.append("q " + label(.quit))
+            if !typed.isEmpty { footer.insert(label(.choose) + " " + typed, at: 0) }
+            draw(body: body, footer: footer, top: top)
+            guard let event = nextEvent() else { return .quit }
+            guard case .key(let key) = event else { continue }
+            switch key {
+            case .up: selected = max(selected - 1, 0)
+            case .down: selected = min(selected + 1, max(items.count - 1, 0))
+            case .character("k") where !shortcuts.contains(where: { $0.key == "k" }): selected = max(selected - 1, 0)
+            case .character("j") where !shortcuts.contains(where: { $0.key == "j" }): selected = min(selected + 1, max(items.count - 1, 0))
+            case .home: selected = 0
+            case .end: selected = max(items.count - 1, 0)
+            case .pageUp: selected = max(selected - max(bodyRows - 2, 1), 0)
+            case .pageDown: selected = min(selected + max(bodyRows - 2, 1), max(items.count - 1, 0))
+            case .enter:
+                if !typed.isEmpty {
+                    if let index = keys.firstIndex(of: Int(typed) ?? -1) { return .item(index) }
+                    typed = ""
+                    continue
+                }
+                if !items.isEmpty { return .item(selected) }
+            case .character(let character) where character.isASCII && character.isNumber:
+                if typed.isEmpty && character == "0" {
+                    if canGoBack { return .back }
+                    continue
+                }
+                typed.append(character)
+                let matches = keys.filter { String($0).hasPrefix(typed) }
+                if matches.isEmpty {
+                    status = (label(.chooseAmong).replacingOccurrences(of: "%@", with: allowed(keys, shortcuts, canGoBack)), [.red, .bold])
+                    typed = ""
+                } else if matches.count == 1, let index = keys.firstIndex(of: matches[0]), String(matches[0]) == typed {
+                    return .item(index)
+                } else if let index = keys.firstIndex(where: { String($0).hasPrefix(typed) }) {
+                    selected = index
+                }
+            case .backspace where !typed.isEmpty: typed.removeLast()
+            case .escape, .backspace, .left:
+                if canGoBack { return .back }
+            case .character("q"), .character("Q"): return .quit
+            case .character(let character):
+                if let shortcut = shortcuts.first(where: { String($0.key).lowercased() == String(character).lowercased() }) {
+                    return .shortcut(shortcut.key)
+                }
+            case .right where !items.isEmpty: return .item(selected)
+            default: break
+            }
+        }
+    }
+
+    private func allowed(_ keys: [Int], _ shortcuts: [MenuShortcut], _ canGoBack: Bool) -> String {
+        (keys.map(String.init) + shortcuts.map { String($0.key) } + (canGoBack ? ["0"] : []) + ["q"]).joined(separator: ", ")
+    }
+
+    // MARK: - Questions
+
+    /// One line asked at the bottom of the screen's text, edited in place; Enter gives it, Esc
+    /// gives an empty answer (back), Ctrl-D on an empty line ends the input.
+    func ask(_ prompt: String, secret: Bool, above: [Line] = []) -> String? {
+        if pageLongNotes(reserving: above.count + 2) { return nil }
+        var editor = LineEditor()
+        while true {
+            var body = noteLines()
+            if !body.isEmpty { body.append(Line(text: "")) }
+            body += above
+            let shown = secret ? "" : editor.string
+            let lead = prompt + " "
+            let field = DisplayWidth.wrap(lead + shown, width: max(session.columns - 3, 8))
+            let fieldStart = body.count
+            body += field.map { Line(text: $0, style: []) }
+            // The cursor: after the prompt, at the editor's place (wrapped lines counted).
+            let offset = DisplayWidth.of(lead) + (secret ? 0 : editor.cursorColumn)
+            let lineWidth = max(session.columns - 3, 8)
+            let cursor = (fieldStart + offset / lineWidth, offset % lineWidth)
+            let top = max(body.count - bodyRows, 0)
+            draw(body: body, footer: ["Enter " + label(.ok), "Esc " + label(.back)], top: top, cursor: cursor)
+            guard let event = nextEvent() else { return nil }
+            guard case .key(let key) = event else { continue }
+            switch key {
+            case .enter:
+                notes = []
+                return editor.string
+            case .escape:
+                notes = []
+                return ""
+            case .control("d") where editor.text.isEmpty: return nil
+            default: _ = editor.apply(key)
+            }
+        }
+    }
+
+    /// Each field of `form` in turn, with its rule; a bad value is told and the same field
+    /// asked again; the values given so far stay on the screen.
+    func fill(_ form: Form) -> FormResult {
+        title(form.title)
+        if let hint = form.hint { notes.append((hint, [.dim])) }
+        let kept = notes
+        while true {
+            var values: [String: String] = [:]
+            var given: [Line] = []
+            for field in form.fields {
+                while true {
+                    notes = kept
+                    let prompt = (field.rule.map { "\(field.label) (\($0))" } ?? field.label) + ":"
+                    guard let raw = ask(prompt, secret: field.isSecret, above: given) else { return .endOfInput }
+                    let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    if value.isEmpty { return .cancelled }
+                    if let problem = field.check(value, values) {
+                        status = (problem, [.red, .bold])
+                        continue
+                    }
+                    status = nil
+                    values[field.key] = value
+                    given.append(Line(text: "\(field.label): " + (field.isSecret ? "••••" : value)))
+                    break
+                }
+            }
+            let problems = form.validate(values)
+            if problems.isEmpty { return .submitted(values) }
+            status = (problems.joined(separator: " "), [.red, .bold])
+        }
+    }
+
+    /// A Continue/Cancel question: Enter on the selection, `1` or `y` continues; `0`, `n`,
+    /// Esc and `q` cancel.
+    func confirm(_ title: String, _ message: String) -> Bool {
+        // A question over the screen: one step further in the breadcrumb.
+        depth += 1
+        defer { depth -= 1 }
+        notes.append((message, []))
+        let choice = menu(title, [label(.continue), label(.cancel)], details: [], keys: [1, 2], canGoBack: true, shortcuts: [])
+        return choice == .item(0)
+    }
+
+    /// A message with OK: any of Enter, Esc, q or Space closes it.
+    func alertOK(_ title: String, _ message: String) {
+        depth += 1
+        defer { depth -= 1 }
+        notes.append((message, []))
+        _ = menu(title, [label(.ok)], details: [], keys: [1], canGoBack: true, shortcuts: [])
+    }
+}
+
+/// The words full-screen mode itself shows, translated by the host.
+enum FullScreenText: String {
+    case move = "screen.key.move"
+    case open = "screen.key.open"
+    case search = "screen.key.search"
+    case close = "screen.key.close"
+}

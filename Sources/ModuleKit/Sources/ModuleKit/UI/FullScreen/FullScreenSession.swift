@@ -1,0 +1,198 @@
+import Glibc
+import Synchronization
+
+/// The terminal in full-screen mode: the alternate screen, keys read one by one (no echo, no
+/// line editing by the terminal; Ctrl-C still a signal), the size, and frames drawn by
+/// difference. Leaving restores the terminal as it was; the host's guard does the same on the
+/// paths that never come back here (a crash, a signal, the watchdog).
+final class FullScreenSession: @unchecked Sendable {
+    // Unchecked: used from the main actor only (the app's screens); the resize flag is atomic.
+    let input: Int32
+    let output: Int32
+    let usesColor: Bool
+    /// What leaving writes: the cursor back, normal style, off the alternate screen.
+    static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J"
+
+    private var saved = termios()
+    private var active = false
+    private var shown: ScreenGrid?
+    private var cursorShown = true
+    /// Bytes read but not yet a whole key, and keys decoded but not yet asked for.
+    private var pending: [UInt8] = []
+    private var queued: [Key] = []
+    private(set) var rows = 24
+    private(set) var columns = 80
+    /// How many bytes the last frame wrote (for the benchmark).
+    private(set) var lastFrameBytes = 0
+
+    init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, usesColor: Bool) {
+        self.input = input
+        self.output = output
+        self.usesColor = usesColor
+    }
+
+    /// Enters the mode; `false` when the terminal cannot (then the line mode stays).
+    func enter() -> Bool {
+        guard tcgetattr(input, &saved) == 0 else { return false }
+        var raw = saved
+        // No echo, no line buffering, no Ctrl-V/Ctrl-O, no CR→NL; signals (Ctrl-C) stay.
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(ICRNL | IXON)
+        raw.c_cc.6 = 1  // VMIN
+        raw.c_cc.5 = 0  // VTIME
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
+        DisplayWidth.prepare()
+        ResizeSignal.install()
+        active = true
+        measure()
+        write(Self.enterSequence)
+        shown = nil
+        return true
+    }
+
+    /// Leaves the mode: the terminal as it was before ``enter()``.
+    func leave() {
+        guard active else { return }
+        active = false
+        write(Self.leaveSequence)
+        tcsetattr(input, TCSANOW, &saved)
+    }
+
+    /// Reads the size from the terminal (80×24 when it does not say).
+    func measure() {
+        var size = winsize()
+        if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 {
+            rows = Int(size.ws_row)
+            columns = Int(size.ws_col)
+        }
+    }
+
+    /// Draws `grid`, writing only what differs from the last frame (all of it after a resize).
+    func draw(_ grid: ScreenGrid, cursor: (row: Int, column: Int)?) {
+        var bytes = ScreenRenderer.bytes(from: shown, to: grid, cursor: cursor, color: usesColor)
+        let wantsCursor = cursor != nil
+        if wantsCursor != cursorShown {
+            bytes += wantsCursor ? "\u{1B}[?25h" : "\u{1B}[?25l"
+            cursorShown = wantsCursor
+        }
+        shown = grid
+        lastFrameBytes = bytes.utf8.count
+        write(bytes)
+    }
+
+    /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
+    func readKey() -> InputEvent? {
+        while true {
+            if ResizeSignal.take() {
+                measure()
+                return .resized
+            }
+            if !queued.isEmpty { return .key(queued.removeFirst()) }
+            if pending.isEmpty {
+                guard waitForInput() else { continue }
+                guard let bytes = readBytes() else { return nil }
+                pending = bytes
+            }
+            // A sequence cut at the end of a read: its rest follows at once, or a lone ESC was
+            // the Escape key (a person cannot type the rest of a sequence that fast).
+            var (keys, rest) = Key.decode(pending, escapeIsComplete: false)
+            if !rest.isEmpty {
+                if hasInput(waitingMilliseconds: 30), let more = readBytes() {
+                    pending = rest + more
+                } else {
+                    // What is still not a key (half a sequence) is dropped.
+                    keys = Key.decode(pending, escapeIsComplete: true).keys
+                    pending = []
+                }
+            } else {
+                pending = []
+            }
+            queued += keys
+        }
+    }
+
+    /// Waits until a key comes or the size changes; `false` when it was the size.
+    private func waitForInput() -> Bool {
+        var fds = [
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: ResizeSignal.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&fds, ResizeSignal.readEnd >= 0 ? 2 : 1, -1)
+            if ready < 0 && errno == EINTR { return !ResizeSignal.isPending }
+            if fds[1].revents != 0 { return false }
+            return true
+        }
+    }
+
+    private func hasInput(waitingMilliseconds: Int32) -> Bool {
+        var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, waitingMilliseconds) > 0
+    }
+
+    /// What is there to read; `nil` at end of input.
+    private func readBytes() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            return Array(buffer[..<count])
+        }
+    }
+
+    private func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { OutputFailure.report(written < 0 ? errno : EIO) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// What the person did: a key, or the terminal changed size.
+enum InputEvent: Equatable {
+    case key(Key)
+    case resized
+}
+
+/// SIGWINCH, told through a pipe the key reader waits on (a handler may only write).
+enum ResizeSignal {
+    nonisolated(unsafe) static var readEnd: Int32 = -1
+    nonisolated(unsafe) static var writeEnd: Int32 = -1
+    private static let installed = Mutex(false)
+
+    static func install() {
+        installed.withLock { done in
+            guard !done else { return }
+            done = true
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return }
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            readEnd = ends[0]
+            writeEnd = ends[1]
+            signal(SIGWINCH) { _ in
+                var byte: UInt8 = 1
+                _ = Glibc.write(ResizeSignal.writeEnd, &byte, 1)
+            }
+        }
+    }
+
+    static var isPending: Bool {
+        guard readEnd >= 0 else { return false }
+        var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
+    /// Whether the size changed since the last call (every pending signal taken).
+    static func take() -> Bool {
+        guard readEnd >= 0 else { return false }
+        var taken = false
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 { taken = true }
+        return taken
+    }
+}

@@ -1,0 +1,84 @@
+/// One key a person pressed, decoded from what the terminal sent (xterm's sequences, which
+/// tmux, the Linux console and every common terminal send too).
+enum Key: Equatable, Sendable {
+    case character(Character)
+    case enter, tab, backspace, delete, escape
+    case up, down, left, right, home, end, pageUp, pageDown
+    /// Ctrl with a letter (`a` for Ctrl-A); Ctrl-C and Ctrl-Z stay signals.
+    case control(Character)
+    /// Bytes that make no key this UI knows (a function key): ignored.
+    case unknown
+
+    /// Decodes the keys in `bytes`; an incomplete sequence at the end is left in `rest` for
+    /// the next read (a lone `ESC` at the end is the Escape key only once no more follows).
+    static func decode(_ bytes: [UInt8], escapeIsComplete: Bool) -> (keys: [Key], rest: [UInt8]) {
+        var keys: [Key] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x1B:
+                guard index + 1 < bytes.count else {
+                    if escapeIsComplete {
+                        keys.append(.escape)
+                        index += 1
+                        continue
+                    }
+                    return (keys, Array(bytes[index...]))
+                }
+                let next = bytes[index + 1]
+                guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else {
+                    // ESC then a key: Alt with it; taken as Escape, then that key.
+                    keys.append(.escape)
+                    index += 1
+                    continue
+                }
+                // CSI or SS3: parameters (digits, ';') then one final byte.
+                var end = index + 2
+                while end < bytes.count, (0x30...0x3F).contains(bytes[end]) { end += 1 }
+                guard end < bytes.count else { return (keys, Array(bytes[index...])) }
+                let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+                keys.append(Self.sequence(final: bytes[end], parameters: parameters))
+                index = end + 1
+            case 0x0D, 0x0A: keys.append(.enter); index += 1
+            case 0x09: keys.append(.tab); index += 1
+            case 0x7F, 0x08: keys.append(.backspace); index += 1
+            case 0x01...0x1A:
+                keys.append(.control(Character(Unicode.Scalar(byte + 0x60))))
+                index += 1
+            case 0x00...0x1F:
+                keys.append(.unknown)
+                index += 1
+            default:
+                // One UTF-8 character: its length from the lead byte.
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                guard index + length <= bytes.count else { return (keys, Array(bytes[index...])) }
+                let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+                keys.append(text.first.map(Key.character) ?? .unknown)
+                index += length
+            }
+        }
+        return (keys, [])
+    }
+
+    private static func sequence(final: UInt8, parameters: String) -> Key {
+        switch final {
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        case UInt8(ascii: "C"): return .right
+        case UInt8(ascii: "D"): return .left
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        case UInt8(ascii: "~"):
+            switch parameters.split(separator: ";").first {
+            case "1", "7": return .home
+            case "4", "8": return .end
+            case "3": return .delete
+            case "5": return .pageUp
+            case "6": return .pageDown
+            default: return .unknown
+            }
+        default: return .unknown
+        }
+    }
+}
