@@ -104,11 +104,12 @@ public final class RunningProcess: Sendable {
 /// Programs on a real pseudo-terminal (ModuleHostTesting's), in the same environment as
 /// ``ChildProcess``: a shell line typed at a terminal, for the tests of what a person sees.
 public enum TerminalProcess {
-    /// Starts `/bin/sh -c command` on a new terminal of `rows` by `columns`.
+    /// Starts `/bin/sh -c command` on a new terminal of `rows` by `columns`; the app in the
+    /// line mode unless `environment` says otherwise (`MODHOST_UI`).
     public static func start(
         _ command: String, environment: [String: String] = [:], unsetting unset: Set<String> = [], rows: Int = 24, columns: Int = 80
     ) throws -> TerminalSession {
-        let merged = ChildProcess.environment(["TERM": "xterm"].merging(environment) { $1 }, unsetting: unset)
+        let merged = ChildProcess.environment(["TERM": "xterm", "MODHOST_UI": "plain"].merging(environment) { $1 }, unsetting: unset)
         return try TerminalSession(["/bin/sh", "-c", command], environment: merged, rows: rows, columns: columns)
     }
 

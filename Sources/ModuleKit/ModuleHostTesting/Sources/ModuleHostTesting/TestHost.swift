@@ -168,11 +168,18 @@ public final class TestHost: Sendable {
 
     /// Starts the app (`modhost`, or `modhost ARGUMENTS…`) on a new pseudo-terminal of `rows`
     /// by `columns`, as `TERM` says (default `xterm-256color`).
+    ///
+    /// In the line mode by default (`MODHOST_UI=plain`), the one ``TerminalSession/answer(_:timeout:)``
+    /// and ``TerminalSession/choose(_:timeout:)`` speak: a line typed, then Enter. With
+    /// `fullScreen`, the app as a person sees it on a terminal: whole screens redrawn in place,
+    /// driven by keys (``TerminalSession/press(_:)``, ``TerminalSession/type(_:)``).
     public func app(
-        _ arguments: String..., rows: Int = 24, columns: Int = 80, environment extra: [String: String] = [:]
+        _ arguments: String..., rows: Int = 24, columns: Int = 80, fullScreen: Bool = false,
+        environment extra: [String: String] = [:]
     ) throws -> TerminalSession {
         var variables = environment
         if variables["TERM"] == nil || variables["TERM"] == "dumb" { variables["TERM"] = "xterm-256color" }
+        if fullScreen { variables["MODHOST_UI"] = nil } else { variables["MODHOST_UI"] = "plain" }
         for (key, value) in extra { variables[key] = value }
         return try TerminalSession([executable] + arguments, environment: variables, rows: rows, columns: columns, directory: folder)
     }

@@ -1,0 +1,142 @@
+import Foundation
+import ModuleHostTesting
+import TestSupport
+import Testing
+
+/// The app full screen on a real pseudo-terminal, read through the screen model: redrawn in
+/// place on the alternate screen, driven by keys, relaid on resize, and the terminal given
+/// back as it was on every way out.
+@Suite struct FullScreenAppTests {
+    /// Photos, Places and Settings, without Auth: the app opens on Home (1 Photos, 2 Places,
+    /// 3 Settings).
+    func world() throws -> TestHost {
+        try TestHost(entries: [("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+    }
+
+    /// The title bar (the breadcrumb) and the footer of the screen shown.
+    func bars(_ screen: TerminalScreen) -> (title: String, footer: String) {
+        (screen.lines.first?.trimmingCharacters(in: .whitespaces) ?? "", screen.lines.last?.trimmingCharacters(in: .whitespaces) ?? "")
+    }
+
+    @Test(arguments: [(24, 80), (20, 50)])
+    func everyScreenIsReachedByArrowsAndByDigits(rows: Int, columns: Int) throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: rows, columns: columns, fullScreen: true)
+        var screen = try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        #expect(screen.isAlternate, "full screen, on the alternate screen")
+        #expect(screen.lines.count == rows && screen.lines.allSatisfy { $0.count <= columns })
+        #expect(screen.highlightedLines.contains { $0.contains("1. Photos") }, "the first item is selected: \(screen)")
+        #expect(bars(screen).footer.contains("q Quit"))
+        // Arrows: down to Places, Enter opens it, Esc goes back.
+        app.press(.down)
+        screen = try app.waitUntil(describing: "Places selected") { $0.highlightedLines.contains { $0.contains("2. Places") } }
+        app.press(.enter)
+        screen = try app.waitUntil(describing: "Home › Places") { bars($0).title == "Home › Places" }
+        #expect(screen.contains("Add a city"))
+        app.press(.escape)
+        try app.waitUntil(describing: "back Home") { bars($0).title == "Home" }
+        // j/k move too; End and Home jump.
+        app.type("j")
+        try app.waitUntil(describing: "j moves") { $0.highlightedLines.contains { $0.contains("2. Places") } }
+        app.press(.end)
+        try app.waitUntil(describing: "End") { $0.highlightedLines.contains { $0.contains("3. Settings") } }
+        app.press(.home)
+        try app.waitUntil(describing: "Home key") { $0.highlightedLines.contains { $0.contains("1. Photos") } }
+        // A digit chooses at once, as a stable shortcut.
+        app.type("3")
+        screen = try app.waitUntil(describing: "Home › Settings") { bars($0).title == "Home › Settings" }
+        #expect(bars(screen).footer.contains("h Help"), "a menu's letters are in the footer: \(bars(screen).footer)")
+        // A letter acts without Enter: Help opens in the pager, q closes it.
+        app.type("h")
+        screen = try app.waitUntil(describing: "the pager") { bars($0).footer.contains("/ search") }
+        #expect(screen.contains("Commands of the active modules"))
+        app.type("q")
+        try app.waitUntil(describing: "Settings again") { $0.contains("Language: English") && !bars($0).footer.contains("/ search") }
+        // Backspace goes back; q quits and the terminal is the shell's again.
+        app.press(.backspace)
+        try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        app.type("q")
+        let ended = try app.waitForExit()
+        #expect(ended.succeeded, "\(ended)")
+        #expect(!app.screen.isAlternate, "off the alternate screen")
+        #expect(app.screen.contains("Goodbye."))
+    }
+
+    @Test func aResizeMidScreenRedrawsAtTheNewSize() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        app.type("3")
+        try app.waitUntil(describing: "Settings") { bars($0).title == "Home › Settings" }
+        app.resize(rows: 20, columns: 50)
+        let screen = try app.waitUntil(describing: "the footer on row 20") { screen in
+            screen.lines.count == 20 && screen.lines[19].contains("↑↓ move") && screen.lines[0].contains("Home › Settings")
+        }
+        #expect(screen.lines.allSatisfy { $0.count <= 50 })
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+    }
+
+    /// A line typed in a question is edited in place: the arrows, Backspace, Ctrl-U.
+    @Test func aQuestionIsEditedInPlace() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        app.type("2")
+        try app.waitUntil(describing: "Places") { bars($0).title == "Home › Places" }
+        app.press(.enter)
+        try app.waitFor("Which country?")
+        // "Itxy", back before the y, the x rubbed out, "al" put in: "Italy".
+        app.type("Itxy")
+        app.press(.left)
+        app.press(.backspace)
+        app.type("al")
+        try app.waitUntil(describing: "Italy typed") { $0.lines.contains { $0.contains("Italy") } }
+        app.press(.control("u"))
+        try app.waitUntil(describing: "the line emptied") { !$0.lines.contains { $0.contains("Italy") } }
+        app.press(.escape)
+        try app.waitUntil(describing: "back to Places") { $0.contains("Add a city") }
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+    }
+
+    /// `--plain`, and `MODHOST_UI=plain`, keep the line mode on a terminal.
+    @Test func plainKeepsTheLineModeOnATerminal() throws {
+        let host = try world()
+        for app in [try host.app("--plain", fullScreen: true), try host.app(fullScreen: true, environment: ["MODHOST_UI": "plain"])] {
+            try app.waitFor("Which one?")
+            #expect(!app.screen.isAlternate)
+            try app.answer("q")
+            #expect(try app.waitForExit().succeeded)
+        }
+    }
+
+    /// Ctrl-C, and a module that crashes while its screen shows, give the terminal back as it
+    /// was: off the alternate screen, echo and line editing on (`stty -a` after).
+    @Test(arguments: ["ctrl-c", "crash"])
+    func theTerminalIsRestoredOnEveryWayOut(way: String) throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureMisbehaves", way == "crash" ? #""config": {"in": "screen", "how": "fatalError"}"# : "")]))
+        let data = try TestEnvironment.temporaryFolder()
+        let command = """
+            trap : INT
+            \(TestEnvironment.modhost) --config \(config) --data-dir \(data)
+            echo "status=$?"
+            stty -a </dev/tty | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
+            """
+        let terminal = try TerminalProcess.start(command, environment: ["MODHOST_UI": "", "LANG": "en_US.UTF-8"])
+        try terminal.waitUntil(describing: "Home, full screen") { $0.isAlternate && $0.contains("Misbehave") }
+        if way == "crash" { terminal.type("1") } else { terminal.press(.control("c")) }
+        _ = try terminal.waitForExit(timeout: .seconds(60))
+        let lines = terminal.screen.transcript.split(separator: "\n").map(String.init)
+        #expect(!terminal.screen.isAlternate)
+        #expect(lines.contains(way == "crash" ? "status=134" : "status=130") || lines.contains { $0.hasPrefix("status=") }, "\(lines)")
+        #expect(lines.suffix(2) == ["icanon", "echo"], "the terminal as it was: \(terminal.screen.transcript)")
+        if way == "crash" {
+            #expect(terminal.screen.transcript.contains("module 'FixtureMisbehaves' crashed the host in screen"), "\(terminal.screen.transcript)")
+        }
+    }
+}

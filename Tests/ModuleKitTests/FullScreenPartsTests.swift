@@ -1,0 +1,91 @@
+import Foundation
+@testable import ModuleKit
+import Testing
+
+/// The parts of the full-screen mode that need no terminal: keys from bytes, display widths
+/// and wrapping, the line editor, and the renderer's bytes.
+@Suite struct FullScreenPartsTests {
+    @Test func keysAreDecodedFromWhatTerminalsSend() {
+        let bytes = Array("a\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[3~\r\u{7F}\u{01}é日".utf8)
+        let (keys, rest) = Key.decode(bytes, escapeIsComplete: false)
+        #expect(
+            keys == [
+                .character("a"), .up, .down, .right, .left, .pageUp, .pageDown, .home, .end, .home, .end, .delete, .enter, .backspace,
+                .control("a"), .character("é"), .character("日"),
+            ])
+        #expect(rest.isEmpty)
+    }
+
+    @Test func aSequenceCutAtTheEndWaitsAndALoneEscapeIsEscape() {
+        #expect(Key.decode([0x1B, UInt8(ascii: "[")], escapeIsComplete: false) == ([], [0x1B, UInt8(ascii: "[")]))
+        #expect(Key.decode([0x1B], escapeIsComplete: false) == ([], [0x1B]))
+        #expect(Key.decode([0x1B], escapeIsComplete: true).keys == [.escape])
+        #expect(Key.decode(Array("日".utf8.prefix(2)), escapeIsComplete: false).rest.count == 2, "half a character waits")
+    }
+
+    @Test func widthsComeFromTheCLibrary() {
+        DisplayWidth.prepare()
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("日本") == 4, "East Asian wide")
+        #expect(DisplayWidth.of("e\u{301}") == 1, "a combining mark takes no column")
+        #expect(DisplayWidth.truncate("United States", to: 8) == "United …")
+    }
+
+    @Test func wordsWrapAtTheWidthNeverMidWord() {
+        DisplayWidth.prepare()
+        #expect(DisplayWidth.wrap("Unit States of America", width: 10) == ["Unit", "States of", "America"])
+        #expect(DisplayWidth.wrap("Bilder herunterladen", width: 14) == ["Bilder", "herunterladen"])
+        #expect(DisplayWidth.wrap("Donaudampfschiff", width: 8) == ["Donaudam", "pfschiff"], "only a word longer than a line is broken")
+        #expect(DisplayWidth.wrap("  1. a long item here", width: 10) == ["  1. a", "  long", "  item", "  here"], "the indentation stays")
+        #expect(DisplayWidth.wrap("日本語の文", width: 4) == ["日本", "語の", "文"])
+        #expect(DisplayWidth.wrap("one\ntwo", width: 10) == ["one", "two"])
+    }
+
+    @Test func theLineEditorEditsAsAShellDoes() {
+        var editor = LineEditor("hello world")
+        for key: Key in [.left, .left, .left, .left, .left, .backspace] { _ = editor.apply(key) }
+        #expect(editor.string == "helloworld" && editor.cursor == 5)
+        _ = editor.apply(.character(","))
+        _ = editor.apply(.home)
+        _ = editor.apply(.delete)
+        #expect(editor.string == "ello,world")
+        _ = editor.apply(.end)
+        _ = editor.apply(.control("w"))
+        #expect(editor.string == "")
+        editor = LineEditor("one two three")
+        _ = editor.apply(.control("w"))
+        #expect(editor.string == "one two ")
+        _ = editor.apply(.left)
+        _ = editor.apply(.control("u"))
+        #expect(editor.string == " " && editor.cursor == 0)
+        _ = editor.apply(.control("e"))
+        #expect(editor.cursor == 1)
+    }
+
+    /// A selection moving one row on a 100×30 list rewrites the two rows that changed and
+    /// nothing else: at most twice the changed cells in bytes, moves and styles included.
+    @Test func aSelectionMoveWritesOnlyTheRowsThatChanged() {
+        func list(selected: Int) -> ScreenGrid {
+            var grid = ScreenGrid(rows: 30, columns: 100)
+            grid.put(" Home › Places", row: 0, column: 0, style: [.reverse, .bold])
+            for row in 1..<29 {
+                grid.put("  \(row). City number \(row)", row: row, column: 0, style: row == selected ? [.reverse] : [])
+                if row == selected { grid.style(row: row, [.reverse]) }
+            }
+            return grid
+        }
+        let first = ScreenRenderer.bytes(from: nil, to: list(selected: 3), cursor: nil, color: true)
+        #expect(first.hasPrefix("\u{1B}[0m\u{1B}[H\u{1B}[2J"), "the first frame paints it all")
+        let move = ScreenRenderer.bytes(from: list(selected: 3), to: list(selected: 4), cursor: nil, color: true)
+        let changed = (0..<30).flatMap { row in (0..<100).map { (row, $0) } }.filter { list(selected: 3)[$0.0, $0.1] != list(selected: 4)[$0.0, $0.1] }
+        #expect(changed.count == 200, "two rows of 100")
+        #expect(move.utf8.count <= 2 * changed.count, "\(move.utf8.count) bytes for \(changed.count) cells")
+        #expect(ScreenRenderer.bytes(from: list(selected: 4), to: list(selected: 4), cursor: nil, color: true) == "", "nothing changed, nothing written")
+    }
+
+    @Test func controlCharactersAModulePrintsCannotMoveTheCursor() {
+        var grid = ScreenGrid(rows: 2, columns: 20)
+        grid.put("a\u{1B}[2Jb", row: 0, column: 0)
+        #expect((0..<6).map { grid[0, $0].character } == ["a", "?", "[", "2", "J", "b"])
+    }
+}
