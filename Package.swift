@@ -109,7 +109,7 @@ var targets: [Target] = [
         name: "ModhostBench",
         dependencies: [
             fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
-            "TestSupport",
+            moduleHostTesting, "TestSupport",
         ] + hostLayers,
         path: "Benchmarks/ModhostBench"),
     // The start-up floor modhost-bench compares with: a C program that only dlopens libraries.

@@ -136,7 +136,9 @@ import Testing
         #expect(lines.contains(way == "crash" ? "status=134" : "status=130") || lines.contains { $0.hasPrefix("status=") }, "\(lines)")
         #expect(lines.suffix(2) == ["icanon", "echo"], "the terminal as it was: \(terminal.screen.transcript)")
         if way == "crash" {
-            #expect(terminal.screen.transcript.contains("module 'FixtureMisbehaves' crashed the host in screen"), "\(terminal.screen.transcript)")
+            #expect(
+                terminal.screen.transcript.contains("module 'FixtureMisbehaves' crashed the host in screen"),
+                "\(terminal.screen.transcript)")
         }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
-@testable import ModuleKit
 import Testing
+
+@testable import ModuleKit
 
 /// The parts of the full-screen mode that need no terminal: keys from bytes, display widths
 /// and wrapping, the line editor, and the renderer's bytes.
 @Suite struct FullScreenPartsTests {
     @Test func keysAreDecodedFromWhatTerminalsSend() {
-        let bytes = Array("a\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[3~\r\u{7F}\u{01}é日".utf8)
+        let bytes = Array(
+            "a\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[3~\r\u{7F}\u{01}é日".utf8)
         let (keys, rest) = Key.decode(bytes, escapeIsComplete: false)
         #expect(
             keys == [
@@ -77,10 +79,14 @@ import Testing
         let first = ScreenRenderer.bytes(from: nil, to: list(selected: 3), cursor: nil, color: true)
         #expect(first.hasPrefix("\u{1B}[0m\u{1B}[H\u{1B}[2J"), "the first frame paints it all")
         let move = ScreenRenderer.bytes(from: list(selected: 3), to: list(selected: 4), cursor: nil, color: true)
-        let changed = (0..<30).flatMap { row in (0..<100).map { (row, $0) } }.filter { list(selected: 3)[$0.0, $0.1] != list(selected: 4)[$0.0, $0.1] }
+        let changed = (0..<30).flatMap { row in (0..<100).map { (row, $0) } }.filter {
+            list(selected: 3)[$0.0, $0.1] != list(selected: 4)[$0.0, $0.1]
+        }
         #expect(changed.count == 200, "two rows of 100")
         #expect(move.utf8.count <= 2 * changed.count, "\(move.utf8.count) bytes for \(changed.count) cells")
-        #expect(ScreenRenderer.bytes(from: list(selected: 4), to: list(selected: 4), cursor: nil, color: true) == "", "nothing changed, nothing written")
+        #expect(
+            ScreenRenderer.bytes(from: list(selected: 4), to: list(selected: 4), cursor: nil, color: true) == "",
+            "nothing changed, nothing written")
     }
 
     @Test func controlCharactersAModulePrintsCannotMoveTheCursor() {
