@@ -142,3 +142,25 @@ import Testing
         }
     }
 }
+
+/// The README's picture of the full-screen app is the screen model's text of the real app,
+/// so it cannot drift from what a person sees.
+@Suite struct FullScreenPictureTests {
+    @Test func theReadmePictureIsWhatTheAppDraws() throws {
+        let host = try TestHost(entries: [("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 14, columns: 72, fullScreen: true)
+        try app.waitFor("Home")
+        app.type("3")
+        try app.waitUntil(describing: "Settings") { $0.lines.first?.contains("Home › Settings") == true }
+        app.press(.down)
+        let screen = try app.waitUntil(describing: "per page selected") { $0.highlightedLines.contains { $0.contains("per page") } }
+        let picture = screen.lines.map { "│" + $0.padding(toLength: 72, withPad: " ", startingAt: 0) + "│" }
+        let framed = (["┌" + String(repeating: "─", count: 72) + "┐"] + picture + ["└" + String(repeating: "─", count: 72) + "┘"])
+            .joined(separator: "\n")
+        let readme = try String(contentsOfFile: TestEnvironment.repository + "/README.md", encoding: .utf8)
+        #expect(readme.contains("```\n" + framed + "\n```"), "the README's picture, as the app draws it now:\n\(framed)")
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+}
