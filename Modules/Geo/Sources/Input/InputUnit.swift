@@ -18,12 +18,15 @@ public final class InputRouter {
     let title: String
     /// What the screen asks, as a question ("Which country?").
     let question: String
+    /// Answers offered under the question (full screen), filtered as the person types.
+    let suggestions: [Suggestion]
     private(set) var onDone: ((String) -> InputDecision)?
     private(set) var onCancel: (() -> Navigation)?
 
-    public init(title: String, question: String) {
+    public init(title: String, question: String, suggestions: [Suggestion] = []) {
         self.title = title
         self.question = question
+        self.suggestions = suggestions
     }
 
     public func configure(onDone: @escaping (String) -> InputDecision, onCancel: @escaping () -> Navigation) {
@@ -46,7 +49,8 @@ public final class InputView: Screen {
     public func show(_ ui: TerminalUI) -> Navigation {
         ui.title(router.title)
         ui.print(cancelHint)
-        guard let text = ui.ask(router.question) else { return .quit }
+        let answer = router.suggestions.isEmpty ? ui.ask(router.question) : ui.ask(router.question, suggestions: router.suggestions)
+        guard let text = answer else { return .quit }
         if text.trimmingCharacters(in: .whitespaces).isEmpty { return router.onCancel?() ?? .pop }
         switch router.onDone?(text) ?? .proceed(.pop) {
         case .proceed(let navigation): return navigation
@@ -69,7 +73,9 @@ public struct SilverUnit<Router: AnyObject> {
 
 /// Builds the reusable input unit (its assembly).
 @MainActor
-public func InputUnitAssembly(title: String, question: String, cancelHint: String) -> SilverUnit<InputRouter> {
-    let router = InputRouter(title: title, question: question)
+public func InputUnitAssembly(
+    title: String, question: String, cancelHint: String, suggestions: [Suggestion] = []
+) -> SilverUnit<InputRouter> {
+    let router = InputRouter(title: title, question: question, suggestions: suggestions)
     return SilverUnit(router: router, view: InputView(router: router, cancelHint: cancelHint))
 }

@@ -71,6 +71,23 @@ public final class PlacesInteractor {
         return city
     }
 
+    /// Every country as a suggestion for the country question: named in the current language
+    /// with its code, found by its name in any shipped language and by its code; `preferred`
+    /// (Settings' default country) first, the rest in the language's order.
+    public func countrySuggestions(preferred: String?) -> [Suggestion] {
+        let current = locale.current
+        let sortLocale = Locale(identifier: current)
+        let named: [(name: String, suggestion: Suggestion)] = regions.codes.map { code in
+            let name = regions.name(of: code, locale: current)
+            let terms = [code] + ModuleStrings.shippedLocales.map { regions.name(of: code, locale: $0) }
+            return (name, Suggestion("\(name) (\(code))", value: code, terms: terms))
+        }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        let all = named.sorted { $0.name.compare($1.name, options: options, locale: sortLocale) == .orderedAscending }.map(\.suggestion)
+        guard let preferred, let first = all.firstIndex(where: { $0.value == preferred }) else { return all }
+        return [all[first]] + all.enumerated().filter { $0.offset != first }.map(\.element)
+    }
+
     public func countryName(_ code: String) -> String {
         regions.name(of: code, locale: locale.current)
     }

@@ -5,6 +5,8 @@ import ModuleKit
 @MainActor
 public final class PlacesRouter {
     let strings: ModuleStrings
+    /// Settings' default country, offered first when adding a city.
+    var defaultCountry: () -> String? = { nil }
     /// The open input step, if any (weak: its view owns it), for the memory test.
     private(set) weak var countryInput: InputRouter?
 
@@ -17,7 +19,8 @@ public final class PlacesRouter {
     func addCity(with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
         let countryStep = InputUnitAssembly(
-            title: strings[.addTitle], question: strings[.fieldCountry], cancelHint: strings[.cancelHint])
+            title: strings[.addTitle], question: strings[.fieldCountry], cancelHint: strings[.cancelHint],
+            suggestions: interactor.countrySuggestions(preferred: defaultCountry()))
         countryInput = countryStep.router
         countryStep.router.configure(
             onDone: { [weak self] text in
@@ -141,5 +144,6 @@ public final class PlacesView: Screen {
 public func PlacesUnitAssembly(context: ModuleContext) throws -> SilverUnit<PlacesRouter> {
     let interactor = try PlacesInteractor(resolver: context.resolver, locale: context.locale)
     let router = PlacesRouter(strings: context.strings)
+    router.defaultCountry = { GeoModule.defaultCountry(context) }
     return SilverUnit(router: router, view: PlacesView(router: router, interactor: interactor))
 }

@@ -66,6 +66,17 @@ public final class TerminalUI {
         return answer
     }
 
+    /// Asks for one line, offering `suggestions`: in full screen they show under the question,
+    /// filtered as the person types (case and accents ignored, their `terms` too), and Enter
+    /// on one answers its `value`; the line mode asks exactly as ``ask(_:secret:)``. The
+    /// first suggestions come first while nothing is typed (put a default there).
+    ///
+    /// - Since: SDK 1.3.0.
+    public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {
+        guard let fullScreen else { return ask(prompt) }
+        return fullScreen.ask(Redaction.redact(prompt, jsonFields: false), secret: false, suggestions: suggestions)
+    }
+
     /// The one navigation model of every menu: the title, `details` under it (what the screen
     /// shows), `items` numbered (by `numbers`, else from 1), then a footer of shortcuts — `0` Back (also an empty answer) unless `canGoBack` is
     /// false (the app's first screen), `q` Quit, and `shortcuts` — asked until the answer is

@@ -278,36 +278,57 @@ final class FullScreenPresenter {
     // MARK: - Questions
 
     /// One line asked at the bottom of the screen's text, edited in place; Enter gives it, Esc
-    /// gives an empty answer (back), Ctrl-D on an empty line ends the input.
-    func ask(_ prompt: String, secret: Bool, above: [Line] = []) -> String? {
-        if pageLongNotes(reserving: above.count + 2) { return nil }
+    /// gives an empty answer (back), Ctrl-D on an empty line ends the input. With
+    /// `suggestions`, those the line finds are listed under it, the first selected; ↑ ↓ move
+    /// the selection and Enter answers its value.
+    func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = []) -> String? {
+        if pageLongNotes(reserving: above.count + 2 + (suggestions.isEmpty ? 0 : bodyRows / 2)) { return nil }
         var editor = LineEditor()
+        var selected = 0
         while true {
             var body = noteLines()
             if !body.isEmpty { body.append(Line(text: "")) }
             body += above
             let shown = secret ? "" : editor.string
             let lead = prompt + " "
-            let field = DisplayWidth.wrap(lead + shown, width: max(session.columns - 3, 8))
+            let lineWidth = max(session.columns - 3, 8)
+            let field = DisplayWidth.wrap(lead + shown, width: lineWidth)
             let fieldStart = body.count
-            body += field.map { Line(text: $0, style: []) }
+            body += field.map { Line(text: $0) }
             // The cursor: after the prompt, at the editor's place (wrapped lines counted).
             let offset = DisplayWidth.of(lead) + (secret ? 0 : editor.cursorColumn)
-            let lineWidth = max(session.columns - 3, 8)
             let cursor = (fieldStart + offset / lineWidth, offset % lineWidth)
-            let top = max(body.count - bodyRows, 0)
-            draw(body: body, footer: ["Enter " + label(.ok), "Esc " + label(.back)], top: top, cursor: cursor)
+            let found = Suggestion.filter(suggestions, by: editor.string)
+            selected = min(selected, max(found.count - 1, 0))
+            if !suggestions.isEmpty {
+                let room = max(bodyRows - body.count, 1)
+                let first = max(0, min(selected - room + 1, found.count - room))
+                for (index, suggestion) in found.enumerated().dropFirst(first).prefix(room) {
+                    body.append(
+                        Line(text: "  " + DisplayWidth.truncate(suggestion.title, to: session.columns - 4), selected: index == selected))
+                }
+            }
+            let top = max(fieldStart + field.count - bodyRows, 0)
+            var footer = ["Enter " + label(.ok), "Esc " + label(.back)]
+            if !suggestions.isEmpty { footer.insert("↑↓ " + text(.move) + " (\(found.count))", at: 0) }
+            draw(body: body, footer: footer, top: top, cursor: cursor)
             guard let event = nextEvent() else { return nil }
             guard case .key(let key) = event else { continue }
             switch key {
             case .enter:
                 notes = []
-                return editor.string
+                // The selected suggestion, else the line as typed.
+                return found.isEmpty ? editor.string : found[selected].value
             case .escape:
                 notes = []
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
-            default: _ = editor.apply(key)
+            case .down where !suggestions.isEmpty: selected = min(selected + 1, max(found.count - 1, 0))
+            case .up where !suggestions.isEmpty: selected = max(selected - 1, 0)
+            case .pageDown where !suggestions.isEmpty: selected = min(selected + bodyRows / 2, max(found.count - 1, 0))
+            case .pageUp where !suggestions.isEmpty: selected = max(selected - bodyRows / 2, 0)
+            default:
+                if editor.apply(key) { selected = 0 }
             }
         }
     }
