@@ -103,6 +103,36 @@ import Testing
         #expect(try app.waitForExit().succeeded)
     }
 
+    /// The country question filters the countries as the person types, in the current
+    /// language, by a name in another shipped language and ignoring accents; Settings' default
+    /// country comes first.
+    @Test func theCountryQuestionFiltersAsThePersonTypes() throws {
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", "")], language: "fr")
+        defer { withExtendedLifetime(host) {} }
+        #expect(try host.run("settings", "set", "geo.defaultCountry", "IT").succeeded)
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitFor("Accueil")
+        app.type("1")
+        try app.waitFor("Ajouter une ville")
+        app.press(.enter)
+        var screen = try app.waitFor("Quel pays ?")
+        // The title bar is in reverse video too; the selection is the next highlighted row.
+        #expect(screen.highlightedLines.dropFirst().first?.contains("Italie (IT)") == true, "the default country first: \(screen)")
+        app.type("germany")
+        screen = try app.waitUntil(describing: "Allemagne alone") { $0.contains("Allemagne (DE)") && !$0.contains("Italie (IT)") }
+        app.press(.control("u"))
+        app.type("osterr")
+        screen = try app.waitUntil(describing: "Autriche") { $0.highlightedLines.dropFirst().first?.contains("Autriche (AT)") == true }
+        app.press(.enter)
+        try app.waitFor("Quelle ville ?")
+        app.type("Wien")
+        app.press(.enter)
+        screen = try app.waitUntil(describing: "saved") { $0.contains("Wien") && $0.contains("Autriche") && !$0.contains("Quelle ville ?") }
+        app.type("q")
+        _ = try app.waitForExit()
+        #expect(try host.run("geo", "list").stdout.contains("Wien"))
+    }
+
     /// `--plain`, and `MODHOST_UI=plain`, keep the line mode on a terminal.
     @Test func plainKeepsTheLineModeOnATerminal() throws {
         let host = try world()

@@ -94,4 +94,20 @@ import Testing
         grid.put("a\u{1B}[2Jb", row: 0, column: 0)
         #expect((0..<6).map { grid[0, $0].character } == ["a", "?", "[", "2", "J", "b"])
     }
+
+    @Test func suggestionsAreFoundFzfStyleIgnoringCaseAndAccents() {
+        let countries = [
+            Suggestion("Österreich (AT)", value: "AT", terms: ["AT", "Austria", "Autriche"]),
+            Suggestion("Deutschland (DE)", value: "DE", terms: ["DE", "Germany", "Allemagne"]),
+            Suggestion("Dänemark (DK)", value: "DK", terms: ["DK", "Denmark"]),
+        ]
+        #expect(Suggestion.filter(countries, by: "").map(\.value) == ["AT", "DE", "DK"], "nothing typed: all, in order")
+        #expect(Suggestion.filter(countries, by: "oster").map(\.value) == ["AT"], "accents ignored")
+        #expect(Suggestion.filter(countries, by: "ALLEM").map(\.value) == ["DE"], "another language's name, any case")
+        #expect(Suggestion.filter(countries, by: "dk").map(\.value) == ["DK"], "the code")
+        #expect(Suggestion.filter(countries, by: "d").map(\.value) == ["DE", "DK"], "the start of a title first")
+        #expect(Suggestion.filter(countries, by: "r").map(\.value) == ["AT", "DK", "DE"], "anywhere in a title before anywhere in a term")
+        #expect(Suggestion.filter(countries, by: "dnmk").map(\.value) == ["DK"], "letters in order")
+        #expect(Suggestion.filter(countries, by: "zz").isEmpty)
+    }
 }
