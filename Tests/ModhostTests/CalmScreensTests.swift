@@ -40,7 +40,7 @@ import Testing
 
     @Test func aPhotosDetailsComeUnderItsTitle() throws {
         let output = try run(try app(), ["2", "1", "cat", "1", "0", "0", "0", "q"])
-        #expect(output.contains("Photo #101\n==========\n#101 photo\nTags: cat, kitten, pet\nSize: 48×32, 106 bytes\n"), "\(output)")
+        #expect(output.contains("Photo #101\n==========\nType: photo\nTags: cat, kitten, pet\nSize: 48×32, 106 bytes\n"), "\(output)")
         #expect(output.contains("Page 1 of 1 (3 photos)\n  1. cat, kitten, pet — Mira (#101)\n"))
     }
 }

@@ -45,18 +45,21 @@ import Testing
         Case(name: "Delete: which city", loggedIn: true, path: ["3", "3"], screen: "Which city?", parent: "Places", isMenu: true),
         Case(name: "Delete: confirm", loggedIn: true, path: ["3", "3", "1"], screen: "Delete City", parent: "Places", isMenu: true),
         Case(name: "Settings", loggedIn: true, path: ["4"], screen: "Settings", parent: "Home", isMenu: true),
-        Case(name: "Settings: name", loggedIn: true, path: ["4", "1"], screen: "Display name", parent: "Settings", isMenu: false),
+        Case(
+            name: "Settings: name", loggedIn: true, path: ["4", "1"], screen: "Display name (now Ann)", parent: "Settings", isMenu: false),
         Case(name: "Settings: password", loggedIn: true, path: ["4", "2"], screen: "Current password", parent: "Settings", isMenu: false),
         Case(name: "Settings: language", loggedIn: true, path: ["4", "3"], screen: "Language", parent: "Settings", isMenu: true),
         Case(
-            name: "Settings: photos per page", loggedIn: true, path: ["4", "21"], screen: "New value for Photos per page?",
+            name: "Settings: photos per page", loggedIn: true, path: ["4", "21"],
+            screen: "New value for Photos per page (now 20, default 20, 3 to 200)?",
             parent: "Settings", isMenu: false),
         Case(name: "Settings: data source", loggedIn: true, path: ["4", "22"], screen: "Data source", parent: "Settings", isMenu: true),
         Case(
             name: "Settings: safe search", loggedIn: true, path: ["4", "23"], screen: "Safe search (suitable for all ages)",
             parent: "Settings", isMenu: true),
         Case(
-            name: "Settings: default country", loggedIn: true, path: ["4", "31"], screen: "New value for Default country?",
+            name: "Settings: default country", loggedIn: true, path: ["4", "31"],
+            screen: "New value for Default country (now -, default -)?",
             parent: "Settings", isMenu: false),
         Case(name: "Settings: log out", loggedIn: true, path: ["4", "l"], screen: "Log Out", parent: "Settings", isMenu: true),
         Case(name: "Home: log out", loggedIn: true, path: ["l"], screen: "Log Out", parent: "Home", isMenu: true),

@@ -53,6 +53,10 @@ final class InMemoryGeoStorage: GeoStorageService {
 /// A resolver with Geo's services, the storage being the in-memory double.
 func makeResolver(storage: any GeoStorageService = InMemoryGeoStorage()) throws -> ModuleResolver {
     let (locator, access) = ServiceLocator.withHostAccess()
+    // A resolver does not own its locator (the host's lives as long as the process): each
+    // test's is kept here, so a screen that resolves later (the default country, when a city
+    // is added) finds it.
+    liveLocators.withLock { $0.append(locator) }
     let resolver = locator.resolver(for: GeoModule.manifest, access: access)
     let registry = ModuleRegistry(context: .testing(moduleName: "Geo", resolver: resolver), locator: locator)
     try registry.service((any GeoStorageService).self, .singleton(storage))
@@ -62,6 +66,9 @@ func makeResolver(storage: any GeoStorageService = InMemoryGeoStorage()) throws 
 }
 
 let sharedCatalog = RegionCatalog()
+
+/// The locators `makeResolver` made, alive until the tests end.
+let liveLocators = Mutex<[ServiceLocator]>([])
 
 func makeInteractor(locale: String = "en", storage: any GeoStorageService = InMemoryGeoStorage()) throws -> PlacesInteractor {
     let setting = LocaleSetting(environment: [:])

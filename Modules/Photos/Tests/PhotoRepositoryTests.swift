@@ -41,6 +41,17 @@ import Testing
         #expect(try await photos.search(PhotoQuery(text: "unicorn", page: 1, perPage: 20)).hits.isEmpty)
     }
 
+    /// A plural finds the tags in the singular, as the API's search does: the README's first
+    /// search, "cats", finds the catalog's cats.
+    @Test func aPluralFindsTheSingularTag() async throws {
+        let photos = try repository()
+        let cats = try await photos.search(PhotoQuery(text: "cats", page: 1, perPage: 20))
+        let cat = try await photos.search(PhotoQuery(text: "cat", page: 1, perPage: 20))
+        #expect(!cat.hits.isEmpty && cats.hits.map(\.id) == cat.hits.map(\.id))
+        #expect(CatalogDataSource.singular("puppies") == "puppy" && CatalogDataSource.singular("foxes") == "fox")
+        #expect(CatalogDataSource.singular("glass") == "glass" && CatalogDataSource.singular("bus") == "bus")
+    }
+
     @Test func refusesBadQueries() async throws {
         let photos = try repository()
         await #expect(throws: PhotoError.emptyQuery) { try await photos.search(PhotoQuery(text: "  ", page: 1, perPage: 20)) }

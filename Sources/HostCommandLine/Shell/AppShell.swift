@@ -19,7 +19,12 @@ final class AppShell {
     func run() {
         let (runtime, auth) = (self.runtime, self.auth)
         let navigator = runtime.navigator
+        // Back to Welcome or Home when someone logs in or out, not when the same person
+        // renames themselves (that person stays where they are, in Settings).
+        var shown = auth?.currentUser?.email
         let observation = auth?.observe { user in
+            guard user?.email != shown else { return }
+            shown = user?.email
             navigator.requestRoot(user == nil ? Self.welcome(runtime, auth) : Self.home(runtime, auth))
         }
         defer { observation?.cancel() }
@@ -48,6 +53,7 @@ extension StringKey {
     static let homeGreeting: StringKey = "home.greeting"
     static let homeLogOut: StringKey = "home.logout"
     static let homeLoggedOut: StringKey = "home.loggedout"
+    static let homeStillLoggedIn: StringKey = "home.logout.kept"
     static let homeLogOutTitle: StringKey = "home.logout.confirm.title"
     static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
     static let homeEmpty: StringKey = "home.empty"

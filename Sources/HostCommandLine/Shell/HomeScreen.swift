@@ -30,7 +30,7 @@ final class HomeScreen: Screen {
         {
         case .item(let index): return .push(entries[index].entry.open())
         case .shortcut:
-            ui.confirm(strings[.homeLogOutTitle], strings[.homeLogOutMessage]) {
+            let confirmed = ui.confirm(strings[.homeLogOutTitle], strings[.homeLogOutMessage]) {
                 do {
                     try auth?.logOut()
                     ui.success(strings[.homeLoggedOut])
@@ -38,6 +38,8 @@ final class HomeScreen: Screen {
                     ui.error(strings.format(.appError, "\(error)"))
                 }
             }
+            // A cancel says so too: every action and every cancel ends with one line.
+            if !confirmed { ui.print(strings[.homeStillLoggedIn]) }
             return .stay
         case .back, .quit: return .quit
         @unknown default: return .stay

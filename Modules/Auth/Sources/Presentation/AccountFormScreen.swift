@@ -33,7 +33,7 @@ final class AccountFormScreen: Screen {
         case .submitted(let values):
             do {
                 let user = try submit(values)
-                ui.success(strings.format(success, user.name))
+                ui.success(strings.sentence(success, name: user.name))
                 completion(user)
                 return .pop
             } catch {

@@ -36,7 +36,7 @@ struct AuthCommands {
                 let password = try SecretReader(context: context, fromStandardInput: arguments.has(option.passwordStdin)).read(
                     .fieldPassword)
                 let user = try service.logIn(email: email, password: password)
-                context.ui.print(strings.format(.loginSuccess, user.name))
+                context.ui.print(strings.sentence(.loginSuccess, name: user.name))
             },
             ModuleCommand(name: "logout", summary: strings[.cmdLogoutSummary], options: [], example: "modhost auth logout") {
                 _ = try CommandArguments($0.arguments, options: [])

@@ -61,3 +61,12 @@ extension StringKey {
     static let optStdin3: StringKey = "option.stdin3"
     static let usageResetBoth: StringKey = "usage.reset.both"
 }
+
+extension ModuleStrings {
+    /// `key` formatted with a person's name, without a second period when the name already
+    /// ends in one ("Welcome back, Ann E.", not "Ann E..").
+    func sentence(_ key: StringKey, name: String) -> String {
+        let text = format(key, name)
+        return name.hasSuffix(".") && text.hasSuffix(name + ".") ? String(text.dropLast()) : text
+    }
+}

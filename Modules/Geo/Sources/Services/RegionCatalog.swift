@@ -44,14 +44,17 @@ public final class RegionCatalog: Sendable {
         return table(locale)[code] ?? code
     }
 
-    /// The country `text` names: a code, or a name in `locale` or English, ignoring case and
-    /// accents.
+    /// The country `text` names: a code, or a name in `locale`, English or another shipped
+    /// language (`Italie` in an English run), ignoring case and accents.
     public func country(matching text: String, locale: String) -> Country? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let upper = trimmed.uppercased()
         if upper.count == 2, codes.contains(upper) { return Country(code: upper, name: name(of: upper, locale: locale)) }
         let key = Self.fold(trimmed)
-        for table in [table(locale), table("en")] {
+        // The person's language first: a name two languages give to different countries is
+        // theirs.
+        let others = ModuleStrings.shippedLocales.filter { $0 != locale && $0 != "en" }
+        for table in [table(locale), table("en")] + others.map(table) {
             if let code = table.first(where: { Self.fold($0.value) == key })?.key {
                 return Country(code: code, name: name(of: code, locale: locale))
             }

@@ -18,7 +18,7 @@ final class CatalogDataSource: PhotoDataSource {
         let words = query.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map(String.init)
         let matches = try hits().filter { hit in
             let tags = hit.tags.lowercased()
-            return words.allSatisfy { tags.contains($0) }
+            return words.allSatisfy { tags.contains($0) || tags.contains(Self.singular($0)) }
         }
         let start = (query.page - 1) * query.perPage
         let page = start < matches.count ? Array(matches[start..<min(matches.count, start + query.perPage)]) : []
@@ -47,6 +47,17 @@ final class CatalogDataSource: PhotoDataSource {
         let hits = result.hits.map { Self.resolving($0, against: folder) }
         loaded.withLock { $0 = hits }
         return hits
+    }
+
+    /// An English plural's singular, for matching tags as the API does ("cats" finds "cat",
+    /// "puppies" "puppy", "foxes" "fox"); other words unchanged.
+    static func singular(_ word: String) -> String {
+        if word.count > 4, word.hasSuffix("ies") { return word.dropLast(3) + "y" }
+        if word.count > 3, word.hasSuffix("es"), ["s", "x", "z", "ch", "sh"].contains(where: { word.dropLast(2).hasSuffix($0) }) {
+            return String(word.dropLast(2))
+        }
+        if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") { return String(word.dropLast()) }
+        return word
     }
 
     /// Why the catalog cannot be searched, if it cannot: what `modhost check` asks (the file

@@ -23,9 +23,16 @@ final class PhotosMenuScreen: Screen {
             strings[.menuTitle], [strings[.menuSearch]] + (geo == nil ? [] : [strings[.menuPlace]]), numbers: geo == nil ? [1] : [1, 2])
         switch choice {
         case .item(0):
-            guard let text = ui.ask(strings[.fieldQuery]) else { return .quit }
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
-            return results(for: text, ui)
+            // A query too long is told and asked again, not a trip back to this menu.
+            while true {
+                guard let text = ui.ask(strings[.fieldQuery]) else { return .quit }
+                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
+                guard text.count <= SearchPhotos.maximumQueryLength else {
+                    ui.error(PhotoError.queryTooLong(limit: SearchPhotos.maximumQueryLength).message(strings))
+                    continue
+                }
+                return results(for: text, ui)
+            }
         case .item(_):
             guard let geo else { return .stay }
             let navigator = context.navigator
@@ -108,7 +115,10 @@ final class DetailsScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        switch ui.menu(strings.format(.detailsTitle, "\(hit.id)"), [strings[.detailsDownload]], details: PhotoText.details(hit, strings)) {
+        switch ui.menu(
+            strings.format(.detailsTitle, "\(hit.id)"), [strings[.detailsDownload]],
+            details: PhotoText.details(hit, strings, heading: false))
+        {
         case .item: break
         case .shortcut, .back: return .pop
         case .quit: return .quit
@@ -142,9 +152,12 @@ final class DetailsScreen: Screen {
 
 /// How a photo reads as text, for screens and `photos show`.
 enum PhotoText {
-    static func details(_ hit: Hit, _ strings: ModuleStrings) -> [String] {
-        [
-            "#\(hit.id) \(strings[StringKey("type." + hit.type)])",
+    /// The details; `heading` is the first line where no title names the photo (`photos show`:
+    /// `#104 photo`), else its type (`Type: photo`, under the screen's title "Photo #104").
+    static func details(_ hit: Hit, _ strings: ModuleStrings, heading: Bool = true) -> [String] {
+        let type = strings[StringKey("type." + hit.type)]
+        return [
+            heading ? "#\(hit.id) \(type)" : strings.format(.detailType, type),
             strings.format(.detailTags, hit.tags),
             strings.format(.detailSize, "\(hit.imageWidth)", "\(hit.imageHeight)", size(hit.imageSize, strings)),
             strings.format(.detailBy, hit.user, "\(hit.userID)"),

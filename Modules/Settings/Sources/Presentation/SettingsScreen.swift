@@ -92,9 +92,23 @@ final class SettingsScreen: Screen {
             @unknown default: return .stay
             }
         } else {
-            guard let answer = ui.ask(strings.format(.newValue, definition.title())) else { return .quit }
-            guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
-            text = answer
+            // The field shows its value, its default and its rule; a refused value is told and
+            // asked again, until it is saved or the person leaves it empty.
+            let prompt = strings.format(.newValueDetails, definition.title(), details(of: definition, in: module))
+            while true {
+                guard let answer = ui.ask(prompt) else { return .quit }
+                guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    ui.print(strings[.unchanged])
+                    return .stay
+                }
+                do throws(SettingsError) {
+                    _ = try service.set("\(module.lowercased()).\(definition.key)", to: answer)
+                    ui.success(strings.format(.savedValue, definition.title(), display(answer, of: definition, in: module)))
+                    return .stay
+                } catch {
+                    ui.error(error.message(strings))
+                }
+            }
         }
         do throws(SettingsError) {
             _ = try service.set("\(module.lowercased()).\(definition.key)", to: text)
@@ -105,14 +119,36 @@ final class SettingsScreen: Screen {
         return .stay
     }
 
+    /// "now 20, default 20, 3 to 200": what a typed setting's question shows.
+    private func details(of definition: SettingDefinition, in module: String) -> String {
+        let strings = context.strings
+        let current = service.value(of: definition.key, module: module) ?? definition.defaultValue
+        let shown = { (value: SettingValue) -> String in
+            let text = self.display(SettingsRegistry.text(value), of: definition, in: module)
+            return text.isEmpty ? "-" : text
+        }
+        var parts = [strings.format(.valueNow, shown(current)), strings.format(.valueDefault, shown(definition.defaultValue))]
+        switch definition.kind {
+        case .number(let range): parts.append(strings.format(.ruleRange, "\(range.lowerBound)", "\(range.upperBound)"))
+        case .text(let maxLength): parts.append(strings.format(.ruleLength, "\(maxLength)"))
+        default: break
+        }
+        return parts.joined(separator: ", ")
+    }
+
     private func editName(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
-        guard let name = ui.ask(context.strings[.fieldName]) else { return .quit }
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
+        let strings = context.strings
+        let prompt = auth.currentUser.map { strings.format(.fieldNameNow, $0.name) } ?? strings[.fieldName]
+        guard let name = ui.ask(prompt) else { return .quit }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            ui.print(strings[.unchanged])
+            return .stay
+        }
         do {
             try auth.updateDisplayName(name)
-            ui.success(context.strings[.saved])
+            ui.success(strings[.saved])
         } catch {
-            ui.error(context.strings.format(.errorFailed, "\(error)"))
+            ui.error(strings.format(.errorFailed, "\(error)"))
         }
         return .stay
     }
@@ -141,7 +177,10 @@ final class SettingsScreen: Screen {
         ui.print(strings[.aboutModules])
         for module in host.modules {
             let state = strings[StringKey("state." + module.state)]
-            ui.print("  \(module.title) \(module.version ?? "-") — \(state)" + (module.reason.map { ": \($0)" } ?? ""))
+            // No version when it is not known; a reason that says the state already stands alone.
+            let version = module.version.map { " " + $0 } ?? ""
+            let reason = module.reason.map { $0.lowercased().hasPrefix(module.state.lowercased()) ? " — " + $0 : " — \(state): \($0)" }
+            ui.print("  \(module.title)\(version)" + (reason ?? " — \(state)"))
         }
         return .stay
     }
@@ -157,7 +196,7 @@ final class SettingsScreen: Screen {
 
     private func logOut(_ auth: any AuthRoute, _ ui: TerminalUI) -> Navigation {
         let strings = context.strings
-        ui.confirm(strings[.logOutTitle], strings[.logOutMessage]) {
+        let confirmed = ui.confirm(strings[.logOutTitle], strings[.logOutMessage]) {
             do {
                 try auth.logOut()
                 ui.success(strings[.loggedOut])
@@ -165,6 +204,7 @@ final class SettingsScreen: Screen {
                 ui.error(strings.format(.errorFailed, "\(error)"))
             }
         }
+        if !confirmed { ui.print(strings[.stillLoggedIn]) }
         return .stay
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import ModuleHostTesting
+import TestSupport
+import Testing
+
+/// What the app says and where it lands, as a script drives it through a pipe: one line of
+/// feedback for every action and every cancel, back where the action started, and the
+/// wording defects a new user met.
+@Suite struct WordsAndLandingsTests {
+    /// Every shipped module, Ann E. registered (the app opens on Home: 2 Photos, 3 Places,
+    /// 4 Settings).
+    func world() throws -> TestHost {
+        let host = try TestHost(entries: [("Auth", ""), ("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+        let register = try host.run(
+            arguments: ["auth", "register", "--email", "ann@example.com", "--name", "Ann E.", "--password-stdin"],
+            input: "secret12!\nsecret12!\n")
+        #expect(register.succeeded, "\(register)")
+        return host
+    }
+
+    @Test func aNameEndingInAPeriodGetsNoSecondOne() throws {
+        let host = try world()
+        let login = try host.run(arguments: ["auth", "login", "--email", "ann@example.com", "--password-stdin"], input: "secret12!\n")
+        #expect(login.stdout.contains("Welcome back, Ann E.\n") && !login.stdout.contains(".."), "\(login.stdout)")
+    }
+
+    @Test func theResetMailNamesACommandThatWorks() throws {
+        let host = try world()
+        #expect(try host.run("auth", "reset-password", "--email", "ann@example.com").succeeded)
+        let mail = try String(contentsOfFile: host.data + "/Auth/outbox.txt", encoding: .utf8)
+        #expect(mail.contains("'modhost auth reset-password'") && mail.contains("--token-stdin"), "\(mail)")
+        #expect(!mail.contains("--token TOKEN"))
+        let token = try #require(mail.split(separator: "\n").first { $0.contains("token is: ") }?.split(separator: " ").last)
+        let reset = try host.run(
+            arguments: ["auth", "reset-password", "--token-stdin", "--password-stdin"], input: "\(token)\nbrandnew7!\nbrandnew7!\n")
+        #expect(reset.succeeded, "the command the mail names takes the token: \(reset)")
+    }
+
+    @Test func aPluralSearchFindsTheCatalogsCats() throws {
+        let host = try world()
+        let cats = try host.run("photos", "search", "cats")
+        #expect(cats.succeeded && cats.stdout.contains("cat, kitten, pet"), "\(cats)")
+    }
+
+    @Test func aCountryNamedInAnotherShippedLanguageIsTakenInEnglish() throws {
+        let host = try world()
+        #expect(try host.run("settings", "set", "geo.defaultCountry", "Italie").succeeded)
+        #expect(try host.run("settings", "get", "geo.defaultCountry").stdout == "IT\n")
+    }
+
+    /// Settings → 1, a new display name: "Saved." and Settings again, not Home; an empty
+    /// one says nothing changed.
+    @Test func editingTheDisplayNameStaysInSettings() throws {
+        let host = try world()
+        let app = try host.run(arguments: [], input: "4\n1\nAnn Lee\n1\n\nq\n")
+        #expect(app.stdout.contains("Display name (now Ann E.): Saved.\n\nSettings\n========\nAnn Lee <ann@example.com>\n"), "\(app.stdout)")
+        #expect(app.stdout.contains("Display name (now Ann Lee): Nothing changed.\n"), "\(app.stdout)")
+    }
+
+    /// A refused value is told and that field asked again, with its value, default and rule.
+    @Test func aRefusedSettingIsAskedAgain() throws {
+        let host = try world()
+        let app = try host.run(arguments: [], input: "4\n21\n2\n30\nq\n")
+        let prompt = "New value for Photos per page (now 20, default 20, 3 to 200)? "
+        #expect(app.stdout.contains(prompt + "! "), "refused: \(app.stdout)")
+        #expect(app.stdout.contains(prompt + "Photos per page is now 30.\n"), "asked again and saved: \(app.stdout)")
+    }
+
+    @Test func cancellingLogOutSaysSo() throws {
+        let host = try world()
+        let home = try host.run(arguments: [], input: "l\n0\nq\n")
+        #expect(home.stdout.contains("You are still logged in.\n"), "\(home.stdout)")
+        let settings = try host.run(arguments: [], input: "4\nl\n0\n0\nq\n")
+        #expect(settings.stdout.contains("You are still logged in.\n"), "\(settings.stdout)")
+    }
+}
