@@ -53,7 +53,8 @@ import Testing
     @Test func editingTheDisplayNameStaysInSettings() throws {
         let host = try world()
         let app = try host.run(arguments: [], input: "4\n1\nAnn Lee\n1\n\nq\n")
-        #expect(app.stdout.contains("Display name (now Ann E.): Saved.\n\nSettings\n========\nAnn Lee <ann@example.com>\n"), "\(app.stdout)")
+        #expect(
+            app.stdout.contains("Display name (now Ann E.): Saved.\n\nSettings\n========\nAnn Lee <ann@example.com>\n"), "\(app.stdout)")
         #expect(app.stdout.contains("Display name (now Ann Lee): Nothing changed.\n"), "\(app.stdout)")
     }
 
