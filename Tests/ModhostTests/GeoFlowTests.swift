@@ -29,7 +29,7 @@ import Testing
         #expect(session.status == 0)
         #expect(session.stdout.contains("  2. Places\n  q Quit\n"))
         #expect(session.stdout.contains("Saved Köln in Germany.\n"))
-        #expect(session.stdout.contains("France (FR)\n  Lyon\nGermany (DE)\n  Köln\n"))
+        #expect(session.stdout.contains("France (FR)\n  · Lyon\nGermany (DE)\n  · Köln\n"))
         #expect(
             try app.list()
                 == #"{"cities":[{"city":"Lyon","country":"FR","countryName":"France"},{"city":"Köln","country":"DE","countryName":"Germany"}],"schemaVersion":1}"#
@@ -77,7 +77,7 @@ import Testing
         let app = try App()
         let process = try app.host.start(arguments: [])
         process.write("2\n1\nPT\nPorto\n")
-        try process.waitForOutput(containing: "Portugal (PT)\n  Porto")
+        try process.waitForOutput(containing: "Portugal (PT)\n  · Porto")
         process.send(SIGKILL)
         _ = try process.wait()
         #expect(try app.list().contains(#"{"city":"Porto","country":"PT","countryName":"Portugal"}"#))

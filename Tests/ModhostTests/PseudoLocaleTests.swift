@@ -83,6 +83,42 @@ import Testing
         #expect(Self.untranslated(result.stdout + result.stderr) == [], "\(screen.name):\n\(result.stdout)\(result.stderr)")
     }
 
+    /// The full-screen app speaks the pseudo-locale too: the title bar, the footer's keys, the
+    /// status line, the pager and the country suggestions. Key names (Enter, Esc, PgUp…) are
+    /// keys to press, not text.
+    @Test func theFullScreenAppIsTranslatedToo() throws {
+        let app = try Self.app()
+        try Self.register(app)
+        let session = try app.app(rows: 24, columns: 100, fullScreen: true)
+        var seen: [String] = []
+        func screen(_ what: String, _ condition: (TerminalScreen) -> Bool) throws {
+            seen += try session.waitUntil(describing: what, condition).lines
+        }
+        try screen("Home") { $0.isAlternate && $0.lines.last?.contains("q") == true }
+        session.type("4")
+        try screen("Settings") { $0.lines.first?.contains("›") == true }
+        session.type("h")
+        try screen("the pager") { $0.lines.last?.contains("/") == true }
+        session.type("q")
+        session.press(.escape)
+        try screen("Home again") { $0.lines.first?.contains("›") == false }
+        session.type("3")
+        try screen("Places") { $0.lines.first?.contains("›") == true }
+        session.press(.enter)
+        try screen("the country question") { $0.lines.contains { $0.contains("(AF)") } }
+        session.type("ελλ")
+        try screen("Greece found") { $0.lines.contains { $0.contains("(GR)") } && !$0.lines.contains { $0.contains("(AF)") } }
+        session.press(.escape)
+        session.press(.escape)
+        try screen("Home, last") { $0.lines.first?.contains("›") == false }
+        session.type("q")
+        _ = try session.waitForExit()
+        // Key names, and the word a line cut at the width ends in ("0/Es…").
+        let keys = #"\b(Enter|Esc|PgUp|PgDn|Home|End)\b|\S*…\s*$"#
+        let lines = seen.map { $0.replacingOccurrences(of: keys, with: " ", options: .regularExpression) }
+        #expect(Self.untranslated(lines.joined(separator: "\n")) == [], "\(seen.joined(separator: "\n"))")
+    }
+
     @Test func photosScreensAndForms() throws {
         let app = try Self.app()
         // Register with a bad email, a weak password and a mismatch; then Photos: search,

@@ -74,4 +74,22 @@ import Testing
         let settings = try host.run(arguments: [], input: "4\nl\n0\n0\nq\n")
         #expect(settings.stdout.contains("You are still logged in.\n"), "\(settings.stdout)")
     }
+
+    /// Page 2 of 3-photo pages goes on from 4; the cities of Places are bullets, not items.
+    @Test func numbersGoOnAcrossPagesAndListRowsAreNotItems() throws {
+        let host = try world()
+        #expect(try host.run("settings", "set", "photos.perPage", "3").succeeded)
+        let pages = try host.run(arguments: [], input: "2\n1\ncity\nn\nq\n")
+        #expect(pages.stdout.contains("Page 2 of 2 (4 photos)\n  4. "), "\(pages.stdout)")
+        #expect(try host.run("geo", "add", "--country", "FR", "--city", "1").succeeded)
+        let places = try host.run(arguments: [], input: "3\nq\n")
+        #expect(places.stdout.contains("France (FR)\n  · 1\n  1. Add a city"), "a city named 1 is not an item: \(places.stdout)")
+    }
+
+    /// The language line says the language this run speaks (LANG may override the saved one).
+    @Test func settingsNamesTheLanguageInForce() throws {
+        let host = try world()
+        let greek = try host.run(arguments: [], input: "4\nq\n", environment: ["LANG": "el_GR.UTF-8"])
+        #expect(greek.stdout.contains("3. Γλώσσα: Ελληνικά\n"), "\(greek.stdout)")
+    }
 }

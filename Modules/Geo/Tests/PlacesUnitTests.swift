@@ -25,7 +25,7 @@ import Testing
         #expect(terminal.output.contains("Add a city in France\n====================\n(leave empty to cancel)\nWhich city? "))
         // One line says what happened, then the list shows it.
         #expect(terminal.output.contains("Which city? Saved Lyon in France.\n"))
-        #expect(terminal.output.contains("France (FR)\n  Lyon\n"))
+        #expect(terminal.output.contains("France (FR)\n  · Lyon\n"))
         #expect(try storage.count() == 1)
     }
 
@@ -48,14 +48,14 @@ import Testing
         let (terminal, storage) = try run(["1", "FR", "Lyon", "2", "1", "Lugdunum", "2", "1", "", "0"])
         #expect(terminal.output.contains("Rename Lyon\n===========\n(leave empty to cancel)\nWhat is its new name? "))
         #expect(terminal.output.contains("Renamed Lyon to Lugdunum.\n"))
-        #expect(terminal.output.contains("France (FR)\n  Lugdunum\n"))
+        #expect(terminal.output.contains("France (FR)\n  · Lugdunum\n"))
         #expect(try storage.count() == 1)
     }
 
     @Test func aRefusedNewNameIsAskedAgain() throws {
         let (terminal, storage) = try run(["1", "FR", "Lyon", "1", "FR", "Nice", "2", "1", "NICE", "Lutetia", "0"])
         #expect(terminal.output.contains("! "), "the duplicate is refused with a message")
-        #expect(terminal.output.contains("  Lutetia\n"))
+        #expect(terminal.output.contains("  · Lutetia\n"))
         #expect(try storage.count() == 2)
     }
 

@@ -96,7 +96,8 @@ public final class PlacesView: Screen {
         if groups.isEmpty { list.append(strings[.placesEmpty]) }
         for group in groups {
             list.append("\(group.country.name) (\(group.country.code))")
-            list += group.cities.map { "  \($0.name)" }
+            // A list row, not a menu item: a bullet, never a number (a city named "1" stays a city).
+            list += group.cities.map { "  · \($0.name)" }
         }
         let actions = [strings[.actionAdd], strings[.actionRename], strings[.actionDelete]]
         let choice: Int

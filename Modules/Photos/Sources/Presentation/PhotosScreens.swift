@@ -85,12 +85,17 @@ final class ResultsScreen: Screen {
                 strings.plural(.resultsSummary, count: result.totalHits, "\(page)", "\(viewModel.pageCount)", "\(result.totalHits)"))
         }
         if let attribution = result.attribution { details.append(strings.format(.attribution, attribution.name, attribution.link)) }
-        // Photos are numbered from 1; next and previous are letters, so no number moves.
+        // Photos are numbered across pages (page 2 of 20 starts at 21); next and previous are
+        // letters, so no number moves.
         var shortcuts: [MenuShortcut] = []
         if viewModel.hasNextPage { shortcuts.append(MenuShortcut(key: "n", label: strings[.resultsNext])) }
         if viewModel.hasPreviousPage { shortcuts.append(MenuShortcut(key: "p", label: strings[.resultsPrevious])) }
         let title = strings.format(.resultsTitle, query.trimmingCharacters(in: .whitespaces))
-        switch ui.menu(title, result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }, details: details, shortcuts: shortcuts) {
+        let first = (page - 1) * perPage + 1
+        let numbers = result.hits.indices.map { first + $0 }
+        switch ui.menu(
+            title, result.hits.map { "\($0.tags) — \($0.user) (#\($0.id))" }, details: details, numbers: numbers, shortcuts: shortcuts)
+        {
         case .item(let index): return .push(DetailsScreen(viewModel: viewModel, strings: strings, hit: result.hits[index]))
         case .shortcut("n"): page += 1
         case .shortcut(_): page -= 1

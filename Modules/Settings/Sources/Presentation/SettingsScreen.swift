@@ -36,7 +36,12 @@ final class SettingsScreen: Screen {
             let own = section.module == SettingsService.module
             var number = own ? 3 : (places[section.module] ?? modules.count + 1) * 10 + 1
             for definition in section.definitions {
-                let value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
+                var value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
+                // The language this run speaks: the environment may name another one than the
+                // one saved (LANG=el_GR shows Greek, so the line says Ελληνικά, not English).
+                if own && definition.key == SettingsService.languageKey && ModuleStrings.shippedLocales.contains(context.locale.current) {
+                    value = .text(context.locale.current)
+                }
                 var shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
                 if let unfit = service.unfitStoredValue(of: definition.key, module: section.module) {
                     shown = strings.format(.settingUnfit, shown, SettingsRegistry.text(unfit))
