@@ -53,11 +53,16 @@ public final class StandardTerminal: Terminal {
         // write(2), not FileHandle.write(_:), which traps when standard output is full or gone.
         // What `print` buffered goes first, so the two keep their order.
         fflush(nil)
+        Self.writeAll(text, to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `text` to `descriptor`, through interruptions; a write that fails is
+    /// the host's failure (``OutputFailure``), not the module's whose screen was drawing.
+    static func writeAll(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            // The host's failure, not the module's whose screen was drawing.
             guard written > 0 else { OutputFailure.report(written < 0 ? errno : EIO) }
             bytes = bytes.dropFirst(written)
         }

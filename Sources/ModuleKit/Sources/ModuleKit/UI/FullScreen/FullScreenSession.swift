@@ -142,13 +142,7 @@ final class FullScreenSession: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { OutputFailure.report(written < 0 ? errno : EIO) }
-            bytes = bytes.dropFirst(written)
-        }
+        StandardTerminal.writeAll(text, to: output)
     }
 }
 
