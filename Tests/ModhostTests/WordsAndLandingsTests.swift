@@ -92,4 +92,14 @@ import Testing
         let greek = try host.run(arguments: [], input: "4\nq\n", environment: ["LANG": "el_GR.UTF-8"])
         #expect(greek.stdout.contains("3. Γλώσσα: Ελληνικά\n"), "\(greek.stdout)")
     }
+
+    /// An empty folder for a download, and an empty new name, are cancels that say so.
+    @Test func cancellingADownloadOrARenameSaysSo() throws {
+        let host = try world()
+        let download = try host.run(arguments: [], input: "2\n1\ncat\n1\n1\n\nq\n")
+        #expect(download.stdout.contains("Nothing was downloaded.\n"), "\(download.stdout)")
+        #expect(try host.run("geo", "add", "--country", "FR", "--city", "Paris").succeeded)
+        let rename = try host.run(arguments: [], input: "3\n2\n1\n\nq\n")
+        #expect(rename.stdout.contains("Nothing was renamed.\n"), "\(rename.stdout)")
+    }
 }

@@ -19,6 +19,8 @@ extension StringKey {
     static let deleteTitle: StringKey = "delete.title"
     static let deleteMessage: StringKey = "delete.message"
     static let deleteCancelled: StringKey = "delete.cancelled"
+    static let addCancelled: StringKey = "add.cancelled"
+    static let renameCancelled: StringKey = "rename.cancelled"
     static let added: StringKey = "result.added"
     static let renamed: StringKey = "result.renamed"
     static let removed: StringKey = "result.removed"

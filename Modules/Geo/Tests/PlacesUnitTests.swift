@@ -31,8 +31,10 @@ import Testing
 
     @Test(arguments: [["1", "", "0"], ["1", "FR", "", "0"], ["1", "FR"]])
     func cancellingEitherStepSavesNothing(input: [String]) throws {
-        let (_, storage) = try run(input)
+        let (terminal, storage) = try run(input)
         #expect(try storage.count() == 0)
+        // An empty answer is a cancel, and says so; the end of input just ends.
+        #expect(terminal.output.contains("Nothing was added.") == input.contains(""), "\(terminal.output)")
     }
 
     @Test func deleteAsksAndCancelKeepsTheCity() throws {

@@ -20,13 +20,16 @@ public final class InputRouter {
     let question: String
     /// Answers offered under the question (full screen), filtered as the person types.
     let suggestions: [Suggestion]
+    /// The line said when the person leaves the question empty ("Nothing was added.").
+    let cancelMessage: String?
     private(set) var onDone: ((String) -> InputDecision)?
     private(set) var onCancel: (() -> Navigation)?
 
-    public init(title: String, question: String, suggestions: [Suggestion] = []) {
+    public init(title: String, question: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil) {
         self.title = title
         self.question = question
         self.suggestions = suggestions
+        self.cancelMessage = cancelMessage
     }
 
     public func configure(onDone: @escaping (String) -> InputDecision, onCancel: @escaping () -> Navigation) {
@@ -51,7 +54,11 @@ public final class InputView: Screen {
         ui.print(cancelHint)
         let answer = router.suggestions.isEmpty ? ui.ask(router.question) : ui.ask(router.question, suggestions: router.suggestions)
         guard let text = answer else { return .quit }
-        if text.trimmingCharacters(in: .whitespaces).isEmpty { return router.onCancel?() ?? .pop }
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            // A cancel says so too: every action and every cancel ends with one line.
+            if let message = router.cancelMessage { ui.print(message) }
+            return router.onCancel?() ?? .pop
+        }
         switch router.onDone?(text) ?? .proceed(.pop) {
         case .proceed(let navigation): return navigation
         case .done(let message, let navigation):
@@ -74,8 +81,8 @@ public struct SilverUnit<Router: AnyObject> {
 /// Builds the reusable input unit (its assembly).
 @MainActor
 public func InputUnitAssembly(
-    title: String, question: String, cancelHint: String, suggestions: [Suggestion] = []
+    title: String, question: String, cancelHint: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil
 ) -> SilverUnit<InputRouter> {
-    let router = InputRouter(title: title, question: question, suggestions: suggestions)
+    let router = InputRouter(title: title, question: question, suggestions: suggestions, cancelMessage: cancelMessage)
     return SilverUnit(router: router, view: InputView(router: router, cancelHint: cancelHint))
 }

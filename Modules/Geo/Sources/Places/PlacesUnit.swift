@@ -20,7 +20,7 @@ public final class PlacesRouter {
         let strings = self.strings
         let countryStep = InputUnitAssembly(
             title: strings[.addTitle], question: strings[.fieldCountry], cancelHint: strings[.cancelHint],
-            suggestions: interactor.countrySuggestions(preferred: defaultCountry()))
+            suggestions: interactor.countrySuggestions(preferred: defaultCountry()), cancelMessage: strings[.addCancelled])
         countryInput = countryStep.router
         countryStep.router.configure(
             onDone: { [weak self] text in
@@ -39,7 +39,8 @@ public final class PlacesRouter {
     private func cityStep(country: Country, interactor: PlacesInteractor) -> any Screen {
         let strings = self.strings
         let step = InputUnitAssembly(
-            title: strings.format(.addCityTitle, country.name), question: strings[.fieldCity], cancelHint: strings[.cancelHint])
+            title: strings.format(.addCityTitle, country.name), question: strings[.fieldCity], cancelHint: strings[.cancelHint],
+            cancelMessage: strings[.addCancelled])
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {
@@ -57,7 +58,8 @@ public final class PlacesRouter {
     func rename(_ city: City, in country: Country, with interactor: PlacesInteractor) -> Navigation {
         let strings = self.strings
         let step = InputUnitAssembly(
-            title: strings.format(.renameTitle, city.name), question: strings[.fieldNewName], cancelHint: strings[.cancelHint])
+            title: strings.format(.renameTitle, city.name), question: strings[.fieldNewName], cancelHint: strings[.cancelHint],
+            cancelMessage: strings[.renameCancelled])
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {

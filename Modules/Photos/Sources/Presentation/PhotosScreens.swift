@@ -131,7 +131,10 @@ final class DetailsScreen: Screen {
         }
         guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
         let trimmed = answer.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return .stay }
+        guard !trimmed.isEmpty else {
+            ui.print(strings[.downloadCancelled])
+            return .stay
+        }
         let folder = trimmed == "." ? FileManager.default.currentDirectoryPath : trimmed
         var (replacing, creating) = (false, false)
         // Asks before it creates a folder or replaces a file, then tries again.
@@ -140,11 +143,17 @@ final class DetailsScreen: Screen {
                 let path = try viewModel.download(hit, to: folder, replacing: replacing, creatingFolder: creating)
                 ui.success(strings.format(.downloaded, path))
             } catch .folderMissing(let missing) where !creating {
-                guard ui.confirm(strings[.confirmCreateTitle], strings.format(.confirmCreateMessage, missing)) else { return .stay }
+                guard ui.confirm(strings[.confirmCreateTitle], strings.format(.confirmCreateMessage, missing)) else {
+                    ui.print(strings[.downloadCancelled])
+                    return .stay
+                }
                 creating = true
                 continue
             } catch .fileExists(let existing) where !replacing {
-                guard ui.confirm(strings[.confirmReplaceTitle], strings.format(.confirmReplaceMessage, existing)) else { return .stay }
+                guard ui.confirm(strings[.confirmReplaceTitle], strings.format(.confirmReplaceMessage, existing)) else {
+                    ui.print(strings[.downloadCancelled])
+                    return .stay
+                }
                 replacing = true
                 continue
             } catch {

@@ -18,6 +18,7 @@ extension StringKey {
     static let fieldFolder: StringKey = "field.folder"
     static let downloaded: StringKey = "download.done"
     static let detailType: StringKey = "detail.type"
+    static let downloadCancelled: StringKey = "download.cancelled"
     static let detailTags: StringKey = "detail.tags"
     static let detailSize: StringKey = "detail.size"
     static let detailBy: StringKey = "detail.by"
