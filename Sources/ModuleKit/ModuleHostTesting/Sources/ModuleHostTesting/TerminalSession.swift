@@ -105,7 +105,8 @@ public final class TerminalSession: Sendable {
         enter(text)
     }
 
-    /// The program's main thread is in `read` on its standard input, has blocked again since
+    /// The program's main thread is in `read` on its standard input (or, full screen, waits in
+    /// `poll` with no time limit), has blocked again since
     /// the last input was typed (so it took that input: right after a write it still shows the
     /// read it is about to return from), and nothing it wrote is left unread.
     private var isWaitingForInput: Bool {
@@ -118,13 +119,19 @@ public final class TerminalSession: Sendable {
         // "0 0x0 …": system call 0 (read) on descriptor 0 (x86_64); 63 on aarch64.
         guard let call = try? String(contentsOfFile: "/proc/\(processIdentifier)/syscall", encoding: .utf8) else { return false }
         let fields = call.split(separator: " ")
-        guard fields.count > 1 else { return false }
+        guard fields.count > 3 else { return false }
+        // A line read: `read` on descriptor 0. A full-screen program waits for a key (or a
+        // resize) in `poll`/`ppoll` without a time limit, then reads what came.
         #if arch(arm64)
-            let readCall = "63"
+            let (readCall, pollCall, ppollCall) = ("63", "", "73")
         #else
-            let readCall = "0"
+            let (readCall, pollCall, ppollCall) = ("0", "7", "271")
         #endif
-        return fields[0] == readCall && fields[1] == "0x0" && state.value.withLock { $0.readerIdle }
+        let reading = fields[0] == readCall && fields[1] == "0x0"
+        let polling =
+            (fields[0] == pollCall && ["0xffffffffffffffff", "0xffffffff"].contains(fields[3]))
+            || (fields[0] == ppollCall && fields[3] == "0x0")
+        return (reading || polling) && state.value.withLock { $0.readerIdle }
     }
 
     /// Waits for a menu entry titled `title`, then chooses it by its number, as a person does in
