@@ -248,11 +248,12 @@ import Testing
         try app.waitForInput()
         for step in screen.path {
             guard app.screen.cursorHidden else {
-                // A question: the answer, then Enter.
-                try Self.step(app) {
-                    app.type(step)
-                    app.press(.enter)
-                }
+                // A question: the answer, seen whole on its line (the walk types none that is
+                // secret), then Enter.
+                app.type(step)
+                try app.waitUntil(describing: "'\(step)' typed") { $0.lines.contains { $0.hasSuffix("? " + step) } }
+                try app.waitForInput()
+                try Self.step(app) { app.press(.enter) }
                 continue
             }
             let (numbers, selected) = Self.items(app.screen)
@@ -261,8 +262,9 @@ import Testing
                 for _ in 0..<abs(target - selected) { try Self.step(app) { app.press(key) } }
                 try Self.step(app) { app.press(.enter) }
             } else {
-                // A digit chooses at once unless another number starts with it (then Enter).
-                try Self.step(app) { app.type(step) }
+                // A digit chooses at once unless another number starts with it (then Enter);
+                // each key brings a frame of its own ("Which one? 2" in the footer, then 21).
+                for character in step { try Self.step(app) { app.type(String(character)) } }
                 if numbers.contains(step) && numbers.contains(where: { $0 != step && $0.hasPrefix(step) }) {
                     try Self.step(app) { app.press(.enter) }
                 }
