@@ -173,6 +173,23 @@ import Testing
     }
 }
 
+/// SIGTERM from outside ends the app on a path that never comes back to the app's code: the
+/// guard puts the screen back there (as it does for the watchdog, which is armed only in the
+/// timed phases — load, register, start, stop — and a stop after a signal runs while the
+/// screen is still full).
+@Suite struct FullScreenEndingsTests {
+    @Test func sigtermLeavesTheAlternateScreen() throws {
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", "")])
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(fullScreen: true)
+        try app.waitUntil(describing: "Home, full screen") { $0.isAlternate && $0.contains("Places") }
+        app.send(signal: SIGTERM)
+        let ended = try app.waitForExit()
+        #expect(ended.status == 128 + SIGTERM || ended.signal == SIGTERM, "\(ended)")
+        #expect(!app.screen.isAlternate && !app.screen.cursorHidden, "the screen is the shell's again")
+    }
+}
+
 /// The README's picture of the full-screen app is the screen model's text of the real app,
 /// so it cannot drift from what a person sees.
 @Suite struct FullScreenPictureTests {
