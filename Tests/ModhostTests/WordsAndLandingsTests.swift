@@ -102,4 +102,17 @@ import Testing
         let rename = try host.run(arguments: [], input: "3\n2\n1\n\nq\n")
         #expect(rename.stdout.contains("Nothing was renamed.\n"), "\(rename.stdout)")
     }
+
+    /// A refused log in asks again with the email kept (Enter keeps it); a cancelled
+    /// register says so.
+    @Test func aWrongPasswordKeepsTheEmailAndACancelSaysSo() throws {
+        let host = try world()
+        #expect(try host.run("auth", "logout").succeeded)
+        let login = try host.run(arguments: [], input: "1\nann@example.com\nwrong-pass1\n\nsecret12!\nq\n")
+        #expect(login.stdout.contains("Email [ann@example.com]: Password: "), "the email kept: \(login.stdout)")
+        #expect(login.stdout.contains("Welcome back, Ann E.\n"), "\(login.stdout)")
+        #expect(try host.run("auth", "logout").succeeded)
+        let register = try host.run(arguments: [], input: "2\nbob@example.com\n\nq\n")
+        #expect(register.stdout.contains("No account was created.\n"), "\(register.stdout)")
+    }
 }

@@ -4,20 +4,24 @@ import ModuleKit
 /// A form that ends in a logged-in user — log in, register: a refusal is shown on the form
 /// and asked again; going back or a success pops and calls `completion`.
 final class AccountFormScreen: Screen {
-    let form: Form
+    /// The form; after a refusal, holding what was given (the email stays, the password not).
+    private(set) var form: Form
     let strings: ModuleStrings
     let submit: ([String: String]) throws(AuthError) -> AuthUser
     let success: StringKey
+    /// The line said when the person leaves a field empty (the form is cancelled).
+    let cancelled: StringKey
     let completion: @MainActor (AuthUser?) -> Void
 
     init(
-        form: Form, strings: ModuleStrings, success: StringKey,
+        form: Form, strings: ModuleStrings, success: StringKey, cancelled: StringKey,
         submit: @escaping ([String: String]) throws(AuthError) -> AuthUser,
         completion: @escaping @MainActor (AuthUser?) -> Void
     ) {
         self.form = form
         self.strings = strings
         self.success = success
+        self.cancelled = cancelled
         self.submit = submit
         self.completion = completion
     }
@@ -28,6 +32,8 @@ final class AccountFormScreen: Screen {
             completion(nil)
             return .quit
         case .cancelled:
+            // A cancel says so too: every action and every cancel ends with one line.
+            ui.print(strings[cancelled])
             completion(nil)
             return .pop
         case .submitted(let values):
@@ -38,6 +44,7 @@ final class AccountFormScreen: Screen {
                 return .pop
             } catch {
                 ui.error(error.message(strings))
+                form = form.holding(values)
                 return .stay
             }
         @unknown default:
@@ -56,7 +63,7 @@ final class AccountFormScreen: Screen {
                 .init(key: "email", label: strings[.fieldEmail]), .init(key: "password", label: strings[.fieldPassword], isSecret: true),
             ])
         return AccountFormScreen(
-            form: form, strings: strings, success: .loginSuccess,
+            form: form, strings: strings, success: .loginSuccess, cancelled: .loginCancelled,
             submit: { values throws(AuthError) in
                 try service.logIn(email: values["email", default: ""], password: values["password", default: ""])
             },
@@ -85,7 +92,7 @@ final class AccountFormScreen: Screen {
                 return problem.map { [$0.message(strings)] } ?? []
             })
         return AccountFormScreen(
-            form: form, strings: strings, success: .registerSuccess,
+            form: form, strings: strings, success: .registerSuccess, cancelled: .registerCancelled,
             submit: { values throws(AuthError) in
                 try service.register(
                     email: values["email", default: ""], name: values["name", default: ""],

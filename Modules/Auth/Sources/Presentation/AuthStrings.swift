@@ -31,6 +31,8 @@ extension StringKey {
     static let rulePassword: StringKey = "rule.password"
     static let ruleEmail: StringKey = "rule.email"
     static let loginSuccess: StringKey = "login.success"
+    static let loginCancelled: StringKey = "login.cancelled"
+    static let registerCancelled: StringKey = "register.cancelled"
     static let registerTitle: StringKey = "register.title"
     static let registerSuccess: StringKey = "register.success"
     static let resetTitle: StringKey = "reset.title"

@@ -8,6 +8,11 @@ public struct Form: Sendable {
         public let rule: String?
         /// The message for a bad value, given the values entered before it; `nil` when fine.
         public let check: @Sendable (_ value: String, _ earlier: [String: String]) -> String?
+        /// What the field already holds (the email given before a refused log in): shown, and
+        /// kept by an empty answer; `nil` for none. Never for a secret.
+        ///
+        /// - Since: SDK 1.4.0.
+        public private(set) var initial: String?
 
         public init(
             key: String, label: String, isSecret: Bool = false, rule: String? = nil,
@@ -18,6 +23,15 @@ public struct Form: Sendable {
             self.isSecret = isSecret
             self.rule = rule
             self.check = check
+        }
+
+        /// The same field, already holding `value` (ignored for a secret).
+        ///
+        /// - Since: SDK 1.4.0.
+        public func holding(_ value: String?) -> Field {
+            var field = self
+            field.initial = isSecret ? nil : value
+            return field
         }
     }
 
@@ -35,6 +49,16 @@ public struct Form: Sendable {
         self.hint = hint
         self.fields = fields
         self.validate = validate
+    }
+}
+
+extension Form {
+    /// The same form, each field already holding its value in `values` (a secret none): asked
+    /// again after a refusal, what was given stays.
+    ///
+    /// - Since: SDK 1.4.0.
+    public func holding(_ values: [String: String]) -> Form {
+        Form(title: title, hint: hint, fields: fields.map { $0.holding(values[$0.key]) }, validate: validate)
     }
 }
 

@@ -122,9 +122,12 @@ public final class TerminalUI {
             var values: [String: String] = [:]
             for field in form.fields {
                 while true {
-                    let prompt = field.rule.map { "\(field.label) (\($0))" } ?? field.label
+                    var prompt = field.rule.map { "\(field.label) (\($0))" } ?? field.label
+                    // What it holds is shown, and an empty answer keeps it.
+                    if let initial = field.initial { prompt += " [\(initial)]" }
                     guard let raw = ask(prompt, secret: field.isSecret) else { return .endOfInput }
-                    let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    var value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    if value.isEmpty, let initial = field.initial { value = initial }
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
                         error(problem)

@@ -281,9 +281,9 @@ final class FullScreenPresenter {
     /// gives an empty answer (back), Ctrl-D on an empty line ends the input. With
     /// `suggestions`, those the line finds are listed under it, the first selected; ↑ ↓ move
     /// the selection and Enter answers its value.
-    func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = []) -> String? {
+    func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = [], initial: String = "") -> String? {
         if pageLongNotes(reserving: above.count + 2 + (suggestions.isEmpty ? 0 : bodyRows / 2)) { return nil }
-        var editor = LineEditor()
+        var editor = LineEditor(initial)
         var selected = 0
         while true {
             var body = noteLines()
@@ -346,7 +346,10 @@ final class FullScreenPresenter {
                 while true {
                     notes = kept
                     let prompt = (field.rule.map { "\(field.label) (\($0))" } ?? field.label) + ":"
-                    guard let raw = ask(prompt, secret: field.isSecret, above: given) else { return .endOfInput }
+                    // What the field holds is already on the line, to keep or edit.
+                    guard let raw = ask(prompt, secret: field.isSecret, above: given, initial: field.initial ?? "") else {
+                        return .endOfInput
+                    }
                     let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
