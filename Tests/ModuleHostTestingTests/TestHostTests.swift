@@ -18,6 +18,23 @@ import Testing
         let cities: [City]
     }
 
+    /// Keys sent one after another, then one wait: the wait ends only once the program has
+    /// read them all and drawn what they did (full screen, where each key acts at once).
+    @Test func severalKeysThenOneWaitSeeTheirWholeEffect() throws {
+        let host = try world([.shipped("Photos", config: #"{"source": "catalog"}"#), .shipped("Geo"), .shipped("Settings")])
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil { $0.isAlternate && $0.contains("Settings") }
+        app.type("3")
+        app.press(.down)
+        app.press(.down)
+        app.press(.down)
+        try app.waitForInput()
+        #expect(app.screen.lines.first?.contains("Home › Settings") == true, "\(app.screen)")
+        #expect(app.screen.highlightedLines.last?.contains("13. Photos: Safe search") == true, "three rows down: \(app.screen)")
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
     @Test func aCommandRunsInItsOwnWorldAndItsJSONDecodes() throws {
         let host = try world([.shipped("Geo"), .shipped("Settings")])
         let added = try host.run("geo", "add", "--country", "FR", "--city", "Paris")

@@ -116,6 +116,9 @@ public final class TerminalSession: Sendable {
         }
         var pending: Int32 = 0
         guard ioctl(master, UInt(FIONREAD), &pending) == 0, pending == 0 else { return false }
+        // Everything sent was read: two sends in a row can otherwise look taken when the
+        // program blocked between them (in the line mode only whole lines count here).
+        guard unreadInput == 0 else { return false }
         // "0 0x0 …": system call 0 (read) on descriptor 0 (x86_64); 63 on aarch64.
         guard let call = try? String(contentsOfFile: "/proc/\(processIdentifier)/syscall", encoding: .utf8) else { return false }
         let fields = call.split(separator: " ")
@@ -209,6 +212,19 @@ public final class TerminalSession: Sendable {
             }
             return state.status != nil
         }
+    }
+
+    /// Bytes sent that the program has not read yet, asked of the terminal's own side; 0 when
+    /// it cannot be asked.
+    private var unreadInput: Int32 {
+        var number: UInt32 = 0
+        // TIOCGPTN: the number of this master's /dev/pts side (a macro Swift does not import).
+        guard ioctl(master, UInt(0x8004_5430), &number) == 0 else { return 0 }
+        let side = open("/dev/pts/\(number)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard side >= 0 else { return 0 }
+        defer { close(side) }
+        var unread: Int32 = 0
+        return ioctl(side, UInt(FIONREAD), &unread) == 0 ? unread : 0
     }
 
     /// How many times the program's main thread has blocked, from /proc.
