@@ -52,4 +52,18 @@ import Testing
         #expect(!output.contains(hidden), "\(output)")
         #expect(output.contains("***"))
     }
+
+    /// Full screen too: what a screen prints is shown above the next screen, redacted there.
+    @Test(arguments: secrets)
+    func aSecretAScreenPrintsIsRedactedFullScreen(secret: String, registered: Bool, hidden: String) throws {
+        let host = try world(failingIn: "screen", secret: secret, registered: registered)
+        let app = try host.app(rows: 24, columns: 120, fullScreen: true)
+        try app.waitUntil(describing: "Home, full screen") { $0.isAlternate && $0.contains("Misbehave") }
+        app.type("1")
+        let screen = try app.waitUntil(describing: "the screen's text") { $0.contains("told to fail with ") }
+        #expect(!screen.text.contains(hidden), "\(screen)")
+        #expect(screen.text.contains("***"), "\(screen)")
+        app.type("q")
+        _ = try app.waitForExit()
+    }
 }

@@ -24,19 +24,19 @@ public final class TerminalUI {
 
     /// A line of text.
     public func print(_ text: String) {
-        if let fullScreen { return fullScreen.print(Redaction.redact(text, jsonFields: false)) }
+        if let fullScreen { return fullScreen.print(text) }
         show(text + "\n")
     }
 
     /// An error or validation message (red on a colour terminal).
     public func error(_ text: String) {
-        if let fullScreen { return fullScreen.feedback(Redaction.redact(text, jsonFields: false), error: true) }
+        if let fullScreen { return fullScreen.feedback(text, error: true) }
         show(style("! " + text, code: "31") + "\n")
     }
 
     /// A success message (green on a colour terminal).
     public func success(_ text: String) {
-        if let fullScreen { return fullScreen.feedback(Redaction.redact(text, jsonFields: false), error: false) }
+        if let fullScreen { return fullScreen.feedback(text, error: false) }
         show(style(text, code: "32") + "\n")
     }
 
@@ -56,7 +56,7 @@ public final class TerminalUI {
     /// Asks for one line; `nil` at end of input. A prompt that is a question ("Which city?",
     /// Greek "Ποια πόλη;") is followed by a space, any other by ": ".
     public func ask(_ prompt: String, secret: Bool = false) -> String? {
-        if let fullScreen { return fullScreen.ask(Redaction.redact(prompt, jsonFields: false), secret: secret) }
+        if let fullScreen { return fullScreen.ask(prompt, secret: secret) }
         // (In the pseudo-locale a question ends in "? !!]".)
         let end = prompt.hasSuffix(" !!]") ? String(prompt.dropLast(4)) : prompt
         let isQuestion = end.hasSuffix("?") || end.hasSuffix(";") || end.hasSuffix("\u{037E}")
@@ -74,7 +74,7 @@ public final class TerminalUI {
     /// - Since: SDK 1.3.0.
     public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {
         guard let fullScreen else { return ask(prompt) }
-        return fullScreen.ask(Redaction.redact(prompt, jsonFields: false), secret: false, suggestions: suggestions)
+        return fullScreen.ask(prompt, secret: false, suggestions: suggestions)
     }
 
     /// The one navigation model of every menu: the title, `details` under it (what the screen
@@ -87,9 +87,7 @@ public final class TerminalUI {
     ) -> MenuChoice {
         let keys = numbers ?? items.indices.map { $0 + 1 }
         if let fullScreen {
-            let clean = { (text: String) in Redaction.redact(text, jsonFields: false) }
-            return fullScreen.menu(
-                clean(title), items.map(clean), details: details.map(clean), keys: keys, canGoBack: canGoBack, shortcuts: shortcuts)
+            return fullScreen.menu(title, items, details: details, keys: keys, canGoBack: canGoBack, shortcuts: shortcuts)
         }
         self.title(title)
         for line in details { print(line) }
@@ -185,7 +183,7 @@ public final class TerminalUI {
 
     /// An alert with an OK button.
     public func alertOK(_ title: String, _ message: String) {
-        if let fullScreen { return fullScreen.alertOK(title, Redaction.redact(message, jsonFields: false)) }
+        if let fullScreen { return fullScreen.alertOK(title, message) }
         self.title(title)
         print(message)
         _ = ask(labels(.pressEnter))
@@ -214,7 +212,7 @@ public final class TerminalUI {
     @discardableResult
     public func confirm(_ title: String, _ message: String, onContinue handler: () -> Void = {}) -> Bool {
         if let fullScreen {
-            guard fullScreen.confirm(title, Redaction.redact(message, jsonFields: false)) else { return false }
+            guard fullScreen.confirm(title, message) else { return false }
             handler()
             return true
         }

@@ -36,19 +36,21 @@ final class FullScreenPresenter {
 
     // MARK: - Output
 
+    /// A module's text made fit to print (a secret it carries removed).
+    private func clean(_ text: String) -> String { Redaction.redact(text, jsonFields: false) }
+
     func title(_ text: String) {
         let index = max(depth - 1, 0)
         if titles.count > index { titles.removeSubrange(index...) }
         while titles.count < index { titles.append("") }
-        titles.append(text)
+        titles.append(clean(text))
     }
 
-    func print(_ text: String) { notes.append((text, [])) }
+    func print(_ text: String) { notes.append((clean(text), [])) }
 
-    /// An error or a success: the status line, and among the notes when the screen goes on
-    /// printing after it.
+    /// An error or a success: the status line, until the next key.
     func feedback(_ text: String, error: Bool) {
-        status = (text, error ? [.red, .bold] : [.green])
+        status = (clean(text), error ? [.red, .bold] : [.green])
     }
 
     // MARK: - Frames
@@ -122,6 +124,7 @@ final class FullScreenPresenter {
     /// `n` for the next match), closed with q, Esc or Enter. True when input ended.
     @discardableResult
     func page(_ content: [String]) -> Bool {
+        let content = content.map(clean)
         var top = 0
         var search: LineEditor?
         var query = ""
@@ -193,6 +196,8 @@ final class FullScreenPresenter {
         _ title: String, _ items: [String], details: [String], keys: [Int], canGoBack: Bool, shortcuts: [MenuShortcut]
     ) -> MenuChoice {
         self.title(title)
+        let (items, details) = (items.map(clean), details.map(clean))
+        let shortcuts = shortcuts.map { MenuShortcut(key: $0.key, label: clean($0.label)) }
         let detailLines = details.reduce(0) { $0 + DisplayWidth.wrap($1, width: session.columns - 2).count }
         if pageLongNotes(reserving: min(items.count, bodyRows / 2) + detailLines + 1) { return .quit }
         defer { notes = [] }
@@ -283,6 +288,7 @@ final class FullScreenPresenter {
     /// the selection and Enter answers its value.
     func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = [], initial: String = "") -> String? {
         if pageLongNotes(reserving: above.count + 2 + (suggestions.isEmpty ? 0 : bodyRows / 2)) { return nil }
+        let prompt = clean(prompt)
         var editor = LineEditor(initial)
         var selected = 0
         while true {
@@ -337,7 +343,7 @@ final class FullScreenPresenter {
     /// asked again; the values given so far stay on the screen.
     func fill(_ form: Form) -> FormResult {
         title(form.title)
-        if let hint = form.hint { notes.append((hint, [.dim])) }
+        if let hint = form.hint { notes.append((clean(hint), [.dim])) }
         let kept = notes
         while true {
             var values: [String: String] = [:]
@@ -353,18 +359,18 @@ final class FullScreenPresenter {
                     let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
-                        status = (problem, [.red, .bold])
+                        feedback(problem, error: true)
                         continue
                     }
                     status = nil
                     values[field.key] = value
-                    given.append(Line(text: "\(field.label): " + (field.isSecret ? "••••" : value)))
+                    given.append(Line(text: "\(clean(field.label)): " + (field.isSecret ? "••••" : value)))
                     break
                 }
             }
             let problems = form.validate(values)
             if problems.isEmpty { return .submitted(values) }
-            status = (problems.joined(separator: " "), [.red, .bold])
+            feedback(problems.joined(separator: " "), error: true)
         }
     }
 
@@ -374,7 +380,7 @@ final class FullScreenPresenter {
         // A question over the screen: one step further in the breadcrumb.
         depth += 1
         defer { depth -= 1 }
-        notes.append((message, []))
+        print(message)
         let choice = menu(title, [label(.continue), label(.cancel)], details: [], keys: [1, 2], canGoBack: true, shortcuts: [])
         return choice == .item(0)
     }
@@ -383,7 +389,7 @@ final class FullScreenPresenter {
     func alertOK(_ title: String, _ message: String) {
         depth += 1
         defer { depth -= 1 }
-        notes.append((message, []))
+        print(message)
         _ = menu(title, [label(.ok)], details: [], keys: [1], canGoBack: true, shortcuts: [])
     }
 }

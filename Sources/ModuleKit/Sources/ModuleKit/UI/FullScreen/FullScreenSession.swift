@@ -23,8 +23,6 @@ final class FullScreenSession: @unchecked Sendable {
     private var queued: [Key] = []
     private(set) var rows = 24
     private(set) var columns = 80
-    /// How many bytes the last frame wrote (for the benchmark).
-    private(set) var lastFrameBytes = 0
 
     init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, usesColor: Bool) {
         self.input = input
@@ -77,7 +75,6 @@ final class FullScreenSession: @unchecked Sendable {
             cursorShown = wantsCursor
         }
         shown = grid
-        lastFrameBytes = bytes.utf8.count
         write(bytes)
     }
 
@@ -112,17 +109,16 @@ final class FullScreenSession: @unchecked Sendable {
         }
     }
 
-    /// Waits until a key comes or the size changes; `false` when it was the size.
+    /// Waits until a key comes or the size changes; `false` when it was the size (or a
+    /// signal interrupted the wait: the caller looks again).
     private func waitForInput() -> Bool {
         var fds = [
             pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: ResizeSignal.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        while true {
-            let ready = poll(&fds, ResizeSignal.readEnd >= 0 ? 2 : 1, -1)
-            if ready < 0 && errno == EINTR { return !ResizeSignal.isPending }
-            if fds[1].revents != 0 { return false }
-            return true
-        }
+        let ready = poll(&fds, ResizeSignal.readEnd >= 0 ? 2 : 1, -1)
+        // Another failure: the read after it says what became of the input.
+        if ready < 0 { return errno != EINTR }
+        return fds[1].revents == 0
     }
 
     private func hasInput(waitingMilliseconds: Int32) -> Bool {
@@ -173,12 +169,6 @@ enum ResizeSignal {
                 _ = Glibc.write(ResizeSignal.writeEnd, &byte, 1)
             }
         }
-    }
-
-    static var isPending: Bool {
-        guard readEnd >= 0 else { return false }
-        var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, 0) > 0
     }
 
     /// Whether the size changed since the last call (every pending signal taken).
