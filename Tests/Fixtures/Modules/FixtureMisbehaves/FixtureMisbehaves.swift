@@ -14,6 +14,7 @@ import Synchronization
 ///   second carrying it, from checkResources;
 /// - "crashOnThread": a thread of its own waits until the file `trigger` exists, then crashes;
 /// - "claimHostAccess": tries to take the host's right to make resolvers, and says what it got.
+/// `announce`, a path, is created just before it misbehaves (a test knows then that it has).
 /// With no config it behaves.
 final class FixtureMisbehaves: Module, Sendable {
     // Name, version and routes: module.manifest (the build generates them).
@@ -23,6 +24,7 @@ final class FixtureMisbehaves: Module, Sendable {
         var secret: String?
         var register: Bool?
         var trigger: String?
+        var announce: String?
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -78,6 +80,7 @@ final class FixtureMisbehaves: Module, Sendable {
     func misbehave(in phase: String) throws {
         let configuration = plan.withLock { $0 }
         guard configuration.in == phase else { return }
+        if let announce = configuration.announce { _ = FileManager.default.createFile(atPath: announce, contents: nil) }
         switch configuration.how {
         case "fatalError": fatalError("FixtureMisbehaves: told to crash in \(phase)")
         case "block": while true { sleep(60) }

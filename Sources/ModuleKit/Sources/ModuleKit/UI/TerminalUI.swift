@@ -69,7 +69,9 @@ public final class TerminalUI {
     /// Asks for one line, offering `suggestions`: in full screen they show under the question,
     /// filtered as the person types (case and accents ignored, their `terms` too), and Enter
     /// on one answers its `value`; the line mode asks exactly as ``ask(_:secret:)``. The
-    /// first suggestions come first while nothing is typed (put a default there).
+    /// first suggestions come first while nothing is typed (put a default there). Nothing is
+    /// selected on an empty line until ↓, so Enter there answers "" in both modes (the
+    /// module's cancel); once something is typed, the best match is selected.
     ///
     /// - Since: SDK 1.3.0.
     public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {

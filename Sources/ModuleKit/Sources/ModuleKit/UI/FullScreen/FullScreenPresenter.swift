@@ -284,13 +284,15 @@ final class FullScreenPresenter {
 
     /// One line asked at the bottom of the screen's text, edited in place; Enter gives it, Esc
     /// gives an empty answer (back), Ctrl-D on an empty line ends the input. With
-    /// `suggestions`, those the line finds are listed under it, the first selected; ↑ ↓ move
-    /// the selection and Enter answers its value.
+    /// `suggestions`, those the line finds are listed under it; ↑ ↓ move the selection and
+    /// Enter answers its value. While the line is empty nothing is selected until ↓, so Enter
+    /// on an empty line is an empty answer in this mode too (a module's "leave empty to
+    /// cancel" holds); once something is typed the best match is selected.
     func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = [], initial: String = "") -> String? {
         if pageLongNotes(reserving: above.count + 2 + (suggestions.isEmpty ? 0 : bodyRows / 2)) { return nil }
         let prompt = clean(prompt)
         var editor = LineEditor(initial)
-        var selected = 0
+        var selected: Int? = initial.isEmpty ? nil : 0
         while true {
             var body = noteLines()
             if !body.isEmpty { body.append(Line(text: "")) }
@@ -305,10 +307,10 @@ final class FullScreenPresenter {
             let offset = DisplayWidth.of(lead) + (secret ? 0 : editor.cursorColumn)
             let cursor = (fieldStart + offset / lineWidth, offset % lineWidth)
             let found = Suggestion.filter(suggestions, by: editor.string)
-            selected = min(selected, max(found.count - 1, 0))
+            if let place = selected { selected = found.isEmpty ? nil : min(place, found.count - 1) }
             if !suggestions.isEmpty {
                 let room = max(bodyRows - body.count, 1)
-                let first = max(0, min(selected - room + 1, found.count - room))
+                let first = max(0, min((selected ?? 0) - room + 1, found.count - room))
                 for (index, suggestion) in found.enumerated().dropFirst(first).prefix(room) {
                     body.append(
                         Line(text: "  " + DisplayWidth.truncate(suggestion.title, to: session.columns - 4), selected: index == selected))
@@ -324,17 +326,18 @@ final class FullScreenPresenter {
             case .enter:
                 notes = []
                 // The selected suggestion, else the line as typed.
-                return found.isEmpty ? editor.string : found[selected].value
+                return selected.map { found[$0].value } ?? editor.string
             case .escape:
                 notes = []
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
-            case .down where !suggestions.isEmpty: selected = min(selected + 1, max(found.count - 1, 0))
-            case .up where !suggestions.isEmpty: selected = max(selected - 1, 0)
-            case .pageDown where !suggestions.isEmpty: selected = min(selected + bodyRows / 2, max(found.count - 1, 0))
-            case .pageUp where !suggestions.isEmpty: selected = max(selected - bodyRows / 2, 0)
+            case .down where !found.isEmpty: selected = min(selected.map { $0 + 1 } ?? 0, found.count - 1)
+            case .pageDown where !found.isEmpty: selected = min(max((selected ?? -1) + bodyRows / 2, 0), found.count - 1)
+            // Up from the top goes back to the line itself when it is empty.
+            case .up where !found.isEmpty: selected = selected.flatMap { $0 > 0 || !editor.string.isEmpty ? max($0 - 1, 0) : nil }
+            case .pageUp where !found.isEmpty: selected = selected.map { max($0 - bodyRows / 2, 0) }
             default:
-                if editor.apply(key) { selected = 0 }
+                if editor.apply(key) { selected = editor.string.isEmpty ? nil : 0 }
             }
         }
     }
