@@ -35,6 +35,16 @@ func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
         #expect(makeUI(["4"]).0.menu("Home", ["Photos", "Places"], numbers: [2, 4]) == .item(1))
     }
 
+    /// A person at a terminal reads the numbers right-aligned; a pipe gets them as it always did.
+    @Test(arguments: [true, false])
+    func numbersAreRightAlignedOnATerminal(interactive: Bool) {
+        let terminal = ScriptedTerminal(lines: ["21"], isInteractive: interactive)
+        let ui = TerminalUI(terminal: terminal, labels: { $0.rawValue })
+        #expect(ui.menu("Results", ["Cat", "Dog"], numbers: [3, 21]) == .item(1))
+        let lines = interactive ? "\n   3. Cat\n  21. Dog\n" : "\n  3. Cat\n  21. Dog\n"
+        #expect(terminal.output.contains(lines), "\(terminal.output)")
+    }
+
     @Test func detailsComeUnderTheTitle() {
         let (ui, terminal) = makeUI(["1"])
         _ = ui.menu("Places", ["Add"], details: ["France (FR)", "  Paris"])

@@ -93,7 +93,12 @@ public final class TerminalUI {
         }
         self.title(title)
         for line in details { print(line) }
-        for (key, item) in zip(keys, items) { print("  \(key). \(item)") }
+        // On a terminal the numbers are right-aligned ("   3." above "  21."); a pipe keeps the
+        // shape scripts have always read ("  3.").
+        let width = terminal.isInteractive ? keys.map { String($0).count }.max() ?? 1 : 1
+        for (key, item) in zip(keys, items) {
+            print("  " + String(repeating: " ", count: max(width - String(key).count, 0)) + "\(key). \(item)")
+        }
         var footer = shortcuts.map { "\($0.key) \($0.label)" }
         if canGoBack { footer.append("0 \(labels(.back))") }
         footer.append("q \(labels(.quit))")
