@@ -14,6 +14,8 @@ package final class HostInfo: HostInfoRoute {
     private let titles = Mutex<@Sendable (String) -> String>({ $0 })
     /// A host message in the current language.
     private let describer = Mutex<@Sendable (HostText) -> String>({ $0.description })
+    /// Runs `modhost check` for this run; `nil` until the command line gives one (the app).
+    private let checker = Mutex<(@Sendable () -> [String]?)?>(nil)
 
     init(hostVersion: String, environment: String, dataFolder: String) {
         self.hostVersion = hostVersion
@@ -22,6 +24,12 @@ package final class HostInfo: HostInfoRoute {
     }
 
     package var commands: [String] { commandLines.withLock { $0 }() }
+
+    package func check() -> [String]? { checker.withLock { $0 }?() }
+
+    func update(check: @escaping @Sendable () -> [String]?) {
+        checker.withLock { $0 = check }
+    }
 
     func update(
         commands: @escaping @Sendable () -> [String], titles: @escaping @Sendable (String) -> String,

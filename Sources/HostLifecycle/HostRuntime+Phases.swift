@@ -96,6 +96,12 @@ extension HostRuntime {
     /// Plans and loads, short of running `register` (the tests' way to see the load phase).
     public func prepare() { advance(to: .loaded) }
 
+    /// How the app's `HostInfoRoute.check()` runs `modhost check` for this run (the command
+    /// line knows the options a child needs).
+    package func provideCheck(_ check: @escaping @Sendable () -> [String]?) {
+        hostInfo.update(check: check)
+    }
+
     /// Plans, loads, registers and starts the modules; later calls do nothing.
     public func start() {
         advance(to: .started)

@@ -41,7 +41,7 @@ import Testing
         // Home → 4 Settings → l Log Out → 1 Continue → Welcome → q.
         let session = try run(app, [], input: "4\nl\n1\nq\n")
         #expect(session.stdout.contains("Settings\n========\nAnn <ann@example.com>\n  1. My Profile: edit display name\n"))
-        #expect(session.stdout.contains("  a About · h Help · l Log Out · 0 Back · q Quit\n"))
+        #expect(session.stdout.contains("  a About · c Check · h Help · l Log Out · 0 Back · q Quit\n"))
         #expect(session.stdout.contains("Log Out\n=======\nAre you sure you want to log out?\n"))
         #expect(session.stdout.contains("Logged out.\n"))
         #expect(session.stdout.contains("Welcome\n=======\n"))
@@ -114,7 +114,7 @@ import Testing
 
     @Test func settingsWorksWithAuthDisabled() throws {
         let app = try app([("Auth", #""enabled": false"#), ("Geo", ""), ("Settings", "")])
-        // Home: 2 Places, 3 Settings. Settings: a About, h Help, 0 Back; then q.
+        // Home: 2 Places, 3 Settings. Settings: a About, h Help, 0 Back (c Check is tested in CheckInTheAppTests); then q.
         let session = try run(app, [], input: "3\na\nh\n0\nq\n")
         #expect(!session.stdout.contains("My Profile"))
         #expect(!session.stdout.contains("Log Out"))

@@ -43,6 +43,22 @@ import Testing
         #expect(DisplayWidth.wrap("one\ntwo", width: 10) == ["one", "two"])
     }
 
+    /// A short width drops the moves everyone knows, then the words of the last keys: every
+    /// key of the screen stays in the footer.
+    @Test func theFooterKeepsEveryKeyAsTheWidthShrinks() {
+        let items = ["↑↓ move", "Enter open", "a About", "c Check", "h Help", "l Log Out", "0/Esc Back", "q Quit"]
+        let optional: Set = ["↑↓ move", "Enter open"]
+        let wide = FullScreenPresenter.fit(items, optional: optional, width: 100)
+        #expect(wide == items.joined(separator: " · "))
+        #expect(
+            FullScreenPresenter.fit(items, optional: optional, width: 60) == "a About · c Check · h Help · l Log Out · 0/Esc Back · q Quit")
+        #expect(FullScreenPresenter.fit(items, optional: optional, width: 50) == "a About · c Check · h Help · l Log Out · 0/Esc · q")
+        #expect(FullScreenPresenter.fit(items, optional: optional, width: 49) == "a About · c Check · h Help · l · 0/Esc · q")
+        #expect(
+            FullScreenPresenter.fit(items, optional: optional, width: 20) == "a · c · h · l · 0/Esc · q",
+            "the keys alone, cut only past this")
+    }
+
     @Test func theLineEditorEditsAsAShellDoes() {
         var editor = LineEditor("hello world")
         for key: Key in [.left, .left, .left, .left, .left, .backspace] { _ = editor.apply(key) }

@@ -2,7 +2,7 @@ import Contracts
 import ModuleKit
 
 /// Settings: profile, language, the settings other
-/// modules contribute through `SettingsRoute`, About, Help, Log Out.
+/// modules contribute through `SettingsRoute`, About, Check, Help, Log Out.
 public final class SettingsModule: Module {
     // Name, version, routes and resource folders: generated from module.manifest by the build.
 

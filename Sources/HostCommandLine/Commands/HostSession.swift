@@ -67,7 +67,7 @@ struct HostSession {
             console.out(RoutesReportFormat.table(runtime.routes, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         case .run:
-            return runInteractive()
+            return runInteractive(childOptions: arguments.childOptions())
         case .module(let name, let command, let commandArguments):
             return runModuleCommand(module: name, command: command, arguments: commandArguments)
         }
@@ -75,7 +75,9 @@ struct HostSession {
 
     /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
     /// ends, or SIGINT/SIGTERM; then stops the modules.
-    private func runInteractive() -> Int32 {
+    private func runInteractive(childOptions: [String]) -> Int32 {
+        let check = CheckFromTheApp(executable: ProcessLocation.executablePath, options: childOptions, strings: runtime.strings)
+        runtime.provideCheck { check.run() }
         runtime.start()
         let ui = runtime.navigator.ui
         if fullScreen && FullScreenMode.enter(ui, strings: runtime.strings) {

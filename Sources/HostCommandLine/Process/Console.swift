@@ -47,6 +47,9 @@ public struct Console: Sendable {
 
     private static func strings() -> ModuleStrings? { current.withLock { $0 } }
 
+    /// How ``error(_:)`` begins a line ("modhost: error: "), in the person's language.
+    static var errorLead: String { "modhost: \(label(\.error)): " }
+
     /// The words "error" and "warning" in the person's language.
     private static func label(_ word: KeyPath<Labels, String>) -> String {
         let labels = strings().map { Labels(error: $0[.labelError], warning: $0[.labelWarning]) } ?? Labels()

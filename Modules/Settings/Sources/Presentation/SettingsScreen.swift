@@ -1,9 +1,9 @@
 import Contracts
 import ModuleKit
 
-/// The settings screen in sections: a profile header; My Profile; the
-/// language; each module's settings; About, Help; Log Out with Continue/Cancel. Without Auth
-/// (or nobody logged in) the profile and log out are absent.
+/// The settings screen in sections: a profile header; My Profile; the language; each module's
+/// settings; About, Check (what `modhost check` says), Help; Log Out with Continue/Cancel.
+/// Without Auth (or nobody logged in) the profile and log out are absent.
 final class SettingsScreen: Screen {
     let service: SettingsService
     let context: ModuleContext
@@ -54,12 +54,16 @@ final class SettingsScreen: Screen {
             }
         }
         actions.sort { $0.number < $1.number }
-        var shortcuts = [MenuShortcut(key: "a", label: strings[.about]), MenuShortcut(key: "h", label: strings[.help])]
+        var shortcuts = [
+            MenuShortcut(key: "a", label: strings[.about]), MenuShortcut(key: "c", label: strings[.check]),
+            MenuShortcut(key: "h", label: strings[.help]),
+        ]
         if user != nil { shortcuts.append(MenuShortcut(key: "l", label: strings[.logOut])) }
         let profile = user.map { ["\($0.name) <\($0.email)>"] } ?? []
         switch ui.menu(strings[.title], actions.map(\.title), details: profile, numbers: actions.map(\.number), shortcuts: shortcuts) {
         case .item(let index): return actions[index].run()
         case .shortcut("a"): return about(ui)
+        case .shortcut("c"): return check(ui)
         case .shortcut("h"): return help(ui)
         case .shortcut(_):
             guard let auth else { return .stay }
@@ -187,6 +191,20 @@ final class SettingsScreen: Screen {
             let reason = module.reason.map { $0.lowercased().hasPrefix(module.state.lowercased()) ? " — " + $0 : " — \(state): \($0)" }
             ui.print("  \(module.title)\(version)" + (reason ?? " — \(state)"))
         }
+        return .stay
+    }
+
+    /// What `modhost check` says now, run by the host (in child processes) for this run's
+    /// options: every problem of the file and the modules, in a pager when it is long.
+    private func check(_ ui: TerminalUI) -> Navigation {
+        let strings = context.strings
+        ui.title(strings[.check])
+        guard let host = try? context.resolver.resolve((any HostInfoRoute).self), let lines = host.check() else {
+            ui.print(strings[.checkUnavailable])
+            return .stay
+        }
+        ui.print(strings[.checkIntro])
+        for line in lines { ui.print("  " + line) }
         return .stay
     }
 

@@ -15,6 +15,20 @@ public protocol HostInfoRoute: Sendable {
     var dataFolder: String { get }
     /// `modhost <module> <command>` usage lines of the active modules, with their summaries.
     var commands: [String] { get }
+    /// What `modhost check` says of this run's `modules.json` and modules, line by line in the
+    /// current language (every problem, or that all is ready); checked anew at each call, in
+    /// child processes, so it takes a moment. `nil` from a host that cannot check from the app
+    /// (one before SDK 1.5.0, whose witness is the default below).
+    ///
+    /// - Since: SDK 1.5.0.
+    func check() -> [String]?
+}
+
+extension HostInfoRoute {
+    /// A host before SDK 1.5.0 cannot check from the app.
+    ///
+    /// - Since: SDK 1.5.0.
+    public func check() -> [String]? { nil }
 }
 
 /// One module as the host sees it.

@@ -8,18 +8,23 @@ public struct HostInfoDouble: HostInfoRoute {
     public var modules: [ModuleStatus]
     public var dataFolder: String
     public var commands: [String]
+    /// What ``check()`` answers: `nil` is a host that cannot check from the app.
+    public var checkLines: [String]?
 
     public init(
         hostVersion: String = "0.0.0-test", environment: String = "test", modules: [ModuleStatus] = [],
         dataFolder: String = "/tmp/modhost-test",
-        commands: [String] = []
+        commands: [String] = [], checkLines: [String]? = nil
     ) {
         self.hostVersion = hostVersion
         self.environment = environment
         self.modules = modules
         self.dataFolder = dataFolder
         self.commands = commands
+        self.checkLines = checkLines
     }
+
+    public func check() -> [String]? { checkLines }
 }
 
 /// A `HostInfoRoute` whose every member fails the test: for modules that must not ask.
@@ -30,4 +35,5 @@ public struct UnimplementedHostInfo: HostInfoRoute {
     public var modules: [ModuleStatus] { unimplemented("HostInfoRoute.modules", placeholder: []) }
     public var dataFolder: String { unimplemented("HostInfoRoute.dataFolder", placeholder: "") }
     public var commands: [String] { unimplemented("HostInfoRoute.commands", placeholder: []) }
+    public func check() -> [String]? { unimplemented("HostInfoRoute.check", placeholder: nil as [String]?) }
 }

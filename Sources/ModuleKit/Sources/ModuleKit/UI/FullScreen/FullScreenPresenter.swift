@@ -74,8 +74,11 @@ final class FullScreenPresenter {
         notes.flatMap { note in DisplayWidth.wrap(note.text, width: session.columns - 2).map { Line(text: $0, style: note.style) } }
     }
 
-    /// Draws a frame: `body` from `top` (scrolled), the cursor at `cursor` of the body.
-    func draw(body: [Line], footer: [String], top: Int = 0, cursor: (line: Int, column: Int)? = nil) {
+    /// Draws a frame: `body` from `top` (scrolled), the cursor at `cursor` of the body; the
+    /// footer's `optional` items (keys everyone knows) go first when the width is short.
+    func draw(
+        body: [Line], footer: [String], optional: Set<String> = [], top: Int = 0, cursor: (line: Int, column: Int)? = nil
+    ) {
         var grid = ScreenGrid(rows: session.rows, columns: session.columns)
         let columns = session.columns
         // The title bar: the breadcrumb, cut from the left when it is too long.
@@ -91,13 +94,30 @@ final class FullScreenPresenter {
         if let status {
             grid.put(" " + DisplayWidth.truncate(status.text, to: columns - 2), row: session.rows - 2, column: 0, style: status.style)
         }
-        let keys = " " + footer.joined(separator: " · ")
+        let keys = " " + Self.fit(footer, optional: optional, width: columns - 1)
         grid.put(DisplayWidth.truncate(keys, to: columns), row: session.rows - 1, column: 0, style: [.dim])
         let place = cursor.flatMap { cursor -> (row: Int, column: Int)? in
             let row = 1 + cursor.line - top
             return row >= 1 && row <= bodyRows ? (row, min(cursor.column + 1, columns - 1)) : nil
         }
         session.draw(grid, cursor: place)
+    }
+
+    /// The footer's items ("a About") joined in at most `width` columns: without the
+    /// `optional` ones when they do not fit, then with the last items as their key alone
+    /// ("0/Esc", "q": known to all, so they lose their words first), so that every key of the
+    /// screen stays on it as long as the keys alone fit.
+    nonisolated static func fit(_ items: [String], optional: Set<String>, width: Int) -> String {
+        var shown = items
+        let joined = { (items: [String]) in items.joined(separator: " · ") }
+        if DisplayWidth.of(joined(shown)) <= width { return joined(shown) }
+        shown.removeAll { optional.contains($0) }
+        var index = shown.count - 1
+        while DisplayWidth.of(joined(shown)) > width, index >= 0 {
+            if let space = shown[index].firstIndex(of: " ") { shown[index] = String(shown[index][..<space]) }
+            index -= 1
+        }
+        return joined(shown)
     }
 
     /// The next key; `nil` at the end of input. The feedback line has been seen once a key
@@ -140,6 +160,7 @@ final class FullScreenPresenter {
             top = min(max(top, 0), last)
             let shown = "\(min(top + 1, lines.count))–\(min(top + bodyRows, lines.count)) / \(lines.count)"
             var footer = ["↑↓ PgUp PgDn", "/ " + text(.search), "q " + text(.close), shown]
+            let optional: Set = ["↑↓ PgUp PgDn"]
             var body = lines.map { line in
                 Line(text: line, style: !query.isEmpty && line.lowercased().contains(query.lowercased()) ? [.bold] : [])
             }
@@ -151,7 +172,7 @@ final class FullScreenPresenter {
                 cursor = (body.count - 1, 1 + search.cursorColumn)
                 draw(body: body, footer: footer, cursor: cursor)
             } else {
-                draw(body: body, footer: footer, top: top)
+                draw(body: body, footer: footer, optional: optional, top: top)
             }
             guard let event = nextEvent() else { return true }
             guard case .key(let key) = event else {
@@ -223,12 +244,12 @@ final class FullScreenPresenter {
             let selectedLine = body.firstIndex { $0.selected } ?? first
             var top = 0
             if selectedLine >= bodyRows { top = selectedLine - bodyRows + 1 }
-            var footer = ["↑↓ " + text(.move), "Enter " + text(.open)]
-            footer += shortcuts.map { "\($0.key) \($0.label)" }
+            let moves = ["↑↓ " + text(.move), "Enter " + text(.open)]
+            var footer = moves + shortcuts.map { "\($0.key) \($0.label)" }
             if canGoBack { footer.append("0/Esc " + label(.back)) }
             footer.append("q " + label(.quit))
             if !typed.isEmpty { footer.insert(label(.choose) + " " + typed, at: 0) }
-            draw(body: body, footer: footer, top: top)
+            draw(body: body, footer: footer, optional: Set(moves), top: top)
             guard let event = nextEvent() else { return .quit }
             guard case .key(let key) = event else { continue }
             switch key {
