@@ -147,6 +147,61 @@ import Testing
         #expect(try host.run("geo", "list").stdout.contains("Wien"))
     }
 
+    /// The mouse: a click on an item opens it, the wheel moves the selection, a click on a
+    /// suggestion answers it; leaving gives clicks back to the terminal.
+    @Test func theMouseChoosesAndScrolls() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        let screen = try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        #expect(screen.reportsMouse)
+        app.wheel(.down)
+        try app.waitUntil(describing: "the wheel moves") { $0.highlightedLines.contains { $0.contains("2. Places") } }
+        app.wheel(.up)
+        try app.waitUntil(describing: "and back") { $0.highlightedLines.contains { $0.contains("1. Photos") } }
+        try app.waitForInput()
+        try app.click(on: "Places")
+        try app.waitUntil(describing: "Places opened by a click") { bars($0).title == "Home › Places" }
+        try app.waitForInput()
+        try app.click(on: "Add a city")
+        try app.waitFor("Which country?")
+        app.type("ital")
+        // Clicks go where the screen shows the text once the app has drawn all it was sent.
+        try app.waitUntil(describing: "Italy listed") { $0.contains("Which country? ital") && $0.contains("Italy (IT)") }
+        try app.waitForInput()
+        try app.click(on: "Italy (IT)")
+        try app.waitFor("Add a city in Italy")
+        app.press(.escape)
+        try app.waitUntil(describing: "back to Places") { bars($0).title == "Home › Places" }
+        // A click on no item (the title bar, an empty row) does nothing.
+        app.click(row: 0, column: 3)
+        app.click(row: 20, column: 3)
+        app.type("q")
+        let ended = try app.waitForExit()
+        #expect(ended.succeeded, "\(ended)")
+        #expect(!app.screen.reportsMouse && !app.screen.isAlternate)
+    }
+
+    /// The wheel scrolls the pager three lines a notch.
+    @Test func theWheelScrollsThePager() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 12, columns: 60, fullScreen: true)
+        try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        app.type("3")
+        try app.waitUntil(describing: "Settings") { bars($0).title == "Home › Settings" }
+        app.type("h")
+        try app.waitUntil(describing: "Help in the pager, from its first line") { bars($0).footer.contains("1–9 /") }
+        app.wheel(.down, row: 5, column: 10)
+        try app.waitUntil(describing: "three lines on") { bars($0).footer.contains("4–12 /") }
+        app.wheel(.up, row: 5, column: 10)
+        try app.waitUntil(describing: "and back") { bars($0).footer.contains("1–9 /") }
+        app.type("q")
+        try app.waitUntil(describing: "Settings again") { !bars($0).footer.contains("/ search") }
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+    }
+
     /// `--plain`, and `MODHOST_UI=plain`, keep the line mode on a terminal.
     @Test func plainKeepsTheLineModeOnATerminal() throws {
         let host = try world()
@@ -190,6 +245,7 @@ import Testing
         _ = try terminal.waitForExit(timeout: .seconds(60))
         let lines = terminal.screen.transcript.split(separator: "\n").map(String.init)
         #expect(!terminal.screen.isAlternate)
+        #expect(!terminal.screen.reportsMouse, "a click selects text again")
         // fatalError traps: SIGILL on x86-64, SIGTRAP on arm64; a stop by Ctrl-C is 128 + SIGINT.
         let statuses = way == "crash" ? [128 + SIGILL, 128 + SIGTRAP] : [128 + SIGINT]
         #expect(statuses.contains { lines.contains("status=\($0)") }, "\(lines)")

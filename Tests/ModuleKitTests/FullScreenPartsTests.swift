@@ -18,6 +18,22 @@ import Testing
         #expect(rest.isEmpty)
     }
 
+    /// xterm's SGR mouse reports: a press of the main button (Shift and the like held or not)
+    /// and the wheel; a release and the other buttons are nothing here.
+    @Test func mouseReportsAreDecoded() {
+        let bytes = Array("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<64;1;1M\u{1B}[<65;10;20M\u{1B}[<2;1;1M\u{1B}[<4;7;2M\u{1B}[<0;0;1M".utf8)
+        let (keys, rest) = Key.decode(bytes, escapeIsComplete: false)
+        #expect(
+            keys == [
+                .mouse(.init(action: .click, row: 2, column: 4)), .unknown, .mouse(.init(action: .wheelUp, row: 0, column: 0)),
+                .mouse(.init(action: .wheelDown, row: 19, column: 9)), .unknown, .mouse(.init(action: .click, row: 1, column: 6)),
+                .unknown,
+            ])
+        #expect(rest.isEmpty)
+        let cut = Key.decode(Array("\u{1B}[<0;12".utf8), escapeIsComplete: false)
+        #expect(cut.keys.isEmpty && cut.rest.count == 7, "a report cut by the read waits for its end")
+    }
+
     @Test func aSequenceCutAtTheEndWaitsAndALoneEscapeIsEscape() {
         #expect(Key.decode([0x1B, UInt8(ascii: "[")], escapeIsComplete: false) == ([], [0x1B, UInt8(ascii: "[")]))
         #expect(Key.decode([0x1B], escapeIsComplete: false) == ([], [0x1B]))

@@ -25,7 +25,7 @@ struct AuthCommands {
                 let password = try reader.read(.fieldPassword)
                 let confirmation = try reader.read(.fieldConfirmation)
                 let user = try service.register(email: email, name: name, password: password, confirmation: confirmation)
-                context.ui.print(strings.format(.registerSuccess, user.name))
+                context.ui.print(strings.sentence(.registerSuccess, name: user.name))
             },
             ModuleCommand(
                 name: "login", summary: strings[.cmdLoginSummary], options: [option.email, option.passwordStdin],

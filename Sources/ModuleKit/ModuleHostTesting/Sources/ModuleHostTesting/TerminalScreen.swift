@@ -38,6 +38,9 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
     public private(set) var isAlternate = false
     /// Whether the program hid the cursor.
     public private(set) var cursorHidden = false
+    /// Whether the program asked for mouse reports (xterm's modes 1000, 1002 or 1003): then
+    /// a click is sent to it, not used by the terminal to select text.
+    public private(set) var reportsMouse = false
     /// Lines that scrolled off the top of the main screen, oldest first.
     public private(set) var scrollback: [String] = []
 
@@ -338,6 +341,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         switch mode {
         case 7: autowrap = on
         case 25: cursorHidden = !on
+        case 1000, 1002, 1003: reportsMouse = on
         case 47, 1047:
             switchScreen(alternate: on, clear: false)
         case 1049:

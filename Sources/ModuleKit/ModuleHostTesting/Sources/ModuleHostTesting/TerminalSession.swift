@@ -77,6 +77,35 @@ public final class TerminalSession: Sendable {
     /// Presses `key`.
     public func press(_ key: Key) { send(key.bytes) }
 
+    /// A turn of the mouse wheel, one notch.
+    public enum Wheel: Sendable { case up, down }
+
+    /// Clicks the main mouse button on the cell at `row`, `column` (from 0), as a terminal
+    /// reports it to a program that asked for mouse reports (xterm's SGR form: the press, then
+    /// the release). A program that did not ask reads it as unknown keys.
+    public func click(row: Int, column: Int) {
+        send(Array("\u{1B}[<0;\(column + 1);\(row + 1)M\u{1B}[<0;\(column + 1);\(row + 1)m".utf8))
+    }
+
+    /// Clicks where the screen first shows `text`.
+    ///
+    /// - Throws: ``HostTestingError/screenNeverShowed(text:seconds:screen:)`` when it does not
+    ///   show it now.
+    public func click(on text: String) throws {
+        let screen = self.screen
+        for (row, line) in screen.lines.enumerated() {
+            guard let range = line.range(of: text) else { continue }
+            click(row: row, column: line.distance(from: line.startIndex, to: range.lowerBound))
+            return
+        }
+        throw HostTestingError.screenNeverShowed(text: text, seconds: 0, screen: screen.transcript)
+    }
+
+    /// Turns the mouse wheel one notch over the cell at `row`, `column`.
+    public func wheel(_ direction: Wheel, row: Int = 0, column: Int = 0) {
+        send(Array("\u{1B}[<\(direction == .up ? 64 : 65);\(column + 1);\(row + 1)M".utf8))
+    }
+
     /// Types `text`, then presses Enter.
     public func enter(_ text: String) {
         type(text)

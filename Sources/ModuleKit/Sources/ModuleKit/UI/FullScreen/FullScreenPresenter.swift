@@ -55,11 +55,21 @@ final class FullScreenPresenter {
 
     // MARK: - Frames
 
-    /// One body line: its text, its style, and whether it is the selection.
+    /// One body line: its text, its style, whether it is the selection, and the item (of a
+    /// menu or a list of suggestions) a click on it chooses.
     struct Line {
         var text: String
         var style: CellStyle = []
         var selected = false
+        var item: Int?
+    }
+
+    /// The item of the body line at screen `row` (row 0 is the title bar), with the body
+    /// scrolled by `top`.
+    private func item(at row: Int, in body: [Line], top: Int) -> Int? {
+        let line = top + row - 1
+        guard row >= 1, row <= bodyRows, body.indices.contains(line) else { return nil }
+        return body[line].item
     }
 
     private var breadcrumb: String {
@@ -202,6 +212,8 @@ final class FullScreenPresenter {
             case .character("/"): search = LineEditor()
             case .character("n"): find(from: top + 1)
             case .character("q"), .escape, .enter, .backspace: return false
+            case .mouse(let mouse) where mouse.action == .wheelDown: top += 3
+            case .mouse(let mouse) where mouse.action == .wheelUp: top -= 3
             default: break
             }
         }
@@ -237,7 +249,7 @@ final class FullScreenPresenter {
                 let wrapped = DisplayWidth.wrap(item, width: max(session.columns - 2 - DisplayWidth.of(prefix), 8))
                 for (lineIndex, line) in wrapped.enumerated() {
                     let lead = lineIndex == 0 ? prefix : String(repeating: " ", count: DisplayWidth.of(prefix))
-                    body.append(Line(text: lead + line, selected: index == selected))
+                    body.append(Line(text: lead + line, selected: index == selected, item: index))
                 }
             }
             // Scrolled so the selection shows, with the text above it when it fits.
@@ -292,6 +304,12 @@ final class FullScreenPresenter {
                     return .shortcut(shortcut.key)
                 }
             case .right where !items.isEmpty: return .item(selected)
+            case .mouse(let mouse):
+                switch mouse.action {
+                case .wheelUp: selected = max(selected - 1, 0)
+                case .wheelDown: selected = min(selected + 1, max(items.count - 1, 0))
+                case .click: if let item = item(at: mouse.row, in: body, top: top) { return .item(item) }
+                }
             default: break
             }
         }
@@ -334,7 +352,9 @@ final class FullScreenPresenter {
                 let first = max(0, min((selected ?? 0) - room + 1, found.count - room))
                 for (index, suggestion) in found.enumerated().dropFirst(first).prefix(room) {
                     body.append(
-                        Line(text: "  " + DisplayWidth.truncate(suggestion.title, to: session.columns - 4), selected: index == selected))
+                        Line(
+                            text: "  " + DisplayWidth.truncate(suggestion.title, to: session.columns - 4), selected: index == selected,
+                            item: index))
                 }
             }
             let top = max(fieldStart + field.count - bodyRows, 0)
@@ -352,6 +372,13 @@ final class FullScreenPresenter {
                 notes = []
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
+            case .mouse(let mouse) where mouse.action == .click:
+                guard let item = item(at: mouse.row, in: body, top: top) else { continue }
+                notes = []
+                return found[item].value
+            case .mouse(let mouse) where !found.isEmpty:
+                if mouse.action == .wheelDown { selected = min(selected.map { $0 + 1 } ?? 0, found.count - 1) }
+                if mouse.action == .wheelUp { selected = selected.flatMap { $0 > 0 ? $0 - 1 : nil } }
             case .down where !found.isEmpty: selected = min(selected.map { $0 + 1 } ?? 0, found.count - 1)
             case .pageDown where !found.isEmpty: selected = min(max((selected ?? -1) + bodyRows / 2, 0), found.count - 1)
             // Up from the top goes back to the line itself when it is empty.

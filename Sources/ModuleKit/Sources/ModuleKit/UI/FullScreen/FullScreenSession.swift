@@ -10,9 +10,12 @@ final class FullScreenSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let usesColor: Bool
-    /// What leaving writes: the cursor back, normal style, off the alternate screen.
-    static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J"
+    /// What leaving writes: no more mouse reports, the cursor back, normal style, off the
+    /// alternate screen.
+    static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// The alternate screen, cleared; mouse clicks and the wheel reported (1000), in SGR form
+    /// (1006: no limit on the column). Most terminals still select text with Shift held.
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
 
     private var saved = termios()
     private var active = false

@@ -6,8 +6,17 @@ enum Key: Equatable, Sendable {
     case up, down, left, right, home, end, pageUp, pageDown
     /// Ctrl with a letter (`a` for Ctrl-A); Ctrl-C and Ctrl-Z stay signals.
     case control(Character)
-    /// Bytes that make no key this UI knows (a function key): ignored.
+    /// A click of the main button or a turn of the wheel, at a cell counted from 0.
+    case mouse(Mouse)
+    /// Bytes that make no key this UI knows (a function key, a release): ignored.
     case unknown
+
+    struct Mouse: Equatable, Sendable {
+        enum Action: Equatable, Sendable { case click, wheelUp, wheelDown }
+        let action: Action
+        let row: Int
+        let column: Int
+    }
 
     /// Decodes the keys in `bytes`; an incomplete sequence at the end is left in `rest` for
     /// the next read (a lone `ESC` at the end is the Escape key only once no more follows).
@@ -62,6 +71,7 @@ enum Key: Equatable, Sendable {
     }
 
     private static func sequence(final: UInt8, parameters: String) -> Key {
+        if parameters.hasPrefix("<") { return mouse(final: final, parameters: parameters.dropFirst()) }
         switch final {
         case UInt8(ascii: "A"): return .up
         case UInt8(ascii: "B"): return .down
@@ -80,5 +90,21 @@ enum Key: Equatable, Sendable {
             }
         default: return .unknown
         }
+    }
+
+    /// An SGR mouse report, `CSI < button ; column ; row M` (`m`: a release, ignored), the
+    /// column and row from 1. Only a press of the main button and the wheel mean something here.
+    private static func mouse(final: UInt8, parameters: Substring) -> Key {
+        let numbers = parameters.split(separator: ";").compactMap { Int($0) }
+        guard final == UInt8(ascii: "M"), numbers.count == 3, numbers[1] >= 1, numbers[2] >= 1 else { return .unknown }
+        // The low bits name the button; 4, 8, 16 are Shift, Meta, Ctrl; 32 is a drag.
+        let action: Mouse.Action
+        switch numbers[0] & ~(4 | 8 | 16) {
+        case 0: action = .click
+        case 64: action = .wheelUp
+        case 65: action = .wheelDown
+        default: return .unknown
+        }
+        return .mouse(Mouse(action: action, row: numbers[2] - 1, column: numbers[1] - 1))
     }
 }
