@@ -47,10 +47,30 @@ import Testing
         try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Places") }
         app.type("3")
         try app.waitUntil(describing: "Settings") { $0.lines.first?.contains("Home › Settings") == true }
-        app.type("c")
-        let screen = try app.waitFor(Self.problem)
+        // A q typed while the check runs was typed at a screen that did not answer: dropped.
+        app.type("cq")
+        // However the path wraps at this width, the problem is on the screen whole.
+        let screen = try app.waitUntil(describing: "the problem") { FullScreenWalkTests.shows($0, Self.problem) }
         #expect(!screen.contains("modhost: error:"), "\(screen.transcript)")
+        try app.waitForInput()
+        let title = app.screen.lines.first?.trimmingCharacters(in: .whitespaces)
+        #expect(app.screen.isAlternate && title == "Home › Settings", "the q was dropped: \(app.screen)")
         app.type("q")
-        _ = try app.waitForExit()
+        #expect(try app.waitForExit().succeeded)
+    }
+
+    /// The language chosen in Settings, not only the environment's: the check a child runs
+    /// never starts Settings, so the app tells it.
+    @Test func itSpeaksTheLanguageChosenInSettings() throws {
+        let host = try TestHost(entries: Self.flawed, language: "en")
+        #expect(try host.run("settings", "set", "settings.language", "fr").succeeded)
+        let app = try host.run(arguments: [], input: "3\nc\n0\nq\n")
+        #expect(app.succeeded, "\(app)")
+        // The host's French (its spacing before a colon); the module's own text is Photos'.
+        let shown = app.stdout.components(separatedBy: "\n").filter { $0.contains("config.catalog") }
+        #expect(shown.count == 1 && shown.first?.contains("modules.json' : modules[0]") == true, "\(app.stdout)")
+        #expect(
+            shown.first?.hasPrefix("  '") == true && shown.first?.contains("erreur") == false, "no 'modhost : erreur :' before it: \(shown)"
+        )
     }
 }

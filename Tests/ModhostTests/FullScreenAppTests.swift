@@ -147,8 +147,8 @@ import Testing
         #expect(try host.run("geo", "list").stdout.contains("Wien"))
     }
 
-    /// The mouse: a click on an item opens it, the wheel moves the selection, a click on a
-    /// suggestion answers it; leaving gives clicks back to the terminal.
+    /// The mouse: a click selects an item and a click on the selection opens it (a suggestion
+    /// too), the wheel moves the selection; leaving gives clicks back to the terminal.
     @Test func theMouseChoosesAndScrolls() throws {
         let host = try world()
         defer { withExtendedLifetime(host) {} }
@@ -161,7 +161,11 @@ import Testing
         try app.waitUntil(describing: "and back") { $0.highlightedLines.contains { $0.contains("1. Photos") } }
         try app.waitForInput()
         try app.click(on: "Places")
-        try app.waitUntil(describing: "Places opened by a click") { bars($0).title == "Home › Places" }
+        try app.waitUntil(describing: "Places selected by a click") { $0.highlightedLines.contains { $0.contains("2. Places") } }
+        try app.waitForInput()
+        #expect(bars(app.screen).title == "Home", "one click on an item that is not selected only selects it")
+        try app.click(on: "Places")
+        try app.waitUntil(describing: "Places opened by a click on the selection") { bars($0).title == "Home › Places" }
         try app.waitForInput()
         try app.click(on: "Add a city")
         try app.waitFor("Which country?")
@@ -174,8 +178,12 @@ import Testing
         app.press(.escape)
         try app.waitUntil(describing: "back to Places") { bars($0).title == "Home › Places" }
         // A click on no item (the title bar, an empty row) does nothing.
+        try app.waitForInput()
+        let before = app.screen
         app.click(row: 0, column: 3)
         app.click(row: 20, column: 3)
+        try app.waitForInput()
+        #expect(app.screen.lines == before.lines && app.screen.highlightedLines == before.highlightedLines)
         app.type("q")
         let ended = try app.waitForExit()
         #expect(ended.succeeded, "\(ended)")

@@ -25,11 +25,18 @@ import Testing
         let (keys, rest) = Key.decode(bytes, escapeIsComplete: false)
         #expect(
             keys == [
-                .mouse(.init(action: .click, row: 2, column: 4)), .unknown, .mouse(.init(action: .wheelUp, row: 0, column: 0)),
+                .mouse(.init(action: .click, row: 2, column: 4)), .mouse(.init(action: .wheelUp, row: 0, column: 0)),
                 .mouse(.init(action: .wheelDown, row: 19, column: 9)), .unknown, .mouse(.init(action: .click, row: 1, column: 6)),
                 .unknown,
-            ])
+            ], "a release is no key at all")
         #expect(rest.isEmpty)
+        // The X10 form of terminals without SGR: a press at column 17, row 18 and its release,
+        // never typed as the digits and letters their bytes are.
+        let x10 = Key.decode(
+            [0x1B, 0x5B, 0x4D, 32, 49, 50, 0x1B, 0x5B, 0x4D, 35, 49, 50, 0x1B, 0x5B, 0x4D, 96, 33, 33], escapeIsComplete: false)
+        #expect(x10.keys == [.mouse(.init(action: .click, row: 17, column: 16)), .mouse(.init(action: .wheelUp, row: 0, column: 0))])
+        let x10Cut = Key.decode([0x1B, 0x5B, 0x4D, 32, 49], escapeIsComplete: false)
+        #expect(x10Cut.keys.isEmpty && x10Cut.rest.count == 5)
         let cut = Key.decode(Array("\u{1B}[<0;12".utf8), escapeIsComplete: false)
         #expect(cut.keys.isEmpty && cut.rest.count == 7, "a report cut by the read waits for its end")
     }
@@ -73,6 +80,10 @@ import Testing
         #expect(
             FullScreenPresenter.fit(items, optional: optional, width: 20) == "a · c · h · l · 0/Esc · q",
             "the keys alone, cut only past this")
+        let pager = ["↑↓ PgUp PgDn", "/ search", "q close", "1–9 / 40"]
+        #expect(
+            FullScreenPresenter.fit(pager, optional: ["↑↓ PgUp PgDn"], fixed: ["1–9 / 40"], width: 20) == "/ · q · 1–9 / 40",
+            "a position is never shortened")
     }
 
     @Test func theLineEditorEditsAsAShellDoes() {

@@ -1,4 +1,6 @@
-/* CHostGuard: the crash guard, the ELF section reader, the library hash and the loaded images, for the host's targets. */
+/* CHostGuard: the crash guard, the ELF section reader, the library hash, the loaded images and
+ * close-on-exec pipes, for the host's targets. */
+#include "child_pipe.h"
 #include "elf_section.h"
 #include "host_guard.h"
 #include "library_hash.h"

@@ -2,7 +2,7 @@ import Foundation
 import HostLifecycle
 import HostLoading
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// One run of a parsed command against a runtime, on the main actor (where the app and the
 /// commands run).
@@ -76,10 +76,18 @@ struct HostSession {
     /// Starts the modules and runs the app (Welcome or Home) until the person quits, input
     /// ends, or SIGINT/SIGTERM; then stops the modules.
     private func runInteractive(childOptions: [String]) -> Int32 {
-        let check = CheckFromTheApp(executable: ProcessLocation.executablePath, options: childOptions, strings: runtime.strings)
-        runtime.provideCheck { check.run() }
-        runtime.start()
+        let locale = runtime.locale
+        let check = CheckFromTheApp(
+            executable: ProcessLocation.executablePath, options: childOptions, strings: runtime.strings, language: { locale.current },
+            timeouts: runtime.configuration.modules.map(\.timeout))
         let ui = runtime.navigator.ui
+        runtime.provideCheck {
+            // From a screen (the main thread): the app says it is checking while it does.
+            guard Thread.isMainThread else { return check.run() }
+            let working = HostText("check.app.working", "Checking…").render(runtime.strings)
+            return MainActor.assumeIsolated { ui.working(working) { check.run() } }
+        }
+        runtime.start()
         if fullScreen && FullScreenMode.enter(ui, strings: runtime.strings) {
             // Above the first screen, where they are seen.
             for problem in runtime.problems { ui.print(problem) }

@@ -23,11 +23,23 @@ package enum ChildCommand {
         start(command, output: output).pid
     }
 
-    /// Starts `command`: its process, or the error number posix_spawn answered.
-    package static func start(_ command: [String], output: Output) -> (pid: pid_t?, error: Int32) {
+    /// Starts `command`: its process, or the error number posix_spawn answered. With
+    /// `environment`, the child gets exactly that environment, else this process's; with
+    /// `ownGroup`, it leads a process group of its own, so that `kill(-pid, …)` reaches what it
+    /// starts too.
+    package static func start(
+        _ command: [String], output: Output, environment: [String: String]? = nil, ownGroup: Bool = false
+    ) -> (pid: pid_t?, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         switch output {
         case .inherited: break
         case .descriptor(let descriptor):
@@ -48,7 +60,13 @@ package enum ChildCommand {
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let error = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        guard let environment else {
+            let error = posix_spawn(&pid, command[0], &actions, &attributes, &argv, environ)
+            return error == 0 ? (pid, 0) : (nil, error)
+        }
+        var envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let error = posix_spawn(&pid, command[0], &actions, &attributes, &argv, &envp)
         return error == 0 ? (pid, 0) : (nil, error)
     }
 

@@ -17,15 +17,16 @@ public protocol HostInfoRoute: Sendable {
     var commands: [String] { get }
     /// What `modhost check` says of this run's `modules.json` and modules, line by line in the
     /// current language (every problem, or that all is ready); checked anew at each call, in
-    /// child processes, so it takes a moment. `nil` from a host that cannot check from the app
-    /// (one before SDK 1.5.0, whose witness is the default below).
+    /// child processes, so it takes a moment. `nil` where the host cannot check: outside the
+    /// app (in a module's command), or from a conformance that keeps the default below (a
+    /// test double written before SDK 1.5.0).
     ///
     /// - Since: SDK 1.5.0.
     func check() -> [String]?
 }
 
 extension HostInfoRoute {
-    /// A host before SDK 1.5.0 cannot check from the app.
+    /// Cannot check: what a conformance written before SDK 1.5.0 answers.
     ///
     /// - Since: SDK 1.5.0.
     public func check() -> [String]? { nil }

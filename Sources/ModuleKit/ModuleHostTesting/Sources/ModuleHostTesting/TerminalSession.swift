@@ -95,7 +95,11 @@ public final class TerminalSession: Sendable {
         let screen = self.screen
         for (row, line) in screen.lines.enumerated() {
             guard let range = line.range(of: text) else { continue }
-            click(row: row, column: line.distance(from: line.startIndex, to: range.lowerBound))
+            // Cells, not characters: a wide character before the text takes two.
+            let column = line[..<range.lowerBound].reduce(0) { cells, character in
+                cells + (character.unicodeScalars.first.map(TerminalScreen.isWide) == true ? 2 : 1)
+            }
+            click(row: row, column: column)
             return
         }
         throw HostTestingError.screenNeverShowed(text: text, seconds: 0, screen: screen.transcript)
@@ -246,14 +250,46 @@ public final class TerminalSession: Sendable {
     /// Bytes sent that the program has not read yet, asked of the terminal's own side; 0 when
     /// it cannot be asked.
     private var unreadInput: Int32 {
+        withProgramSide { side in
+            var unread: Int32 = 0
+            return ioctl(side, UInt(FIONREAD), &unread) == 0 ? unread : 0
+        } ?? 0
+    }
+
+    /// `body` with the program's side of the terminal opened (briefly; never its controlling
+    /// terminal), or `nil` when it cannot be opened.
+    private func withProgramSide<Result>(_ body: (Int32) -> Result) -> Result? {
         var number: UInt32 = 0
         // TIOCGPTN: the number of this master's /dev/pts side (a macro Swift does not import).
-        guard ioctl(master, UInt(0x8004_5430), &number) == 0 else { return 0 }
+        guard ioctl(master, UInt(0x8004_5430), &number) == 0 else { return nil }
         let side = open("/dev/pts/\(number)", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard side >= 0 else { return 0 }
+        guard side >= 0 else { return nil }
         defer { close(side) }
-        var unread: Int32 = 0
-        return ioctl(side, UInt(FIONREAD), &unread) == 0 ? unread : 0
+        return body(side)
+    }
+
+    /// The bytes the program has read so far, from any file (`rchar` in /proc).
+    private var bytesRead: Int? {
+        guard let io = try? String(contentsOfFile: "/proc/\(processIdentifier)/io", encoding: .utf8),
+            let line = io.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") })
+        else { return nil }
+        return Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether the program could see `bytes` once the kernel hands them over: in the line
+    /// mode only a whole line is, and a key the terminal turns into a signal never is.
+    private func isReadable(_ bytes: [UInt8]) -> Bool {
+        guard
+            let settings = withProgramSide({ side -> termios? in
+                var settings = termios()
+                return tcgetattr(side, &settings) == 0 ? settings : nil
+            }), let settings
+        else { return false }
+        // Ctrl-C, Ctrl-\, Ctrl-Z with ISIG; in the line mode, Enter ends a line.
+        let signals: Set<UInt8> = settings.c_lflag & tcflag_t(ISIG) != 0 ? [0x03, 0x1C, 0x1A] : []
+        let kept = bytes.filter { !signals.contains($0) }
+        if settings.c_lflag & tcflag_t(ICANON) == 0 { return !kept.isEmpty }
+        return kept.contains(0x0A) || kept.contains(0x0D)
     }
 
     /// How many times the program's main thread has blocked, from /proc.
@@ -267,12 +303,25 @@ public final class TerminalSession: Sendable {
     private func send(_ bytes: [UInt8]) {
         let switches = voluntarySwitches
         state.value.withLock { $0.switchesAtInput = switches }
+        let readBefore = bytesRead
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 { return }
             offset += written
+        }
+        // The kernel hands what the master was given to the program's side a moment later (a
+        // worker flushes the terminal's buffer). Until then the program still looks idle, so
+        // a wait for input right after this send could end before the keys arrived: wait
+        // until they are there to read, or were read. Bounded; a program that reads nothing
+        // only costs the bound.
+        guard isReadable(bytes), let readBefore else { return }
+        let limit = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < limit, !hasEnded {
+            if unreadInput > 0 { return }
+            if let read = bytesRead, read > readBefore { return }
+            usleep(200)
         }
     }
 

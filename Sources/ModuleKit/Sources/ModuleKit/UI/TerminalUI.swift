@@ -69,9 +69,10 @@ public final class TerminalUI {
     /// Asks for one line, offering `suggestions`: in full screen they show under the question,
     /// filtered as the person types (case and accents ignored, their `terms` too), and Enter
     /// on one answers its `value`; the line mode asks exactly as ``ask(_:secret:)``. The
-    /// first suggestions come first while nothing is typed (put a default there). Nothing is
-    /// selected on an empty line until ↓, so Enter there answers "" in both modes (the
-    /// module's cancel); once something is typed, the best match is selected.
+    /// suggestions are listed in the given order while nothing is typed (put the likeliest
+    /// first: ↓ then Enter picks it). Nothing is selected on an empty line until ↓, so Enter
+    /// there answers "" in both modes (the module's cancel); once something is typed, the
+    /// best match is selected. A click selects a suggestion, a click on the selection answers.
     ///
     /// - Since: SDK 1.3.0.
     public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {
@@ -177,6 +178,18 @@ public final class TerminalUI {
     public func leaveFullScreen() {
         fullScreen?.session.leave()
         fullScreen = nil
+    }
+
+    /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status
+    /// line at once (the screen stays), and keys typed meanwhile are dropped afterwards, since
+    /// the screen they were typed at did not answer. The line mode just runs it (a script
+    /// waits anyway, and its output keeps its shape).
+    @_spi(Host)
+    public func working<Result>(_ text: String, _ work: () -> Result) -> Result {
+        guard let fullScreen else { return work() }
+        fullScreen.showWorking(text)
+        defer { fullScreen.session.discardTypedInput() }
+        return work()
     }
 
     /// Long text in the pager (full screen), or printed (line mode).

@@ -48,6 +48,11 @@ final class FullScreenPresenter {
 
     func print(_ text: String) { notes.append((clean(text), [])) }
 
+    /// `text` on the status line at once, while the app works (no key is read meanwhile).
+    func showWorking(_ text: String) {
+        session.overwrite(row: session.rows - 2, with: " " + clean(text), style: [.dim])
+    }
+
     /// An error or a success: the status line, until the next key.
     func feedback(_ text: String, error: Bool) {
         status = (clean(text), error ? [.red, .bold] : [.green])
@@ -84,10 +89,12 @@ final class FullScreenPresenter {
         notes.flatMap { note in DisplayWidth.wrap(note.text, width: session.columns - 2).map { Line(text: $0, style: note.style) } }
     }
 
-    /// Draws a frame: `body` from `top` (scrolled), the cursor at `cursor` of the body; the
-    /// footer's `optional` items (keys everyone knows) go first when the width is short.
+    /// Draws a frame: `body` from `top` (scrolled), the cursor at `cursor` of the body; when
+    /// the width is short the footer's `optional` items (keys everyone knows) go first, and
+    /// its `fixed` ones (what was typed, a position) are never shortened (see ``fit``).
     func draw(
-        body: [Line], footer: [String], optional: Set<String> = [], top: Int = 0, cursor: (line: Int, column: Int)? = nil
+        body: [Line], footer: [String], optional: Set<String> = [], fixed: Set<String> = [], top: Int = 0,
+        cursor: (line: Int, column: Int)? = nil
     ) {
         var grid = ScreenGrid(rows: session.rows, columns: session.columns)
         let columns = session.columns
@@ -104,7 +111,7 @@ final class FullScreenPresenter {
         if let status {
             grid.put(" " + DisplayWidth.truncate(status.text, to: columns - 2), row: session.rows - 2, column: 0, style: status.style)
         }
-        let keys = " " + Self.fit(footer, optional: optional, width: columns - 1)
+        let keys = " " + Self.fit(footer, optional: optional, fixed: fixed, width: columns - 1)
         grid.put(DisplayWidth.truncate(keys, to: columns), row: session.rows - 1, column: 0, style: [.dim])
         let place = cursor.flatMap { cursor -> (row: Int, column: Int)? in
             let row = 1 + cursor.line - top
@@ -115,16 +122,18 @@ final class FullScreenPresenter {
 
     /// The footer's items ("a About") joined in at most `width` columns: without the
     /// `optional` ones when they do not fit, then with the last items as their key alone
-    /// ("0/Esc", "q": known to all, so they lose their words first), so that every key of the
-    /// screen stays on it as long as the keys alone fit.
-    nonisolated static func fit(_ items: [String], optional: Set<String>, width: Int) -> String {
+    /// ("0/Esc", "q": known to all, so they lose their words first; never a `fixed` one), so
+    /// that every key of the screen stays on it as long as the keys alone fit.
+    nonisolated static func fit(_ items: [String], optional: Set<String>, fixed: Set<String> = [], width: Int) -> String {
         var shown = items
         let joined = { (items: [String]) in items.joined(separator: " · ") }
         if DisplayWidth.of(joined(shown)) <= width { return joined(shown) }
         shown.removeAll { optional.contains($0) }
         var index = shown.count - 1
         while DisplayWidth.of(joined(shown)) > width, index >= 0 {
-            if let space = shown[index].firstIndex(of: " ") { shown[index] = String(shown[index][..<space]) }
+            if !fixed.contains(shown[index]), let space = shown[index].firstIndex(of: " ") {
+                shown[index] = String(shown[index][..<space])
+            }
             index -= 1
         }
         return joined(shown)
@@ -134,7 +143,12 @@ final class FullScreenPresenter {
     /// is pressed: it goes, unless what the key does says something new.
     func nextEvent() -> InputEvent? {
         let event = whileWaiting { session.readKey() }
-        if case .key? = event { status = nil }
+        // Typing ends it; the mouse and bytes that make no key do not.
+        switch event {
+        case .key(.mouse)?, .key(.unknown)?: break
+        case .key?: status = nil
+        default: break
+        }
         return event
     }
 
@@ -182,7 +196,7 @@ final class FullScreenPresenter {
                 cursor = (body.count - 1, 1 + search.cursorColumn)
                 draw(body: body, footer: footer, cursor: cursor)
             } else {
-                draw(body: body, footer: footer, optional: optional, top: top)
+                draw(body: body, footer: footer, optional: optional, fixed: [shown], top: top)
             }
             guard let event = nextEvent() else { return true }
             guard case .key(let key) = event else {
@@ -260,8 +274,9 @@ final class FullScreenPresenter {
             var footer = moves + shortcuts.map { "\($0.key) \($0.label)" }
             if canGoBack { footer.append("0/Esc " + label(.back)) }
             footer.append("q " + label(.quit))
-            if !typed.isEmpty { footer.insert(label(.choose) + " " + typed, at: 0) }
-            draw(body: body, footer: footer, optional: Set(moves), top: top)
+            let choosing = label(.choose) + " " + typed
+            if !typed.isEmpty { footer.insert(choosing, at: 0) }
+            draw(body: body, footer: footer, optional: Set(moves), fixed: [choosing], top: top)
             guard let event = nextEvent() else { return .quit }
             guard case .key(let key) = event else { continue }
             switch key {
@@ -308,7 +323,12 @@ final class FullScreenPresenter {
                 switch mouse.action {
                 case .wheelUp: selected = max(selected - 1, 0)
                 case .wheelDown: selected = min(selected + 1, max(items.count - 1, 0))
-                case .click: if let item = item(at: mouse.row, in: body, top: top) { return .item(item) }
+                // A click selects; a click on the selection opens it (so a double click
+                // opens, and its second press never lands on the next screen).
+                case .click:
+                    guard let item = item(at: mouse.row, in: body, top: top) else { continue }
+                    if item == selected { return .item(item) }
+                    selected = item
                 }
             default: break
             }
@@ -359,8 +379,9 @@ final class FullScreenPresenter {
             }
             let top = max(fieldStart + field.count - bodyRows, 0)
             var footer = ["Enter " + label(.ok), "Esc " + label(.back)]
-            if !suggestions.isEmpty { footer.insert("↑↓ " + text(.move) + " (\(found.count))", at: 0) }
-            draw(body: body, footer: footer, top: top, cursor: cursor)
+            let moves = "↑↓ " + text(.move) + " (\(found.count))"
+            if !suggestions.isEmpty { footer.insert(moves, at: 0) }
+            draw(body: body, footer: footer, fixed: [moves], top: top, cursor: cursor)
             guard let event = nextEvent() else { return nil }
             guard case .key(let key) = event else { continue }
             switch key {
@@ -373,12 +394,18 @@ final class FullScreenPresenter {
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
             case .mouse(let mouse) where mouse.action == .click:
-                guard let item = item(at: mouse.row, in: body, top: top) else { continue }
+                // As in a menu: a click selects, a click on the selection answers it.
+                guard let item = item(at: mouse.row, in: body, top: top), found.indices.contains(item) else { continue }
+                if item != selected {
+                    selected = item
+                    continue
+                }
                 notes = []
                 return found[item].value
             case .mouse(let mouse) where !found.isEmpty:
+                // The wheel moves as ↓ and ↑ do.
                 if mouse.action == .wheelDown { selected = min(selected.map { $0 + 1 } ?? 0, found.count - 1) }
-                if mouse.action == .wheelUp { selected = selected.flatMap { $0 > 0 ? $0 - 1 : nil } }
+                if mouse.action == .wheelUp { selected = selected.flatMap { $0 > 0 || !editor.string.isEmpty ? max($0 - 1, 0) : nil } }
             case .down where !found.isEmpty: selected = min(selected.map { $0 + 1 } ?? 0, found.count - 1)
             case .pageDown where !found.isEmpty: selected = min(max((selected ?? -1) + bodyRows / 2, 0), found.count - 1)
             // Up from the top goes back to the line itself when it is empty.

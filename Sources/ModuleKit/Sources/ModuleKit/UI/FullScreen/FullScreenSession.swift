@@ -81,6 +81,23 @@ final class FullScreenSession: @unchecked Sendable {
         write(bytes)
     }
 
+    /// Writes `text` over row `row` of the frame shown, at once, the rest unchanged: what the
+    /// app says while it works and reads no key (the next frame draws over it).
+    func overwrite(row: Int, with text: String, style: CellStyle) {
+        guard var grid = shown, row >= 0, row < rows else { return }
+        _ = grid.put(String(repeating: " ", count: columns), row: row, column: 0)
+        _ = grid.put(DisplayWidth.truncate(text, to: columns), row: row, column: 0, style: style)
+        draw(grid, cursor: nil)
+    }
+
+    /// Drops what was typed and not yet read: keys pressed at a screen that did not answer
+    /// (it was working) would act on the next one.
+    func discardTypedInput() {
+        tcflush(input, TCIFLUSH)
+        pending = []
+        queued = []
+    }
+
     /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
     func readKey() -> InputEvent? {
         while true {

@@ -42,12 +42,24 @@ enum Key: Equatable, Sendable {
                     index += 1
                     continue
                 }
+                // The old X10 mouse form, `CSI M` and three bytes (32 + button, column, row),
+                // from terminals without the SGR form: never read as typed characters.
+                if next == UInt8(ascii: "["), index + 2 < bytes.count, bytes[index + 2] == UInt8(ascii: "M") {
+                    guard index + 5 < bytes.count else { return (keys, Array(bytes[index...])) }
+                    let (button, column, row) = (Int(bytes[index + 3]) - 32, Int(bytes[index + 4]) - 32, Int(bytes[index + 5]) - 32)
+                    // Button 3 is X10's release, of whichever button.
+                    if let key = Self.mouse(button: button, row: row, column: column, released: button & 3 == 3) { keys.append(key) }
+                    index += 6
+                    continue
+                }
                 // CSI or SS3: parameters (digits, ';') then one final byte.
                 var end = index + 2
                 while end < bytes.count, (0x30...0x3F).contains(bytes[end]) { end += 1 }
                 guard end < bytes.count else { return (keys, Array(bytes[index...])) }
                 let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
-                keys.append(Self.sequence(final: bytes[end], parameters: parameters))
+                // A mouse button's release means nothing here: no key at all (an unknown key
+                // would still end the feedback line's time on screen).
+                if let key = Self.sequence(final: bytes[end], parameters: parameters) { keys.append(key) }
                 index = end + 1
             case 0x0D, 0x0A: keys.append(.enter); index += 1
             case 0x09: keys.append(.tab); index += 1
@@ -70,7 +82,7 @@ enum Key: Equatable, Sendable {
         return (keys, [])
     }
 
-    private static func sequence(final: UInt8, parameters: String) -> Key {
+    private static func sequence(final: UInt8, parameters: String) -> Key? {
         if parameters.hasPrefix("<") { return mouse(final: final, parameters: parameters.dropFirst()) }
         switch final {
         case UInt8(ascii: "A"): return .up
@@ -92,19 +104,27 @@ enum Key: Equatable, Sendable {
         }
     }
 
-    /// An SGR mouse report, `CSI < button ; column ; row M` (`m`: a release, ignored), the
-    /// column and row from 1. Only a press of the main button and the wheel mean something here.
-    private static func mouse(final: UInt8, parameters: Substring) -> Key {
+    /// An SGR mouse report, `CSI < button ; column ; row M` (`m`: a release), the column and
+    /// row from 1: `nil` for a release, which means nothing here.
+    private static func mouse(final: UInt8, parameters: Substring) -> Key? {
         let numbers = parameters.split(separator: ";").compactMap { Int($0) }
-        guard final == UInt8(ascii: "M"), numbers.count == 3, numbers[1] >= 1, numbers[2] >= 1 else { return .unknown }
-        // The low bits name the button; 4, 8, 16 are Shift, Meta, Ctrl; 32 is a drag.
+        guard numbers.count == 3 else { return .unknown }
+        return mouse(button: numbers[0], row: numbers[2], column: numbers[1], released: final == UInt8(ascii: "m"))
+    }
+
+    /// A mouse report's button (its low bits name the button; 4, 8, 16 are Shift, Meta, Ctrl;
+    /// 32 is a drag) at `row`, `column` counted from 1. Only a press of the main button and
+    /// the wheel mean something here; `nil` for a release.
+    private static func mouse(button: Int, row: Int, column: Int, released: Bool) -> Key? {
+        if released { return nil }
+        guard row >= 1, column >= 1 else { return .unknown }
         let action: Mouse.Action
-        switch numbers[0] & ~(4 | 8 | 16) {
+        switch button & ~(4 | 8 | 16) {
         case 0: action = .click
         case 64: action = .wheelUp
         case 65: action = .wheelDown
         default: return .unknown
         }
-        return .mouse(Mouse(action: action, row: numbers[2] - 1, column: numbers[1] - 1))
+        return .mouse(Mouse(action: action, row: row - 1, column: column - 1))
     }
 }
