@@ -59,6 +59,19 @@ import Testing
         #expect(try app.waitForExit().succeeded)
     }
 
+    /// A run with `--no-crash-records` loads a module that crashed before, and so does the
+    /// check it runs: Check sees the modules as the run does.
+    @Test func itSeesTheModulesAsTheRunDoes() throws {
+        let host = try TestHost(
+            entries: [("Geo", ""), ("Settings", ""), ("FixtureMisbehaves", #""config": {"in": "command", "how": "raise"}"#)], language: "en")
+        #expect(try host.run("fixturemisbehaves", "run").signal == SIGSEGV)
+        #expect(try host.module("FixtureMisbehaves")?.state == "failed", "skipped from the next start")
+        let app = try host.run(arguments: ["--no-crash-records"], input: "2\nc\n0\nq\n")
+        #expect(app.succeeded, "\(app)")
+        let verdict = app.stdout.components(separatedBy: "\n").first { $0.contains("is valid") }
+        #expect(verdict?.contains("3 modules ready") == true, "\(app.stdout)")
+    }
+
     /// The language chosen in Settings, not only the environment's: the check a child runs
     /// never starts Settings, so the app tells it.
     @Test func itSpeaksTheLanguageChosenInSettings() throws {

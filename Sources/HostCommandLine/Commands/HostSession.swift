@@ -67,7 +67,10 @@ struct HostSession {
             console.out(RoutesReportFormat.table(runtime.routes, strings: runtime.strings))
             return ModhostCommandLine.exitSuccess
         case .run:
-            return runInteractive(childOptions: arguments.childOptions())
+            // Check from the app sees the modules as this run does: crash records included
+            // or not (a child otherwise decides its records itself).
+            let recording = arguments.recordsCrashes ? [] : CommandLineTable.noCrashRecords.words()
+            return runInteractive(childOptions: arguments.childOptions() + recording)
         case .module(let name, let command, let commandArguments):
             return runModuleCommand(module: name, command: command, arguments: commandArguments)
         }
