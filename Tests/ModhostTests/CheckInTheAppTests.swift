@@ -63,7 +63,8 @@ import Testing
     /// check it runs: Check sees the modules as the run does.
     @Test func itSeesTheModulesAsTheRunDoes() throws {
         let host = try TestHost(
-            entries: [("Geo", ""), ("Settings", ""), ("FixtureMisbehaves", #""config": {"in": "command", "how": "raise"}"#)], language: "en")
+            entries: [("Geo", ""), ("Settings", ""), ("FixtureMisbehaves", #""config": {"in": "command", "how": "raise"}"#)], language: "en"
+        )
         #expect(try host.run("fixturemisbehaves", "run").signal == SIGSEGV)
         #expect(try host.module("FixtureMisbehaves")?.state == "failed", "skipped from the next start")
         let app = try host.run(arguments: ["--no-crash-records"], input: "2\nc\n0\nq\n")
