@@ -210,10 +210,15 @@ import Testing
         #expect(try app.waitForExit().succeeded)
     }
 
-    /// `--plain`, and `MODHOST_UI=plain`, keep the line mode on a terminal.
+    /// `--plain`, `MODHOST_UI=plain`, `TERM=dumb` and `LC_ALL=C` keep the line mode on a
+    /// terminal.
     @Test func plainKeepsTheLineModeOnATerminal() throws {
         let host = try world()
-        for app in [try host.app("--plain", fullScreen: true), try host.app(fullScreen: true, environment: ["MODHOST_UI": "plain"])] {
+        let apps = [
+            try host.app("--plain", fullScreen: true), try host.app(fullScreen: true, environment: ["MODHOST_UI": "plain"]),
+            try host.app(fullScreen: true, environment: ["TERM": "dumb"]), try host.app(fullScreen: true, environment: ["LC_ALL": "C"]),
+        ]
+        for app in apps {
             try app.waitFor("Which one?")
             #expect(!app.screen.isAlternate)
             try app.answer("q")
