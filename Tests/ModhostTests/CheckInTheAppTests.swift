@@ -80,9 +80,10 @@ import Testing
         #expect(try host.run("settings", "set", "settings.language", "fr").succeeded)
         let app = try host.run(arguments: [], input: "3\nc\n0\nq\n")
         #expect(app.succeeded, "\(app)")
-        // The host's French (its spacing before a colon); the module's own text is Photos'.
+        // The host's French (its spacing before a colon), and Photos' own.
         let shown = app.stdout.components(separatedBy: "\n").filter { $0.contains("config.catalog") }
         #expect(shown.count == 1 && shown.first?.contains("modules.json' : modules[0]") == true, "\(app.stdout)")
+        #expect(shown.first?.hasSuffix("config.catalog '/nonexistent/catalog.json' n’existe pas") == true, "\(shown)")
         #expect(
             shown.first?.hasPrefix("  '") == true && shown.first?.contains("erreur") == false, "no 'modhost : erreur :' before it: \(shown)"
         )

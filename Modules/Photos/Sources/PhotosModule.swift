@@ -17,11 +17,14 @@ public final class PhotosModule: Module {
     private var configuration = PhotosConfiguration()
     private var perPage = 20
     private var catalog: CatalogDataSource?
+    /// For what `checkResources` says, in the person's language.
+    private var strings: ModuleStrings?
 
     public init() {}
 
     public func register(_ registry: ModuleRegistry, configuration: PhotosConfiguration) throws {
         let context = registry.context
+        strings = context.strings
         perPage = configuration.perPage ?? 20
         self.configuration = configuration
         let http = HTTPClient()
@@ -58,8 +61,12 @@ public final class PhotosModule: Module {
     /// For `modhost check`: the catalog can be read and is a page of photos (the API's key is
     /// checked in register; the API itself is not reached).
     public func checkResources() -> [String] {
-        guard let problem = catalog?.problem() else { return [] }
-        return [(configuration.catalog == nil ? "the shipped catalog " : "config.catalog ") + problem]
+        guard let problem = catalog?.problem(), let strings else { return [] }
+        switch problem {
+        case .missing(let path):
+            return [strings.format(configuration.catalog == nil ? .checkShippedCatalogMissing : .checkCatalogMissing, path)]
+        case .unusable(let error): return [error.message(strings)]
+        }
     }
 
     /// Contributes "photos per page", "data source" and "safe search" to Settings, when

@@ -72,9 +72,15 @@ import Testing
         let path = temporaryFolder() + "/catalog.json"
         try Data(#"{"total": 1, "hits": [{"id": 1}]}"#.utf8).write(to: URL(fileURLWithPath: path))
         let photos = try repository(catalog: path)
-        await #expect(throws: PhotoError.catalog("'\(path)' is not a page of photos at 'hits[0].tags' (missing)")) {
+        let problem = PhotoError.catalogNotAPage(path: path, PageProblem(field: "hits[0].tags", kind: .missing))
+        await #expect(throws: problem) {
             try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
         }
+        // Said of the catalog, in words, in each language; never a decoder's case name.
+        #expect(try problem.message(photoStrings()) == "The photo catalog '\(path)' is not a page of photos: 'hits[0].tags' is missing.")
+        #expect(
+            try problem.message(photoStrings(locale: "fr"))
+                == "Le catalogue de photos '\(path)' n’est pas une page de photos : 'hits[0].tags' manque.")
     }
 
     @Test func theModuleSearchesAndDownloadsThroughItsCommands() throws {

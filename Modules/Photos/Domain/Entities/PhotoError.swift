@@ -22,8 +22,12 @@ public enum PhotoError: Error, Sendable, Equatable {
     case unexpectedPage(PageProblem)
     /// The answer was larger than accepted, in KB.
     case tooLarge(limitKB: Int)
-    /// The catalog file could not be read or decoded.
-    case catalog(String)
+    /// The catalog file (its path) could not be read.
+    case catalogUnreadable(path: String)
+    /// The catalog file (its path) is not a page of photos: which field, what is wrong.
+    case catalogNotAPage(path: String, PageProblem)
+    /// An image the catalog names (its path) could not be read.
+    case catalogImageUnreadable(path: String)
     /// The image could not be saved.
     case storage(String)
     /// The file to save exists and replacing it was not asked for; carries its path.

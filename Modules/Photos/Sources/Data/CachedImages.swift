@@ -19,7 +19,7 @@ struct CachedImages: ImageSource {
         { url, progress throws(PhotoError) in
             if url.isFileURL {
                 guard let data = FileManager.default.contents(atPath: url.path) else {
-                    throw PhotoError.catalog("'\(url.path)' cannot be read")
+                    throw PhotoError.catalogImageUnreadable(path: url.path)
                 }
                 return [UInt8](data)
             }

@@ -33,15 +33,16 @@ final class CatalogDataSource: PhotoDataSource {
     private func hits() throws(PhotoError) -> [Hit] {
         if let hits = loaded.withLock({ $0 }) { return hits }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PhotoError.catalog("'\(path)' cannot be read")
+            throw PhotoError.catalogUnreadable(path: path)
         }
         let result: PhotoResult
         do {
             result = try PixabayPage.decode(data, addresses: .catalog).result
         } catch {
-            guard case .unexpectedPage(let problem) = error else { throw PhotoError.catalog("'\(path)'") }
-            let field = problem.field.isEmpty ? "" : " at '\(problem.field)'"
-            throw PhotoError.catalog("'\(path)' is not a page of photos\(field) (\(problem.kind))")
+            guard case .unexpectedPage(let problem) = error else {
+                throw PhotoError.catalogNotAPage(path: path, PageProblem(field: "", kind: .notJSON))
+            }
+            throw PhotoError.catalogNotAPage(path: path, problem)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let hits = result.hits.map { Self.resolving($0, against: folder) }
@@ -61,16 +62,20 @@ final class CatalogDataSource: PhotoDataSource {
     }
 
     /// Why the catalog cannot be searched, if it cannot: what `modhost check` asks (the file
-    /// is read and parsed once, as the first search would).
-    func problem() -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return "'\(path)' does not exist" }
+    /// is read and parsed once, as the first search would). `nil` when it can.
+    func problem() -> CatalogProblem? {
+        guard FileManager.default.fileExists(atPath: path) else { return .missing(path: path) }
         do {
             _ = try hits()
             return nil
         } catch {
-            guard case .catalog(let detail) = error else { return "'\(path)': \(error)" }
-            return detail
+            return .unusable(error)
         }
+    }
+
+    enum CatalogProblem: Equatable {
+        case missing(path: String)
+        case unusable(PhotoError)
     }
 
     /// Relative image paths become file URLs beside the catalog.

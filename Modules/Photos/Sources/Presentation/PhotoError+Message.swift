@@ -18,7 +18,9 @@ extension PhotoError {
         case .badResponse(let detail): strings.format(.errorBadResponse, detail)
         case .unexpectedPage(let problem): problem.message(strings)
         case .tooLarge(let limit): strings.format(.errorTooLarge, "\(limit)")
-        case .catalog(let detail): strings.format(.errorCatalog, detail)
+        case .catalogUnreadable(let path): strings.format(.errorCatalogUnreadable, path)
+        case .catalogNotAPage(let path, let problem): strings.format(.errorCatalogPage, path, problem.catalogMessage(strings))
+        case .catalogImageUnreadable(let path): strings.format(.errorCatalogImage, path)
         case .storage(let detail): strings.format(.errorStorage, detail)
         case .fileExists(let path): strings.format(.errorFileExists, path)
         case .folderMissing(let path): strings.format(.errorFolderMissing, path)
@@ -35,6 +37,16 @@ extension PageProblem {
         case .missing: strings.format(.errorPageMissing, field)
         case .wrongType: strings.format(.errorPageWrongType, field)
         case .notWebAddress: strings.format(.errorPageNotWebAddress, field)
+        }
+    }
+
+    /// The same, said of the catalog file rather than of the service.
+    func catalogMessage(_ strings: ModuleStrings) -> String {
+        switch kind {
+        case .notJSON: strings[.catalogNotJSON]
+        case .missing: strings.format(.catalogMissingField, field)
+        case .wrongType: strings.format(.catalogWrongType, field)
+        case .notWebAddress: strings.format(.catalogNotAddress, field)
         }
     }
 }
