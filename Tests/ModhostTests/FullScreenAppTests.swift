@@ -50,6 +50,7 @@ import Testing
         // A letter acts without Enter: Help opens in the pager, q closes it.
         app.type("h")
         screen = try app.waitUntil(describing: "the pager") { bars($0).footer.contains("/ search") }
+        #expect(bars(screen).title == "Home › Settings › Help", "the paged text under its own title")
         #expect(screen.contains("Commands of the active modules"))
         app.type("q")
         try app.waitUntil(describing: "Settings again") { $0.contains("Language: English") && !bars($0).footer.contains("/ search") }

@@ -17,6 +17,11 @@ final class FullScreenPresenter {
     var depth = 1
     /// What the screen printed since its last question, shown above the next one.
     private var notes: [(text: String, style: CellStyle)] = []
+    /// The title the notes were printed under ("Help", from a Settings action), which the
+    /// screen's own title has replaced by the time they are paged.
+    private var notesTitle: String?
+    /// A last step the breadcrumb shows for the text in the pager.
+    private var pagedTitle: String?
     /// The last feedback line (an error or a success), kept until the next one.
     private var status: (text: String, style: CellStyle)?
 
@@ -46,7 +51,10 @@ final class FullScreenPresenter {
         titles.append(clean(text))
     }
 
-    func print(_ text: String) { notes.append((clean(text), [])) }
+    func print(_ text: String) {
+        if notes.isEmpty { notesTitle = titles.indices.contains(depth - 1) ? titles[depth - 1] : nil }
+        notes.append((clean(text), []))
+    }
 
     /// `text` on the status line at once, while the app works (no key is read meanwhile).
     func showWorking(_ text: String) {
@@ -78,7 +86,10 @@ final class FullScreenPresenter {
     }
 
     private var breadcrumb: String {
-        titles.prefix(depth).filter { !$0.isEmpty }.joined(separator: " › ")
+        let steps = titles.prefix(depth).filter { !$0.isEmpty }
+        // The paged text's own title, unless it is the screen's (a screen paging its own text).
+        let paged = pagedTitle.flatMap { $0.isEmpty || $0 == steps.last ? nil : $0 }
+        return (steps + (paged.map { [$0] } ?? [])).joined(separator: " › ")
     }
 
     /// Rows left for the body: all but the title bar, the status line and the footer.
@@ -157,6 +168,9 @@ final class FullScreenPresenter {
     private func pageLongNotes(reserving reserved: Int) -> Bool {
         let lines = noteLines()
         guard !lines.isEmpty, lines.count + 1 + reserved > bodyRows else { return false }
+        // Under the title they were printed under: "Home › Settings › Help".
+        pagedTitle = notesTitle
+        defer { pagedTitle = nil }
         let ended = page(lines.map(\.text))
         notes = []
         return ended
