@@ -59,6 +59,55 @@ import Testing
         #expect(try app.waitForExit().succeeded)
     }
 
+    /// Ctrl-C while Check waits for a module's resource check that never returns: the app
+    /// ends as Ctrl-C ends it, the terminal given back, and the check is ended with the probe
+    /// it started (which would otherwise run on until its own limit, a minute here).
+    @Test func ctrlCDuringCheckEndsItWithItsProbes() throws {
+        let host = try TestHost(
+            entries: [
+                ("Settings", ""),
+                ("FixtureMisbehaves", #""startTimeout": 60, "config": {"in": "checkResources", "how": "block"}"#),
+            ], language: "en")
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 24, columns: 100, fullScreen: true)
+        try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Settings") }
+        app.type("1")
+        try app.waitUntil(describing: "Settings") { $0.lines.first?.contains("Home › Settings") == true }
+        app.type("c")
+        try app.waitFor("Checking…")
+        try Self.waitForProbe(of: host)
+        app.press(.control("c"))
+        let ended = try app.waitForExit()
+        #expect(ended.status == 128 + SIGINT, "\(ended)")
+        #expect(!app.screen.isAlternate && !app.screen.reportsMouse)
+        // Killed, they go a moment later; left running, the probe would stay a minute.
+        let gone = ContinuousClock.now + .seconds(10)
+        while !Self.processes(in: host).isEmpty, ContinuousClock.now < gone { usleep(10_000) }
+        #expect(Self.processes(in: host).isEmpty, "no check or probe left running")
+    }
+
+    /// The command lines of the processes running in `host`'s folder (a world's host and what
+    /// it starts), other than this test's.
+    static func processes(in host: TestHost) -> [String] {
+        let folder = URL(fileURLWithPath: host.folder).resolvingSymlinksInPath().path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int32($0) != nil && Int32($0) != getpid() }.compactMap { pid in
+            guard let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"), cwd == folder,
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty
+            else { return nil }
+            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+        }
+    }
+
+    /// Waits until check's probe child runs (it blocks in the module's resource check).
+    static func waitForProbe(of host: TestHost) throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !processes(in: host).contains(where: { $0.contains("__probe") }) {
+            guard ContinuousClock.now < deadline else { throw HostTestingError.timedOut(command: ["__probe"], seconds: 60, output: "") }
+            usleep(10_000)
+        }
+    }
+
     /// A run with `--no-crash-records` loads a module that crashed before, and so does the
     /// check it runs: Check sees the modules as the run does.
     @Test func itSeesTheModulesAsTheRunDoes() throws {

@@ -44,7 +44,7 @@ struct CheckFromTheApp: Sendable {
         let deadline = ContinuousClock.now + limit
         let output = readToEnd(ends[0], until: deadline)
         var status: Int32?
-        while status == nil, ContinuousClock.now < deadline {
+        while status == nil, ContinuousClock.now < deadline, modhost_guard_pending_signal() == 0 {
             status = ChildCommand.poll(pid)
             if status == nil { usleep(10_000) }
         }
@@ -58,6 +58,8 @@ struct CheckFromTheApp: Sendable {
         let lead = Console.errorLead
         lines = lines.map { $0.hasPrefix(lead) ? String($0.dropFirst(lead.count)) : $0 }
         guard let status else {
+            // Ended by a signal to the app: it is ending, nothing more to say.
+            if modhost_guard_pending_signal() != 0 { return lines }
             let text = HostText(
                 "check.app.unfinished", "'modhost check' did not finish within %@ s; run it from a shell to see why",
                 [.plain("\(limit.components.seconds)")])
@@ -79,9 +81,12 @@ struct CheckFromTheApp: Sendable {
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return output }
+            // Ctrl-C or SIGTERM while it runs (caught on whichever thread): stop waiting, so the
+            // check is ended with its probes and the app ends as it does anyway.
+            guard modhost_guard_pending_signal() == 0 else { return output }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: remaining.components.seconds * 1000 + 1))
-            if ready < 0 && errno == EINTR { continue }
+            let ready = poll(&poller, 1, Int32(clamping: min(remaining.components.seconds * 1000 + 1, 100)))
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             guard ready > 0 else { return output }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
