@@ -41,6 +41,9 @@ struct CheckFromTheApp: Sendable {
         close(ends[1])
         defer { close(ends[0]) }
         guard let pid = spawned.pid else { return [failure(spawned.error)] }
+        // A signal ends the host from another thread at once (SignalTrap): it ends this too.
+        SignalTrap.checkGroup.withLock { $0 = pid }
+        defer { SignalTrap.checkGroup.withLock { $0 = 0 } }
         let deadline = ContinuousClock.now + limit
         let output = readToEnd(ends[0], until: deadline)
         var status: Int32?
