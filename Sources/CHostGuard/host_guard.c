@@ -143,8 +143,20 @@ void modhost_guard_set_screen_reset(const char *sequence) {
     atomic_store(&screen_reset_length, (int)length);
 }
 
+/* The process group of a child the host runs on its own (the app's check), or 0. */
+static atomic_int child_group;
+
+void modhost_guard_set_child_group(int group) { atomic_store(&child_group, group); }
+
+/* Ends that group on the paths that never come back (kill is async-signal-safe). */
+static void end_child_group(void) {
+    int group = atomic_exchange(&child_group, 0);
+    if (group > 0) kill(-group, SIGKILL);
+}
+
 void modhost_guard_exit_now(int status) {
     atomic_store(&host_exiting, 1);
+    end_child_group();
     modhost_guard_restore_terminal();
     if (marker_path[0] != '\0') unlink(marker_path);
     _exit(status);
@@ -210,6 +222,7 @@ static int write_backtrace(int signal, void *const *frames, int count) {
 
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)info;
+    end_child_group();
     modhost_guard_restore_terminal();
     char outcome[32] = "signal ";
     strcat(outcome, signal_name(signal));
@@ -297,6 +310,7 @@ static void on_stop_signal(int signal) {
 
 static void on_exit_hook(int status, void *argument) {
     (void)argument;
+    end_child_group();
     modhost_guard_restore_terminal();
     if (atomic_load(&active) && !atomic_load(&host_exiting)) {
         char number[16];
@@ -346,6 +360,7 @@ static void *watchdog(void *argument) {
             put(crash_suffix);
             put("\n");
             write_outcome("hang");
+            end_child_group();
             modhost_guard_restore_terminal();
             /* The module still holds the thread that called it; end cleanly rather than run on
              * beside it. The marker stays: the next start skips the module. */

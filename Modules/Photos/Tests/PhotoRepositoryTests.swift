@@ -83,6 +83,19 @@ import Testing
                 == "Le catalogue de photos '\(path)' n’est pas une page de photos : 'hits[0].tags' manque.")
     }
 
+    /// A file of JSON that is no object at all: said so, not "'' is not of the documented type".
+    @Test func aCatalogThatIsNoObjectIsSaidSo() async throws {
+        let path = temporaryFolder() + "/catalog.json"
+        try Data("[1, 2]".utf8).write(to: URL(fileURLWithPath: path))
+        let photos = try repository(catalog: path)
+        do {
+            _ = try await photos.search(PhotoQuery(text: "a", page: 1, perPage: 3))
+            Issue.record("a list is no catalog")
+        } catch {
+            #expect(error.message(try photoStrings()) == "The photo catalog '\(path)' is not a page of photos: it is not a JSON object.")
+        }
+    }
+
     @Test func theModuleSearchesAndDownloadsThroughItsCommands() throws {
         let harness = ModuleTestHarness(PhotosModule.self)
         try harness.start(configuration: #"{"perPage": 3}"#)

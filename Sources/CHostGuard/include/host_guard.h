@@ -75,6 +75,11 @@ void modhost_guard_restore_terminal(void);
    alternate screen, show the cursor); NULL when it no longer does. */
 void modhost_guard_set_screen_reset(const char *sequence);
 
+/* A process group the host started (the app's check, with its probes), killed on every path
+ * that ends the host without coming back: a crash, a signal, the watchdog, an exit() in module
+ * code. 0: none. */
+void modhost_guard_set_child_group(int group);
+
 /* The signal that asked the process to end (SIGINT/SIGTERM), or 0. */
 int modhost_guard_pending_signal(void);
 

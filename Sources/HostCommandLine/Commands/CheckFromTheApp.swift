@@ -14,8 +14,9 @@ struct CheckFromTheApp: Sendable {
     /// The language the app speaks now (Settings may have chosen another than the
     /// environment's, and the child check never starts Settings to learn it).
     let language: @Sendable () -> String
-    /// What check may take: its probes run one module after another, each phase (load,
-    /// register, resources) limited by the module's timeout and a second more.
+    /// What check may take: its probes run one module after another, each of the four
+    /// phases (load, configuration, register, resources) limited by the module's timeout and
+    /// a second more, and a new probe child, given 5 s to start, after a module that fails.
     let limit: Duration
 
     init(executable: String, options: [String], strings: ModuleStrings, language: @escaping @Sendable () -> String, timeouts: [Duration]) {
@@ -23,7 +24,7 @@ struct CheckFromTheApp: Sendable {
         self.options = options
         self.strings = strings
         self.language = language
-        limit = timeouts.reduce(.seconds(10)) { $0 + ($1 + .seconds(1)) * 3 }
+        limit = timeouts.reduce(.seconds(10)) { $0 + ($1 + .seconds(1)) * 4 + .seconds(5) }
     }
 
     /// The lines the command wrote (standard output and error, in order), or one line that says
@@ -31,24 +32,23 @@ struct CheckFromTheApp: Sendable {
     func run() -> [String] {
         var ends: [Int32] = [0, 0]
         guard modhost_pipe_cloexec(&ends) == 0 else { return [failure(errno)] }
-        var environment = ProcessEnvironment.variables
-        // LC_ALL wins over the others where the host reads the language (LocaleSetting).
-        environment["LC_ALL"] = language() + ".UTF-8"
         let check = CommandLineTable.command(named: "check")?.word ?? "check"
         // A group of its own: a check that overruns is ended with the probes it started.
         let spawned = ChildCommand.start(
-            [executable] + options + [check], output: .descriptor(ends[1]), environment: environment, ownGroup: true)
+            [executable] + options + [check], output: .descriptor(ends[1]), environment: Self.environment(speaking: language()),
+            ownGroup: true)
         close(ends[1])
         defer { close(ends[0]) }
         guard let pid = spawned.pid else { return [failure(spawned.error)] }
-        // A signal ends the host from another thread at once (SignalTrap): it ends this too.
-        SignalTrap.checkGroup.withLock { $0 = pid }
-        defer { SignalTrap.checkGroup.withLock { $0 = 0 } }
+        // Every way the host ends without coming back here (a signal, a crash, the watchdog)
+        // ends the group too.
+        modhost_guard_set_child_group(pid)
+        defer { modhost_guard_set_child_group(0) }
         let deadline = ContinuousClock.now + limit
-        let output = readToEnd(ends[0], until: deadline)
+        let (output, readToTheEnd) = readToEnd(ends[0], until: deadline)
         var status: Int32?
-        while status == nil, ContinuousClock.now < deadline, modhost_guard_pending_signal() == 0 {
-            status = ChildCommand.poll(pid)
+        while readToTheEnd, status == nil, ContinuousClock.now < deadline, modhost_guard_pending_signal() == 0 {
+            status = Self.ended(pid)
             if status == nil { usleep(10_000) }
         }
         if status == nil {
@@ -77,23 +77,48 @@ struct CheckFromTheApp: Sendable {
         return lines
     }
 
-    /// What `descriptor` gives until its end or `deadline`.
-    private func readToEnd(_ descriptor: Int32, until deadline: ContinuousClock.Instant) -> [UInt8] {
+    /// This process's environment, made to speak `language` where the host reads it
+    /// (``LocaleSetting``: `LC_ALL`, then `LC_MESSAGES`, then `LANG`), with a locale name the C
+    /// library knows; unchanged when it already does.
+    static func environment(speaking language: String) -> [String: String] {
+        var environment = ProcessEnvironment.variables
+        guard LocaleSetting.language(in: environment) != language else { return environment }
+        let regions = ["en": "C", "el": "el_GR", "es": "es_ES", "fr": "fr_FR", "de": "de_DE", "it": "it_IT"]
+        let name = (regions[language] ?? language) + ".UTF-8"
+        // Only the messages' category, unless LC_ALL, which overrides every category, is set.
+        if environment["LC_ALL"].map({ !$0.isEmpty }) == true { environment["LC_ALL"] = name } else { environment["LC_MESSAGES"] = name }
+        return environment
+    }
+
+    /// The wait status of `pid` once it has ended (0 when another waiter took it), else `nil`.
+    private static func ended(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid { return status }
+        // Reaped by someone else (a module that waits for any child): it has ended.
+        return result < 0 && errno == ECHILD ? 0 : nil
+    }
+
+    /// What `descriptor` gives until its end (true) or `deadline`, a failed read or a signal
+    /// to the app (false).
+    private func readToEnd(_ descriptor: Int32, until deadline: ContinuousClock.Instant) -> ([UInt8], Bool) {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return output }
+            guard remaining > .zero else { return (output, false) }
             // Ctrl-C or SIGTERM while it runs (caught on whichever thread): stop waiting, so the
             // check is ended with its probes and the app ends as it does anyway.
-            guard modhost_guard_pending_signal() == 0 else { return output }
+            guard modhost_guard_pending_signal() == 0 else { return (output, false) }
+            let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: min(remaining.components.seconds * 1000 + 1, 100)))
+            let ready = poll(&poller, 1, Int32(clamping: min(milliseconds + 1, 100)))
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            guard ready > 0 else { return output }
+            guard ready > 0 else { return (output, false) }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return output }
+            guard count >= 0 else { return (output, false) }
+            guard count > 0 else { return (output, true) }
             output += chunk[0..<count]
         }
     }

@@ -37,9 +37,6 @@ enum SignalTrap {
 
     /// The child `modhost dev` runs, if any: stopped with the host.
     static let child = Mutex<pid_t>(0)
-    /// The process group of the check the app runs (``CheckFromTheApp``), if any: killed with
-    /// the host, probes and all.
-    static let checkGroup = Mutex<pid_t>(0)
 
     private static let readEnd = Mutex<Int32>(-1)
 
@@ -51,8 +48,6 @@ enum SignalTrap {
         let signal = modhost_guard_pending_signal()
         let running = child.withLock { $0 }
         if running > 0 { kill(running, SIGTERM) }
-        let group = checkGroup.withLock { $0 }
-        if group > 0 { kill(-group, SIGKILL) }
         let current = runtime.withLock { $0 }
         current?.stopIfIdle()
         current?.moduleGuard.finish()

@@ -44,6 +44,8 @@ extension PageProblem {
     func catalogMessage(_ strings: ModuleStrings) -> String {
         switch kind {
         case .notJSON: strings[.catalogNotJSON]
+        // The whole file of another type: a list or a string where the page's object goes.
+        case .wrongType where field.isEmpty: strings[.catalogNotObject]
         case .missing: strings.format(.catalogMissingField, field)
         case .wrongType: strings.format(.catalogWrongType, field)
         case .notWebAddress: strings.format(.catalogNotAddress, field)

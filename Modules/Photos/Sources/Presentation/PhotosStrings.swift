@@ -46,6 +46,7 @@ extension StringKey {
     static let errorCatalogPage: StringKey = "error.catalog.page"
     static let errorCatalogImage: StringKey = "error.catalog.image"
     static let catalogNotJSON: StringKey = "catalog.problem.not.json"
+    static let catalogNotObject: StringKey = "catalog.problem.not.object"
     static let catalogMissingField: StringKey = "catalog.problem.missing"
     static let catalogWrongType: StringKey = "catalog.problem.wrong.type"
     static let catalogNotAddress: StringKey = "catalog.problem.not.address"

@@ -72,7 +72,7 @@ public final class TerminalUI {
     /// suggestions are listed in the given order while nothing is typed (put the likeliest
     /// first: ↓ then Enter picks it). Nothing is selected on an empty line until ↓, so Enter
     /// there answers "" in both modes (the module's cancel); once something is typed, the
-    /// best match is selected. A click selects a suggestion, a click on the selection answers.
+    /// best match is selected. A click selects a suggestion, a second click on it answers.
     ///
     /// - Since: SDK 1.3.0.
     public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {

@@ -264,6 +264,8 @@ final class FullScreenPresenter {
         defer { notes = [] }
         var selected = 0
         var typed = ""
+        /// The item the last click hit (a second click on it opens it).
+        var clicked: Int?
         let width = keys.map { String($0).count }.max() ?? 1
         while true {
             var body = noteLines()
@@ -337,12 +339,14 @@ final class FullScreenPresenter {
                 switch mouse.action {
                 case .wheelUp: selected = max(selected - 1, 0)
                 case .wheelDown: selected = min(selected + 1, max(items.count - 1, 0))
-                // A click selects; a click on the selection opens it (so a double click
-                // opens, and its second press never lands on the next screen).
+                // A click selects; a second click on the same item opens it. So a double click
+                // opens, even on the item selected already, and its second press never lands
+                // on the next screen.
                 case .click:
                     guard let item = item(at: mouse.row, in: body, top: top) else { continue }
-                    if item == selected { return .item(item) }
+                    if item == selected && clicked == item { return .item(item) }
                     selected = item
+                    clicked = item
                 }
             default: break
             }
@@ -366,6 +370,8 @@ final class FullScreenPresenter {
         let prompt = clean(prompt)
         var editor = LineEditor(initial)
         var selected: Int? = initial.isEmpty ? nil : 0
+        /// The suggestion the last click hit (the list changes as the line does).
+        var clicked: Suggestion?
         while true {
             var body = noteLines()
             if !body.isEmpty { body.append(Line(text: "")) }
@@ -408,10 +414,11 @@ final class FullScreenPresenter {
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
             case .mouse(let mouse) where mouse.action == .click:
-                // As in a menu: a click selects, a click on the selection answers it.
+                // As in a menu: a click selects, a second click on the same one answers it.
                 guard let item = item(at: mouse.row, in: body, top: top), found.indices.contains(item) else { continue }
-                if item != selected {
+                if item != selected || clicked != found[item] {
                     selected = item
+                    clicked = found[item]
                     continue
                 }
                 notes = []
