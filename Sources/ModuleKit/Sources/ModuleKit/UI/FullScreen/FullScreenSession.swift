@@ -1,3 +1,4 @@
+import CModuleABI
 import Glibc
 import Synchronization
 
@@ -18,6 +19,8 @@ final class FullScreenSession: @unchecked Sendable {
     static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
 
     private var saved = termios()
+    /// The settings of this mode, put back after a Ctrl-Z and `fg`.
+    private var raw = termios()
     private var active = false
     private var shown: ScreenGrid?
     private var cursorShown = true
@@ -43,8 +46,11 @@ final class FullScreenSession: @unchecked Sendable {
         raw.c_cc.6 = 1  // VMIN
         raw.c_cc.5 = 0  // VTIME
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
+        self.raw = raw
         DisplayWidth.prepare()
         ResizeSignal.install()
+        // Ctrl-Z gives the shell its terminal back; `fg` takes the screen again.
+        Self.leaveSequence.withCString { modhost_suspend_install(output, $0, &saved, ResizeSignal.writeEnd) }
         active = true
         measure()
         write(Self.enterSequence)
@@ -56,6 +62,7 @@ final class FullScreenSession: @unchecked Sendable {
     func leave() {
         guard active else { return }
         active = false
+        modhost_suspend_remove()
         write(Self.leaveSequence)
         tcsetattr(input, TCSANOW, &saved)
     }
@@ -101,7 +108,15 @@ final class FullScreenSession: @unchecked Sendable {
     /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
     func readKey() -> InputEvent? {
         while true {
-            if ResizeSignal.take() {
+            let signals = ResizeSignal.take()
+            if signals.continued {
+                // Back from a Ctrl-Z: this mode's settings and screen again, drawn whole.
+                tcsetattr(input, TCSANOW, &raw)
+                write(Self.enterSequence)
+                shown = nil
+                cursorShown = true
+            }
+            if signals.resized || signals.continued {
                 measure()
                 return .resized
             }
@@ -168,7 +183,8 @@ enum InputEvent: Equatable {
     case resized
 }
 
-/// SIGWINCH, told through a pipe the key reader waits on (a handler may only write).
+/// SIGWINCH (byte 1), and the continue after a Ctrl-Z (byte 2, from `modhost_suspend`), told
+/// through a pipe the key reader waits on (a handler may only write).
 enum ResizeSignal {
     nonisolated(unsafe) static var readEnd: Int32 = -1
     nonisolated(unsafe) static var writeEnd: Int32 = -1
@@ -191,12 +207,18 @@ enum ResizeSignal {
         }
     }
 
-    /// Whether the size changed since the last call (every pending signal taken).
-    static func take() -> Bool {
-        guard readEnd >= 0 else { return false }
-        var taken = false
+    /// Whether the size changed, and whether the app was continued after a stop, since the
+    /// last call (every pending byte taken).
+    static func take() -> (resized: Bool, continued: Bool) {
+        guard readEnd >= 0 else { return (false, false) }
+        var taken: (resized: Bool, continued: Bool) = (false, false)
         var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 { taken = true }
-        return taken
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return taken }
+            for byte in buffer[..<count] {
+                if byte == 2 { taken.continued = true } else { taken.resized = true }
+            }
+        }
     }
 }
