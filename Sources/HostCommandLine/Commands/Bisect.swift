@@ -14,7 +14,6 @@ import HostModel
 struct Bisect {
     let runtime: HostRuntime
     let console: Console
-    let executable: String
     let options: [String]
     /// Modules named by `--keep`: in every try.
     var keep: [String] = []
@@ -179,9 +178,10 @@ struct Bisect {
             modules.isEmpty
             ? list(CommandLineTable.disable, entries.map(\.name))
             : list(CommandLineTable.enable, enabled) + list(CommandLineTable.disable, disabled) + list(CommandLineTable.only, modules)
-        let command = [executable] + options + CommandLineTable.noCrashRecords.words() + selection + arguments
-        guard let pid = ChildCommand.spawn(command, output: .discarded) else {
-            console.error(HostText("", "bisect: %@", [.text(HostText("bisect.cannot.start", "cannot start '%@'", [.plain(executable)]))]))
+        let command = options + CommandLineTable.noCrashRecords.words() + selection + arguments
+        guard let pid = ChildCommand.spawnHost(command, output: .discarded) else {
+            let text = HostText("bisect.cannot.start", "cannot start '%@'", [.plain(RunningExecutable.path)])
+            console.error(HostText("", "bisect: %@", [.text(text)]))
             return nil
         }
         let deadline = ContinuousClock.now + timeLimit

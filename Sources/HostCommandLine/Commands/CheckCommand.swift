@@ -19,6 +19,10 @@ struct CheckCommand {
     let childOptions: [String]
 
     func run(json: Bool) -> Int32 {
+        // Whatever a library's constructor starts below the probes (after setsid or a double
+        // fork) is this process's, and ends with it.
+        ProcessCleanup.endDescendantsOnExit()
+        defer { ProcessCleanup.run() }
         runtime.planOnly()
         // What the file names wrongly is not loaded: what runs must be what the file says.
         let unloadable = fileReading?.unloadable ?? []
@@ -28,10 +32,10 @@ struct CheckCommand {
                     ($0, HostText("check.unloadable", "not loaded while its 'library' or 'sha256' in the file is wrong (above)"))
                 }, uniquingKeysWith: { first, _ in first }))
         let toProbe = runtime.modules.filter { $0.state == .active }.map(\.name)
-        let probe = LibraryProbe(
-            executable: ProcessLocation.executablePath, options: childOptions,
-            timeout: { runtime.configuration.entry(named: $0)?.timeout ?? ModuleGuard.defaultTimeout })
-        let report = probe.run(toProbe)
+        let timeout = { (name: String) in runtime.configuration.entry(named: name)?.timeout ?? ModuleGuard.defaultTimeout }
+        let probe = LibraryProbe(options: childOptions, timeout: timeout)
+        // The app's Check allows as long, and a little more for this process's own start and end.
+        let report = probe.run(toProbe, limit: CheckFromTheApp.limit(timeouts: toProbe.map(timeout)) - .seconds(3))
         runtime.recordProbeFailures(report.problems.mapValues { HostText.joined($0) })
         // Every language of the host's own strings too (a run reads only the one it shows).
         let started = ContinuousClock.now

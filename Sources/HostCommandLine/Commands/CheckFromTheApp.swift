@@ -7,7 +7,6 @@ import ModuleKit
 /// process given this run's options, so the app shows exactly what the command says, and no
 /// library is loaded again in the app's own process.
 struct CheckFromTheApp: Sendable {
-    let executable: String
     /// What chooses the child's modules and files, as the option table passes it.
     let options: [String]
     let strings: ModuleStrings
@@ -17,14 +16,22 @@ struct CheckFromTheApp: Sendable {
     /// What check may take: its probes run one module after another, each of the four
     /// phases (load, configuration, register, resources) limited by the module's timeout and
     /// a second more, and a new probe child, given 5 s to start, after a module that fails.
-    let limit: Duration
+    var limit: Duration
+    /// What runs in place of the running `modhost` (its path first), for the tests of the limit;
+    /// `nil`, the running binary itself.
+    var replacement: [String]?
 
-    init(executable: String, options: [String], strings: ModuleStrings, language: @escaping @Sendable () -> String, timeouts: [Duration]) {
-        self.executable = executable
+    init(options: [String], strings: ModuleStrings, language: @escaping @Sendable () -> String, timeouts: [Duration]) {
         self.options = options
         self.strings = strings
         self.language = language
-        limit = timeouts.reduce(.seconds(10)) { $0 + ($1 + .seconds(1)) * 4 + .seconds(5) }
+        limit = Self.limit(timeouts: timeouts)
+    }
+
+    /// What a check of modules with these timeouts may take; `check` on the command line
+    /// keeps to the same (``LibraryProbe/deadline``).
+    static func limit(timeouts: [Duration]) -> Duration {
+        timeouts.reduce(.seconds(10)) { $0 + ($1 + .seconds(1)) * 4 + .seconds(5) }
     }
 
     /// The lines the command wrote (standard output and error, in order), or one line that says
@@ -34,9 +41,9 @@ struct CheckFromTheApp: Sendable {
         guard modhost_pipe_cloexec(&ends) == 0 else { return [failure(errno)] }
         let check = CommandLineTable.command(named: "check")?.word ?? "check"
         // A group of its own: a check that overruns is ended with the probes it started.
+        let program = replacement.map { ChildCommand.Program.command($0 + options + [check]) } ?? .host(options + [check])
         let spawned = ChildCommand.start(
-            [executable] + options + [check], output: .descriptor(ends[1]), environment: Self.environment(speaking: language()),
-            ownGroup: true)
+            program, output: .descriptor(ends[1]), environment: Self.environment(speaking: language()), ownGroup: true)
         close(ends[1])
         defer { close(ends[0]) }
         guard let pid = spawned.pid else { return [failure(spawned.error)] }
@@ -51,10 +58,7 @@ struct CheckFromTheApp: Sendable {
             status = Self.ended(pid)
             if status == nil { usleep(10_000) }
         }
-        if status == nil {
-            kill(-pid, SIGKILL)
-            _ = ChildCommand.wait(pid)
-        }
+        if status == nil { Self.end(pid) }
         var lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
         // In the app every line is the check's: "modhost: error: " before each says nothing.
@@ -90,7 +94,26 @@ struct CheckFromTheApp: Sendable {
         return environment
     }
 
+    /// Ends the check that overran or was stopped, with everything below it: continued (a
+    /// stopped process acts on no signal but SIGKILL) and asked to end, so that it ends its
+    /// probes and what they left; then, after a second, its whole group killed.
+    private static func end(_ pid: pid_t) {
+        kill(pid, SIGCONT)
+        kill(pid, SIGTERM)
+        let grace = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < grace {
+            if ended(pid) != nil {
+                kill(-pid, SIGKILL)
+                return
+            }
+            usleep(10_000)
+        }
+        kill(-pid, SIGKILL)
+        _ = ChildCommand.wait(pid)
+    }
+
     /// The wait status of `pid` once it has ended (0 when another waiter took it), else `nil`.
+    /// A stopped check is not an ended one: the limit covers it.
     private static func ended(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)

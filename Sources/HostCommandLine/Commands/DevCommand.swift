@@ -49,7 +49,7 @@ struct DevCommand {
                         Self.prefixed(
                             HostText(
                                 "dev.cannot.start", "cannot start '%@'; waiting for a change",
-                                [.plain(Escaped(ProcessLocation.executablePath).description)])))
+                                [.plain(Escaped(RunningExecutable.path).description)])))
                 }
                 SignalTrap.child.withLock { $0 = child }
                 snapshot = waitForChange(from: snapshot, child: child)
@@ -94,8 +94,7 @@ struct DevCommand {
     }
 
     private func spawnHost(library: String) -> pid_t {
-        ChildCommand.spawn(
-            [ProcessLocation.executablePath] + hostOptions + CommandLineTable.module.words(library) + arguments, output: .inherited) ?? 0
+        ChildCommand.spawnHost(hostOptions + CommandLineTable.module.words(library) + arguments, output: .inherited) ?? 0
     }
 
     /// Polls until a file of the package changes; reports the child's exit on the way and
@@ -145,7 +144,7 @@ struct DevCommand {
     private static func changed(_ before: [String: String], _ after: [String: String]) -> HostText {
         let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
         return paths.count == 1
-            ? HostText("dev.changed.file", "'%@' changed", [.plain(paths[0])])
+            ? HostText("dev.changed.file", "'%@' changed", [.plain(Escaped(paths[0]).description)])
             : HostText("dev.changed.files", "%@ files changed", [.plain("\(paths.count)")])
     }
 

@@ -1,3 +1,4 @@
+import CHostGuard
 import Foundation
 import HostLifecycle
 import HostLoading
@@ -26,6 +27,11 @@ struct HostSession {
         }
         switch arguments.command {
         case .probe(let names):
+            // Before any library: what a constructor starts ends with this probe, and it can
+            // signal nothing outside it (the check, the app, the shell).
+            ProcessCleanup.endDescendantsOnExit()
+            defer { ProcessCleanup.run() }
+            _ = modhost_scope_signals()
             HostRuntime.reportEnds()
             runtime.planOnly()
             runtime.probe(names, write: console.out)
@@ -34,7 +40,7 @@ struct HostSession {
             // Each try chooses its modules itself (see Bisect.attempt): the run's choice is not
             // passed on as it was given.
             let options = arguments.childOptions(omitting: ["only", "enable", "disable"])
-            return Bisect(runtime: runtime, console: console, executable: ProcessLocation.executablePath, options: options, keep: keep).run(
+            return Bisect(runtime: runtime, console: console, options: options, keep: keep).run(
                 tried)
         case .modules(let json, let timing):
             // Started, so that a module failing in start shows as failed; `check` starts nothing.
@@ -81,7 +87,7 @@ struct HostSession {
     private func runInteractive(childOptions: [String]) -> Int32 {
         let locale = runtime.locale
         let check = CheckFromTheApp(
-            executable: ProcessLocation.executablePath, options: childOptions, strings: runtime.strings, language: { locale.current },
+            options: childOptions, strings: runtime.strings, language: { locale.current },
             timeouts: runtime.configuration.modules.map(\.timeout))
         let ui = runtime.navigator.ui
         runtime.provideCheck {

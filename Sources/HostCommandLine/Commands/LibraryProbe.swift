@@ -13,7 +13,6 @@ import ModuleKit
 /// how a module ended it (a crash, an exit, a hang). When it dies or overruns, the module it had
 /// begun is the culprit, and a new child goes on with the modules after it.
 struct LibraryProbe {
-    let executable: String
     /// What chooses the child's modules, as the option table passes it (`childOptions()`).
     let options: [String]
     /// Each module's own limit; the child is given 5 s more to start and 1 s more per module,
@@ -28,11 +27,20 @@ struct LibraryProbe {
         var stringsTime = Duration.zero
     }
 
-    func run(_ names: [String]) -> Report {
+    /// Probes `names`, one child after another, all within `limit` (the app's Check allows the
+    /// check as a whole a little more): what is not done by then is said to be unchecked.
+    func run(_ names: [String], limit: Duration) -> Report {
         var report = Report()
         var pending = names[...]
+        let deadline = ContinuousClock.now + limit
         while !pending.isEmpty {
-            let outcome = runChild(Array(pending))
+            guard ContinuousClock.now < deadline else {
+                let text = HostText(
+                    "probe.limit", "not checked: the check's limit of %@ s was reached", [.plain("\(limit.components.seconds)")])
+                for name in pending { report.problems[name, default: []].append(text) }
+                break
+            }
+            let outcome = runChild(Array(pending), deadline: deadline)
             report.problems.merge(outcome.problems) { first, _ in first }
             report.stringsFiles += outcome.stringsFiles
             report.stringsTime += outcome.stringsTime
@@ -59,7 +67,7 @@ struct LibraryProbe {
         var stringsTime = Duration.zero
     }
 
-    private func runChild(_ names: [String]) -> Outcome {
+    private func runChild(_ names: [String], deadline limit: ContinuousClock.Instant) -> Outcome {
         var outcome = Outcome()
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else {
@@ -68,18 +76,20 @@ struct LibraryProbe {
         }
         // Its own data folder, thrown away after: a module's register may create its storage,
         // and check changes nothing in the real one.
+        // Removed on every way out, a signal included.
         let data = NSTemporaryDirectory() + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: data) }
+        ProcessCleanup.removeOnExit(data)
+        defer { ProcessCleanup.remove(data) }
         let arguments =
-            [executable] + options + CommandLineTable.dataFolder.words(data) + CommandLineTable.noCrashRecords.words()
+            options + CommandLineTable.dataFolder.words(data) + CommandLineTable.noCrashRecords.words()
             + [CommandLineArguments.probeCommand] + names
-        let spawned = ChildCommand.start(arguments, output: .pipe(descriptor: output[1], closing: output[0]))
+        let spawned = ChildCommand.start(.host(arguments), output: .pipe(descriptor: output[1], closing: output[0]))
         close(output[1])
         defer { close(output[0]) }
         guard let pid = spawned.pid else {
             outcome.culpritProblem = HostText(
                 "probe.cannot.start", "could not be checked: cannot start '%@': %@",
-                [.plain(executable), .plain(String(cString: strerror(spawned.error)))])
+                [.plain(RunningExecutable.path), .plain(String(cString: strerror(spawned.error)))])
             return outcome
         }
         var current: String?
@@ -89,13 +99,15 @@ struct LibraryProbe {
         var timedOut = false
         var ended: GuardOutcome?
         while true {
-            let remaining = deadline - ContinuousClock.now
+            // A stopped child says nothing either: its limit covers it as a hang.
+            let remaining = min(deadline, limit) - ContinuousClock.now
             let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
             var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(clamping: milliseconds))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 timedOut = true
+                // SIGKILL ends a stopped process too; what it started is this process's to end.
                 kill(pid, SIGKILL)
                 break
             }
@@ -188,12 +200,5 @@ struct LibraryProbe {
             SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
         ]
         return names[signal] ?? "signal \(signal)"
-    }
-}
-
-extension ProcessLocation {
-    /// The running executable itself, for the child processes of `check` and `bisect`.
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

@@ -151,6 +151,8 @@ public enum ModhostCommandLine {
     /// terminal). Only the `modhost` executable calls it: tests that run `main` in-process keep
     /// their own signal handling.
     public static func installGuard() {
+        // The binary children run, before anything could replace it on disk.
+        RunningExecutable.prepare()
         SignalTrap.install()
     }
 

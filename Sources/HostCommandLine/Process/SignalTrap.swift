@@ -1,6 +1,7 @@
 import CHostGuard
 import Glibc
 import HostLifecycle
+import HostModel
 @_spi(Host) import ModuleKit
 import Synchronization
 
@@ -48,6 +49,8 @@ enum SignalTrap {
         let signal = modhost_guard_pending_signal()
         let running = child.withLock { $0 }
         if running > 0 { kill(running, SIGTERM) }
+        // A check's probes and what they left, and its temporary folders.
+        ProcessCleanup.run()
         let current = runtime.withLock { $0 }
         current?.stopIfIdle()
         current?.moduleGuard.finish()

@@ -1,12 +1,15 @@
 import CHostGuard
 import Glibc
+import ModuleKit
 
 /// Writes to standard output with `write(2)`, never trapping: a closed pipe ends the process
 /// quietly with status 1; any other failure (a full disk, an I/O error) says so on standard
-/// error and exits 1. Neither is any module's doing: no crash record is left.
+/// error and exits 1. Neither is any module's doing: no crash record is left. Control
+/// characters are shown as `?` (the kit's ``TerminalText``): nothing the host prints of a
+/// module, a file or a server can reach the terminal as an escape.
 enum StandardOutput {
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+        var bytes = Array(TerminalText.visible(text).utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written >= 0 {

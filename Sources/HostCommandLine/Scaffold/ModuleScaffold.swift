@@ -68,7 +68,7 @@ struct ModuleScaffold {
     func write() throws(ScaffoldError) {
         let template = ModuleTemplate(
             name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute,
-            hostExecutable: ProcessLocation.executablePath)
+            hostExecutable: RunningExecutable.path)
         guard mkdir(output, 0o755) == 0 else {
             guard errno != EEXIST else {
                 throw ScaffoldError(

@@ -1,7 +1,8 @@
 import Glibc
 
 /// Child processes the host starts itself (`dev`'s build and host, `bisect`'s attempts,
-/// `check`'s probe), all through this one spawner, with posix_spawn: Foundation's Process.run() can crash the parent on this toolchain while
+/// `check`'s probe), all through this one spawner; those of `modhost` itself execute the
+/// running binary (``RunningExecutable``), with posix_spawn: Foundation's Process.run() can crash the parent on this toolchain while
 /// it lists /proc/self/fd (swift-corelibs-foundation #5472).
 package enum ChildCommand {
     /// Where a child's standard streams go.
@@ -18,17 +19,38 @@ package enum ChildCommand {
         case pipe(descriptor: Int32, closing: Int32)
     }
 
-    /// Starts `command` (its first element is the executable's path); `nil` when it cannot.
-    package static func spawn(_ command: [String], output: Output) -> pid_t? {
-        start(command, output: output).pid
+    /// What a child executes.
+    package enum Program: Sendable {
+        /// The running `modhost` itself (``RunningExecutable``), given these arguments.
+        case host([String])
+        /// Another program: its path, then its arguments.
+        case command([String])
+
+        /// `argv` and the file `execve` opens.
+        var launch: (arguments: [String], path: String)? {
+            switch self {
+            case .host(let arguments): ([RunningExecutable.path] + arguments, RunningExecutable.executionPath)
+            case .command(let command): command.first.map { (command, $0) }
+            }
+        }
     }
 
-    /// Starts `command`: its process, or the error number posix_spawn answered. With
+    /// Starts `command` (its first element is the executable's path); `nil` when it cannot.
+    package static func spawn(_ command: [String], output: Output) -> pid_t? {
+        start(.command(command), output: output).pid
+    }
+
+    /// Starts the running `modhost` with `arguments`; `nil` when it cannot.
+    package static func spawnHost(_ arguments: [String], output: Output) -> pid_t? {
+        start(.host(arguments), output: output).pid
+    }
+
+    /// Starts `program`: its process, or the error number posix_spawn answered. With
     /// `environment`, the child gets exactly that environment, else this process's; with
     /// `ownGroup`, it leads a process group of its own, so that `kill(-pid, …)` reaches what it
     /// starts too.
     package static func start(
-        _ command: [String], output: Output, environment: [String: String]? = nil, ownGroup: Bool = false
+        _ program: Program, output: Output, environment: [String: String]? = nil, ownGroup: Bool = false
     ) -> (pid: pid_t?, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -56,17 +78,17 @@ package enum ChildCommand {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addclose(&actions, closing)
         }
-        guard !command.isEmpty else { return (nil, ENOENT) }
+        guard let (command, path) = program.launch else { return (nil, ENOENT) }
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         guard let environment else {
-            let error = posix_spawn(&pid, command[0], &actions, &attributes, &argv, environ)
+            let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
             return error == 0 ? (pid, 0) : (nil, error)
         }
         var envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
-        let error = posix_spawn(&pid, command[0], &actions, &attributes, &argv, &envp)
+        let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
         return error == 0 ? (pid, 0) : (nil, error)
     }
 

@@ -118,13 +118,13 @@ enum ProgressBar {
 
     static func draw(on terminal: any Terminal, _ received: Int64, _ expected: Int64?) {
         guard let expected, expected > 0 else {
-            terminal.write("\r\(received / 1024) KB")
+            terminal.redrawLine("\(received / 1024) KB")
             return
         }
         let fraction = min(1, Double(received) / Double(expected))
         let filled = Int(fraction * 30)
-        terminal.write(
-            "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(Int(fraction * 100))%")
+        terminal.redrawLine(
+            "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] \(Int(fraction * 100))%")
     }
 }
 

@@ -86,6 +86,16 @@ public final class ModuleStrings: Sendable {
             guard code != fallbackLocale, let table = try readTable(module: module, folder: folder, locale: code) else { continue }
             tables[code] = table
         }
+        // A value a terminal would obey (an escape that sets the title) is shown as `?` on every
+        // screen; check names it so that the file is mended.
+        for code in tables.keys.sorted() {
+            guard let table = tables[code] ?? nil else { continue }
+            for key in table.keys.sorted() {
+                guard let value = table[key], let control = value.unicodeScalars.first(where: TerminalText.isControl) else { continue }
+                let path = "\(folder)/\(code).lproj/Localizable.strings"
+                throw StringsError(module: module, .controlCharacter(path: path, key: key, scalar: control.value))
+            }
+        }
         return ModuleStrings(module: module, folder: folder, tables: tables, locale: locale)
     }
 
@@ -208,6 +218,11 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
         case untrusted(path: String, reason: String)
         /// The English table holds no key (`modhost check` says so).
         case noKeys(path: String)
+        /// The value of `key` holds a character a terminal would obey (``TerminalText``), the
+        /// scalar `scalar`; shown as `?`, reported by `modhost check`.
+        ///
+        /// - Since: SDK 1.6.0.
+        case controlCharacter(path: String, key: String, scalar: UInt32)
     }
 
     public let module: String
@@ -227,6 +242,9 @@ public struct StringsError: Error, Sendable, Equatable, CustomStringConvertible 
         case .syntax(let path, let detail): "module '\(module)': '\(path)': \(detail)"
         case .untrusted(let path, let reason): "module '\(module)': strings file '\(path)' \(reason)"
         case .noKeys(let path): "module '\(module)': '\(path)' holds no strings; every screen would show raw keys"
+        case .controlCharacter(let path, let key, let scalar):
+            "module '\(module)': '\(path)': the value of '\(Escaped(key))' holds the control character \(TerminalText.name(of: scalar)), "
+                + "which a terminal would obey; remove it"
         }
     }
 

@@ -39,9 +39,10 @@ public struct Escaped: CustomStringConvertible, Sendable {
         return result
     }
 
+    /// What the terminal would obey (``TerminalText/isControl(_:)``), and in one line also a
+    /// line break, a tab and any other invisible format character but the emoji joiner.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar.properties.generalCategory == .format
-                && scalar.value != 0x200D
+        scalar == "\n" || scalar == "\t" || TerminalText.isControl(scalar)
+            || scalar.properties.generalCategory == .format && scalar.value != 0x200D
     }
 }

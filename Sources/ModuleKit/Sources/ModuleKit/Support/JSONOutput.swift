@@ -13,7 +13,25 @@ public enum JSONOutput {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain values (strings, numbers, arrays, structs of them) cannot fail; a value
         // that can (a non-finite Double) is written as null rather than crash the command.
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        let text = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return escapingTerminalControls(text)
+    }
+
+    /// `json` with the control characters JSON allows raw in a string (DEL, C1, the
+    /// bidirectional overrides: ``TerminalText/isControl(_:)``) written as `\uXXXX`, so the
+    /// document reaches a terminal unchanged and means the same. Outside strings JSON has none.
+    static func escapingTerminalControls(_ json: String) -> String {
+        guard TerminalText.containsControl(json) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard TerminalText.isControl(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
     }
 
     /// The version of the one layout every `--json` output of the host and its modules shares:

@@ -29,8 +29,9 @@ public struct Logger: Sendable {
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         let speaker = label == "modhost" ? "" : "\(label): "
-        // Redacted at every level: a trace of a request must not carry its key.
-        sink("modhost: \(level.rawValue): \(speaker)\(Redaction.redact(message()))\n")
+        // Redacted at every level: a trace of a request must not carry its key. One line whatever
+        // it quotes: a line break or a terminal escape in it is written as an escape.
+        sink("modhost: \(level.rawValue): \(speaker)\(Escaped.escapingControlCharacters(Redaction.redact(message())))\n")
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }

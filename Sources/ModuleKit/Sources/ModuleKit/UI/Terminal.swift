@@ -8,12 +8,23 @@ public protocol Terminal: AnyObject, Sendable {
     func readLine() -> String?
     /// The next line without echo on a TTY; a plain line otherwise.
     func readSecret() -> String?
-    /// Writes `text` as is.
+    /// Writes `text`. The process's terminal (``StandardTerminal``) shows its control
+    /// characters as `?` (``TerminalText``): only the kit's own sequences reach it as such.
     func write(_ text: String)
     /// Whether escape codes (colour) may be written.
     var usesColor: Bool { get }
     /// Whether a person types at a TTY (secrets can be asked without echo).
     var isInteractive: Bool { get }
+    /// Shows `text` in place of the line the cursor is on (a progress bar redrawn as it
+    /// moves), its control characters as `?`. Any other terminal writes it as a line.
+    ///
+    /// - Since: SDK 1.6.0.
+    func redrawLine(_ text: String)
+}
+
+extension Terminal {
+    /// A terminal that cannot redraw writes each state as a line of its own.
+    public func redrawLine(_ text: String) { write(text + "\n") }
 }
 
 /// The process's standard input and output.
@@ -49,11 +60,25 @@ public final class StandardTerminal: Terminal {
         return readLine()
     }
 
+    /// Writes `text` with its control characters shown as `?` (``TerminalText/visible(_:)``):
+    /// a module that writes here directly cannot send the terminal an escape either.
     public func write(_ text: String) {
+        writeComposed(TerminalText.visible(text))
+    }
+
+    /// Back to the start of the line, `text`, and the rest of the line cleared: the kit's
+    /// own sequences around a text shown as `?` where it holds control characters.
+    public func redrawLine(_ text: String) {
+        writeComposed("\r" + TerminalText.visible(text) + "\u{1B}[K")
+    }
+
+    /// Writes `composed` as is: the kit's own text, whose parts from outside already went
+    /// through ``TerminalText`` and whose escape sequences (colour) are the kit's.
+    func writeComposed(_ composed: String) {
         // write(2), not FileHandle.write(_:), which traps when standard output is full or gone.
         // What `print` buffered goes first, so the two keep their order.
         fflush(nil)
-        Self.writeAll(text, to: STDOUT_FILENO)
+        Self.writeAll(composed, to: STDOUT_FILENO)
     }
 
     /// Writes all of `text` to `descriptor`, through interruptions; a write that fails is

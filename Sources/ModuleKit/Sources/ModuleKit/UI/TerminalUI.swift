@@ -19,37 +19,47 @@ public final class TerminalUI {
     /// A screen title, underlined (bold on a colour terminal).
     public func title(_ text: String) {
         if let fullScreen { return fullScreen.title(text) }
-        show("\n" + style(text, code: "1") + "\n" + String(repeating: "=", count: text.count) + "\n")
+        show(["\n", text, "\n", String(repeating: "=", count: text.count), "\n"], styled: [1: "1"])
     }
 
     /// A line of text.
     public func print(_ text: String) {
         if let fullScreen { return fullScreen.print(text) }
-        show(text + "\n")
+        show([text, "\n"])
     }
 
     /// An error or validation message (red on a colour terminal).
     public func error(_ text: String) {
         if let fullScreen { return fullScreen.feedback(text, error: true) }
-        show(style("! " + text, code: "31") + "\n")
+        show(["! " + text, "\n"], styled: [0: "31"])
     }
 
     /// A success message (green on a colour terminal).
     public func success(_ text: String) {
         if let fullScreen { return fullScreen.feedback(text, error: false) }
-        show(style(text, code: "32") + "\n")
+        show([text, "\n"], styled: [0: "32"])
     }
 
-    /// Everything a screen writes goes through here, redacted: a module's text may carry a
-    /// secret (an error quoting a URL with its key). JSON fields keep their values: a module's
-    /// `--json` document may have a field named `key` (see `Redaction.redact(_:jsonFields:)`).
-    private func show(_ text: String) {
-        terminal.write(Redaction.redact(text, jsonFields: false))
+    /// Everything a screen writes goes through here, redacted and shown: a module's text may
+    /// carry a secret (an error quoting a URL with its key), and text from a server or a file
+    /// may carry terminal escapes, written as `?` (``TerminalText``). JSON fields keep their
+    /// values: a module's `--json` document may have a field named `key` (see
+    /// `Redaction.redact(_:jsonFields:)`). The parts at the indices of `styled` get that SGR
+    /// code on a colour terminal: the only escapes written, the kit's own.
+    private func show(_ parts: [String], styled: [Int: String] = [:]) {
+        var composed = ""
+        for (index, part) in parts.enumerated() {
+            let text = TerminalText.visible(Redaction.redact(part, jsonFields: false))
+            if let code = styled[index], terminal.usesColor {
+                composed += "\u{1B}[\(code)m\(text)\u{1B}[0m"
+            } else {
+                composed += text
+            }
+        }
+        if let standard = terminal as? StandardTerminal { standard.writeComposed(composed) } else { terminal.write(composed) }
     }
 
-    private func style(_ text: String, code: String) -> String {
-        terminal.usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
+    private func show(_ text: String) { show([text]) }
 
     // MARK: - Input
 

@@ -12,10 +12,10 @@ enum DisplayWidth {
     }
 
     /// The columns of one character: its first scalar's width, its combining marks none; a
-    /// control character shows as one column (it is drawn as `?`).
+    /// character holding a control character shows as one column (it is drawn as `?`).
     static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
-        if scalar.value < 0x20 || scalar.value == 0x7F { return 1 }
+        if TerminalText.isControl(inCell: character) { return 1 }
         if scalar.isASCII { return 1 }
         let width = modhost_text_width(scalar.value)
         return width < 0 ? 1 : Int(width)

@@ -44,7 +44,8 @@ struct ScreenGrid: Equatable, Sendable {
     subscript(row: Int, column: Int) -> Cell { cells[row * columns + column] }
 
     /// Writes `text` from `column` of `row`, cut at the right edge; returns the column after.
-    /// Control characters show as `?`, so nothing a module prints can move the cursor.
+    /// Control characters show as `?` (``TerminalText``), so nothing a module prints can move
+    /// the cursor or reorder the row.
     @discardableResult
     mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = []) -> Int {
         guard row >= 0, row < rows else { return column }
@@ -53,7 +54,7 @@ struct ScreenGrid: Equatable, Sendable {
             let width = DisplayWidth.of(character)
             if width == 0 { continue }
             guard at + width <= columns else { break }
-            let shown: Character = character.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F } == true ? "?" : character
+            let shown = TerminalText.isControl(inCell: character) ? TerminalText.replacement : character
             cells[row * columns + at] = Cell(character: shown, style: style)
             if width == 2 { cells[row * columns + at + 1] = Cell(character: " ", style: style, isContinuation: true) }
             at += width
