@@ -69,11 +69,13 @@ let flatFixtureDependencies: [String: [Target.Dependency]] = [
 ]
 // C libraries that break the entry-point handshake in one way each.
 let brokenLibraries = ["BrokenNoEntry", "BrokenWrongABI", "BrokenNullName", "BrokenForeignSDK"]
-// C libraries that misbehave when opened or called: the crash guard's and probe's fixtures, and
-// one that leaves evidence of having run, for the trust tests.
+// C libraries that misbehave when opened or called: the crash guard's and probe's fixtures (two
+// that reach outside the process: a daemon after setsid, a SIGSTOP to the parent), and one that
+// leaves evidence of having run, for the trust tests.
 let hostileLibraries = [
     "HostileAbortInConstructor", "HostileExitInConstructor", "HostileQuietExitInConstructor", "HostileSleepsInConstructor",
-    "HostileSegfaultInEntry", "HostileGarbageDescriptor", "HostileLeavesEvidence",
+    "HostileSegfaultInEntry", "HostileGarbageDescriptor", "HostileLeavesEvidence", "HostileDaemonInConstructor",
+    "HostileStopsItsParent",
 ]
 
 /// The host's layers, for the tests and benchmarks that reach into them.

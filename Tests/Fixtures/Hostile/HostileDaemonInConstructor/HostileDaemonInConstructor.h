@@ -1,0 +1,1 @@
+/* Nothing to declare: the library acts in its constructor. */
