@@ -62,14 +62,56 @@ struct ModuleScaffold {
         return nil
     }
 
-    /// Writes the package.
+    /// Writes the package: its folder made with `mkdirat` in the folder above, held open, and
+    /// every folder and file in it made relative to that descriptor (`O_EXCL | O_NOFOLLOW`), so
+    /// that nothing swapped in meanwhile (a symlink to another user's folder) is followed. A
+    /// folder above that others can write is refused unless it is sticky: there another user
+    /// could rename what was made and put their own in its place.
     ///
     /// - Throws: ``ScaffoldError`` naming the path that could not be written.
     func write() throws(ScaffoldError) {
         let template = ModuleTemplate(
             name: name, kitFolder: kitFolder, sdkVersion: ModuleKitABI.sdkVersion, withRoute: withRoute,
             hostExecutable: RunningExecutable.path)
-        guard mkdir(output, 0o755) == 0 else {
+        let package = try makePackageFolder()
+        defer { close(package) }
+        for file in template.files {
+            var folder = dup(package)
+            defer { close(folder) }
+            var components = file.path.split(separator: "/").map(String.init)
+            let name = components.removeLast()
+            var made = output
+            for component in components {
+                made += "/" + component
+                folder = try Self.enter(component, in: folder, shownAs: made)
+            }
+            try Self.create(name, in: folder, shownAs: made + "/" + name, text: file.text)
+        }
+    }
+
+    /// The package's folder, new, made where `output` says and opened.
+    private func makePackageFolder() throws(ScaffoldError) -> Int32 {
+        let trimmed = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output
+        let parent = FilePaths.folder(of: trimmed)
+        let name = String(trimmed.split(separator: "/").last ?? Substring(trimmed))
+        let above = Glibc.open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard above >= 0 else { throw ScaffoldError.cannot(.create, output) }
+        defer { close(above) }
+        var status = stat()
+        guard fstat(above, &status) == 0 else { throw ScaffoldError.cannot(.create, output) }
+        let othersWrite = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+        let foreign = status.st_uid != geteuid() && status.st_uid != 0
+        if (othersWrite || foreign) && status.st_mode & S_ISVTX == 0 {
+            throw ScaffoldError(
+                HostText(
+                    "new.unsafe.parent",
+                    "cannot create '%@': '%@' can be changed by others than you (owner uid %@, mode %@) and is not sticky, so another user could put something else in its place while it is written; choose a folder only you can write with --output DIR",
+                    [
+                        .plain(Escaped(output).description), .plain(Escaped(parent).description), .plain("\(status.st_uid)"),
+                        .plain("0" + String(status.st_mode & 0o7777, radix: 8)),
+                    ]))
+        }
+        guard mkdirat(above, name, 0o755) == 0 else {
             guard errno != EEXIST else {
                 throw ScaffoldError(
                     HostText(
@@ -78,30 +120,42 @@ struct ModuleScaffold {
             }
             throw ScaffoldError.cannot(.create, output)
         }
-        for file in template.files {
-            let path = output + "/" + file.path
-            var folder = ""
-            for component in file.path.split(separator: "/").dropLast() {
-                folder += "/" + component
-                if mkdir(output + folder, 0o755) != 0 && errno != EEXIST {
-                    throw ScaffoldError.cannot(.create, output + folder)
-                }
-            }
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw ScaffoldError.cannot(.create, path)
-            }
-            defer { close(descriptor) }
-            let bytes = Array(file.text.utf8)
-            var written = 0
-            while written < bytes.count {
-                let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    throw ScaffoldError.cannot(.write, path)
-                }
-                written += count
-            }
+        return try Self.openFolder(name, in: above, shownAs: output)
+    }
+
+    /// Makes folder `name` in `folder` (or takes the one this run made) and opens it.
+    private static func enter(_ name: String, in folder: Int32, shownAs path: String) throws(ScaffoldError) -> Int32 {
+        if mkdirat(folder, name, 0o755) != 0 && errno != EEXIST { throw ScaffoldError.cannot(.create, path) }
+        let opened = try openFolder(name, in: folder, shownAs: path)
+        close(folder)
+        return opened
+    }
+
+    /// Opens folder `name` in `folder`, never through a symlink, and only one this user owns.
+    private static func openFolder(_ name: String, in folder: Int32, shownAs path: String) throws(ScaffoldError) -> Int32 {
+        let opened = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard opened >= 0 else { throw ScaffoldError.cannot(.create, path) }
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_uid == geteuid() else {
+            close(opened)
+            errno = EPERM
+            throw ScaffoldError.cannot(.create, path)
+        }
+        return opened
+    }
+
+    /// Creates file `name` in `folder`, new (never through a symlink), holding `text`.
+    private static func create(_ name: String, in folder: Int32, shownAs path: String, text: String) throws(ScaffoldError) {
+        let descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ScaffoldError.cannot(.create, path) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw ScaffoldError.cannot(.write, path) }
+            written += count
         }
     }
 }
