@@ -101,6 +101,14 @@ import Testing
             "modules[0] ('my geo'): name 'my geo' must start with a letter and hold only letters, digits and '_' (it names lib<name>.so)"
         ),
         (
+            #"{"modules": [{"name": "\#(String(repeating: "A", count: 129))", "enabled": true}]}"#,
+            "modules[0] ('\(String(repeating: "A", count: 120))… (129 characters)'): name '\(String(repeating: "A", count: 120))… (129 characters)' is 129 characters long; a module's name has at most 128"
+        ),
+        (
+            #"{"modules": [{"name": "Geo", "enabled": true, "startTimeout": 0}]}"#,
+            "modules[0] ('Geo'): 'startTimeout' must be a number of seconds above 0 and at most 3600, found 0"
+        ),
+        (
             #"{"modules": [{"name": "Geo", "enabled": true, "library": ""}]}"#,
             "modules[0] ('Geo'): 'library' is empty; remove it or give the library's path"
         ),

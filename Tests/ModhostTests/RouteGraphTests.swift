@@ -44,6 +44,21 @@ import Testing
         #expect(nodes.contains { $0.hasPrefix("node Settings ") && $0.contains(" gray") }, "a disabled module is grey")
     }
 
+    /// Each label's name and state on lines of their own; a module named modhost is a node
+    /// of its own beside the host's, which the host's routes point at.
+    @Test func labelsBreakAndTheHostsNodeIsItsOwn() throws {
+        let host = try TestHost(entries: [
+            ("Settings", ""), ("Geo", ""), ("modhost", #""library": "/nonexistent/libmodhost.so""#),
+        ])
+        let svg = try host.run("graph", "--format", "svg")
+        #expect(svg.succeeded, "\(svg.stderr)")
+        #expect(svg.stdout.contains(">Geo</text>") && svg.stdout.contains(">1.0.0 active</text>"), "two lines: \(svg.stdout)")
+        let dot = try host.run("graph", "--format", "dot")
+        #expect(dot.stdout.contains(#"  "modhost" [label="modhost\n- failed", color=red];"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains(#"  "@modhost" [label="modhost", shape=ellipse];"#))
+        #expect(dot.stdout.contains(#"  "Settings" -> "@modhost" [label="HostInfoRoute", style=dashed];"#))
+    }
+
     @Test func svgIsDrawnByGraphvizOrTheMissingToolIsNamed() throws {
         let host = try world()
         let svg = try host.run("graph", "--format", "svg")

@@ -16,19 +16,35 @@ struct RouteGraph {
     struct Edge: Equatable {
         let from: String
         let route: String
-        let to: String?
+        let provider: Provider
         let required: Bool
+
+        /// Who provides the route: a module, the host itself, or nobody.
+        enum Provider: Equatable {
+            case module(String)
+            case host
+            case none
+        }
+
+        /// The provider's name as the text shows it (`modhost` for the host), `nil` for nobody.
+        var to: String? {
+            switch provider {
+            case .module(let name): name
+            case .host: HostRuntime.hostName
+            case .none: nil
+            }
+        }
     }
 
     var edges: [Edge] {
-        var providers: [String: String] = [:]
+        var providers: [String: Edge.Provider] = [:]
         for module in modules {
-            for route in module.provides where providers[route] == nil { providers[route] = module.name }
+            for route in module.provides where providers[route] == nil { providers[route] = .module(module.name) }
         }
-        for route in HostRuntime.hostRouteNames { providers[route] = providers[route] ?? HostRuntime.hostName }
+        for route in HostRuntime.hostRouteNames { providers[route] = providers[route] ?? .host }
         return modules.flatMap { module in
-            module.requires.map { Edge(from: module.name, route: $0, to: providers[$0], required: true) }
-                + module.uses.map { Edge(from: module.name, route: $0, to: providers[$0], required: false) }
+            module.requires.map { Edge(from: module.name, route: $0, provider: providers[$0] ?? .none, required: true) }
+                + module.uses.map { Edge(from: module.name, route: $0, provider: providers[$0] ?? .none, required: false) }
         }
     }
 
@@ -55,22 +71,29 @@ struct RouteGraph {
     /// skipped), an edge per route a module needs (solid: requires, dashed: uses), to its
     /// provider or to a dotted node when nobody provides it.
     var dot: String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         }
+        func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
+        // The host's node is "@modhost" (``hostNode``), so a module named modhost has its own.
         let colors: [ModuleState: String] = [.active: "black", .disabled: "gray", .failed: "red", .skipped: "orange"]
         var lines = ["digraph modhost {", "  rankdir=LR;", "  node [shape=box];"]
         for module in modules {
-            let label = "\(module.name)\\n\(module.version ?? "-") \(state(module))"
-            lines.append("  \(quoted(module.name)) [label=\(quoted(label)), color=\(colors[module.state] ?? "black")];")
+            // DOT's own line break (\n) between the escaped parts.
+            let label = "\"" + escaped(module.name) + "\\n" + escaped("\(module.version ?? "-") \(state(module))") + "\""
+            lines.append("  \(quoted(module.name)) [label=\(label), color=\(colors[module.state] ?? "black")];")
         }
-        let hostNeeded = edges.contains { $0.to == HostRuntime.hostName }
-        if hostNeeded { lines.append("  \(quoted(HostRuntime.hostName)) [shape=ellipse];") }
+        if edges.contains(where: { $0.provider == .host }) {
+            lines.append("  \(quoted(Self.hostNode)) [label=\(quoted(HostRuntime.hostName)), shape=ellipse];")
+        }
         for edge in edges {
             let style = edge.required ? "solid" : "dashed"
-            if let to = edge.to {
+            switch edge.provider {
+            case .module(let to):
                 lines.append("  \(quoted(edge.from)) -> \(quoted(to)) [label=\(quoted(edge.route)), style=\(style)];")
-            } else {
+            case .host:
+                lines.append("  \(quoted(edge.from)) -> \(quoted(Self.hostNode)) [label=\(quoted(edge.route)), style=\(style)];")
+            case .none:
                 let missing = "no provider: " + edge.route
                 lines.append("  \(quoted(missing)) [shape=plaintext, fontcolor=red];")
                 lines.append("  \(quoted(edge.from)) -> \(quoted(missing)) [label=\(quoted(edge.route)), style=dotted, color=red];")
@@ -79,6 +102,9 @@ struct RouteGraph {
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The id of the host's own node: a module name never begins with "@".
+    static let hostNode = "@" + HostRuntime.hostName
 
     /// The `dot` executable on `PATH`, if Graphviz is installed.
     static func graphvizDot(path: String = ProcessInfo.processInfo.environment["PATH"] ?? "") -> String? {

@@ -201,7 +201,14 @@ public struct ModulesFileDecoder {
                 entryProblems.append(HostText("config.name.missing", "'name' is missing"))
             case .string(let value)?:
                 name = value
-                if !isValidName(value) {
+                if value.utf8.count > Self.maximumNameLength {
+                    // As a descriptor holds it: a longer name can never load.
+                    named = false
+                    entryProblems.append(
+                        HostText(
+                            "config.name.long", "name '%@' is %@ characters long; a module's name has at most %@",
+                            [.plain("\(Escaped(value))"), .plain("\(value.utf8.count)"), .plain("\(Self.maximumNameLength)")]))
+                } else if !isValidName(value) {
                     named = false
                     entryProblems.append(
                         HostText(
@@ -252,10 +259,11 @@ public struct ModulesFileDecoder {
             switch fields["startTimeout"] {
             case nil: break
             case .number(let value)? where value > 0 && value <= 3_600: startTimeout = .milliseconds(Int64((value * 1_000).rounded(.up)))
-            case .number(let value)?:
+            case .number?:
                 entryProblems.append(
                     HostText(
-                        "config.timeout.range", "'startTimeout' must be a number of seconds from 0 to 3600, found %@", [.plain("\(value)")])
+                        "config.timeout.range", "'startTimeout' must be a number of seconds above 0 and at most 3600, found %@",
+                        [.text(fields["startTimeout"]?.found ?? .plain(""))])
                 )
             case let other?:
                 entryProblems.append(
@@ -316,6 +324,9 @@ public struct ModulesFileDecoder {
         }
         return nil
     }
+
+    /// The longest name a module's descriptor may carry, and so an entry.
+    static let maximumNameLength = 128
 
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }

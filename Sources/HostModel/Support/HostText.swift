@@ -81,7 +81,8 @@ extension StringsError {
                 "strings.no.keys", "module '%@': '%@' holds no strings; every screen would show raw keys", [module, .plain(path)])
         case .controlCharacter(let path, let key, let scalar):
             return HostText(
-                "strings.control", "module '%@': '%@': the value of '%@' holds the control character %@, which a terminal would obey; remove it",
+                "strings.control",
+                "module '%@': '%@': the value of '%@' holds the control character %@, which a terminal would obey; remove it",
                 [module, .plain(path), .plain("\(Escaped(key))"), .plain(TerminalText.name(of: scalar))])
         @unknown default: return HostText("", "module '%@': %@", [module, .plain("\(kind)")])
         }
