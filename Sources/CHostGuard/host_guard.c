@@ -148,6 +148,8 @@ static atomic_int child_group;
 
 void modhost_guard_set_child_group(int group) { atomic_store(&child_group, group); }
 
+int modhost_guard_child_group(void) { return atomic_load(&child_group); }
+
 /* Ends that group on the paths that never come back (kill is async-signal-safe). */
 static void end_child_group(void) {
     int group = atomic_exchange(&child_group, 0);

@@ -63,11 +63,13 @@ import Testing
     /// ends as Ctrl-C ends it, the terminal given back, and the check is ended with the probe
     /// it started (which would otherwise run on until its own limit, a minute here).
     @Test func ctrlCDuringCheckEndsItWithItsProbes() throws {
+        // The check's temporary folders go where TMPDIR says, to be looked for after.
+        let temporary = try TestEnvironment.temporaryFolder()
         let host = try TestHost(
             entries: [
                 ("Settings", ""),
                 ("FixtureMisbehaves", #""startTimeout": 60, "config": {"in": "checkResources", "how": "block"}"#),
-            ], language: "en")
+            ], language: "en", environment: ["TMPDIR": temporary])
         defer { withExtendedLifetime(host) {} }
         let app = try host.app(rows: 24, columns: 100, fullScreen: true)
         try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Settings") }
@@ -84,6 +86,8 @@ import Testing
         let gone = ContinuousClock.now + .seconds(10)
         while !Self.processes(in: host).isEmpty, ContinuousClock.now < gone { usleep(10_000) }
         #expect(Self.processes(in: host).isEmpty, "no check or probe left running")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("modhost-probe-data-") }
+        #expect(left.isEmpty, "the probe's data folder is removed: \(left)")
     }
 
     /// The command lines of the processes running in `host`'s folder (a world's host and what

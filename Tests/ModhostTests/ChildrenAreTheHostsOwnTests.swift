@@ -53,6 +53,25 @@ import Testing
         #expect(Self.left(in: host).isEmpty, "\(Self.left(in: host))")
     }
 
+    /// SIGTERM (or SIGINT) to `check` while a probe runs: the probe is ended and the probe's
+    /// temporary data folder removed before check ends.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalToCheckEndsItsProbeAndRemovesItsFolders(signal: Int32) throws {
+        let temporary = try TestEnvironment.temporaryFolder()
+        let host = try TestHost(
+            entries: [("FixtureMisbehaves", #""startTimeout": 60, "config": {"in": "checkResources", "how": "block"}"#)],
+            language: "en", environment: ["TMPDIR": temporary])
+        let check = try host.start(arguments: ["check"])
+        try CheckInTheAppTests.waitForProbe(of: host)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).contains { $0.hasPrefix("modhost-probe-data-") })
+        check.send(signal)
+        let ended = try check.wait(timeout: .seconds(30))
+        #expect(ended.status == 128 + signal, "\(ended)")
+        #expect(Self.left(in: host).isEmpty, "\(Self.left(in: host))")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("modhost-probe-data-") }
+        #expect(folders.isEmpty, "\(folders)")
+    }
+
     /// The library's constructor sends SIGSTOP to the process above the probe: refused (the
     /// probe can signal nothing outside itself), so check ends, the library named for what
     /// it lacks, and so does the app's Check.

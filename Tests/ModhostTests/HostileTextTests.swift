@@ -66,7 +66,10 @@ import Testing
         let server = try LoopbackHTTPServer { _ in .json(Self.page()) }
         defer { server.stop() }
         let host = try world(server)
-        let session = try host.app()
+        // In colour, as a person's terminal has it (`swift test` sets NO_COLOR for its children).
+        let session = try TerminalProcess.start(
+            "exec '\(TestEnvironment.modhost)' --config '\(host.config)'", environment: ["MODHOST_DATA_DIR": host.data],
+            unsetting: ["NO_COLOR"])
         // Home: 1 Photos; Photos: 1 Search; the query; the list; back out and quit.
         try session.answer("1")
         try session.answer("1")
@@ -77,6 +80,7 @@ import Testing
         for _ in 0..<3 { try session.answer("0") }
         try session.answer("q")
         #expect(try session.waitForExit().succeeded)
+        #expect(session.output.contains("\u{1B}[1mPhotos\u{1B}[0m"), "the kit's own bold title: \(session.output.debugDescription)")
         #expect(Self.foreign(in: session.output).isEmpty, "\(session.output.debugDescription)")
         #expect(session.output.contains("Tags: cats?]2;pwned??[2J?[31m?\r\n"), "\(session.output.debugDescription)")
     }

@@ -69,6 +69,28 @@ import Testing
         )
     }
 
+    /// A translation that holds a terminal escape: a run shows it as `?`; check names the
+    /// file, the key and the character.
+    @Test func checkNamesAStringsValueATerminalWouldObey() throws {
+        let folder = try install()
+        let german = folder + "/Auth_AuthFeature.resources/Strings/de.lproj/Localizable.strings"
+        let table = try String(contentsOfFile: german, encoding: .utf8)
+        let line = try #require(table.split(separator: "\n").first { $0.hasPrefix("\"login.title\"") })
+        try Data(table.replacingOccurrences(of: line, with: #""login.title" = "Anmelden\U001B]2;pwned\U0007";"#).utf8)
+            .write(to: URL(fileURLWithPath: german))
+        // Welcome → 1 log in (the form's title) → an empty answer cancels → q.
+        let run = try ChildProcess.run(
+            folder + "/modhost", ["--config", folder + "/modules.json"], input: "1\n\nq\n", environment: ["LANG": "de_DE.UTF-8"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Anmelden?]2;pwned?\n"), "\(run.stdout)")
+        let check = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json", "check"])
+        #expect(check.status == 1)
+        #expect(
+            check.stderr
+                == "modhost: error: '\(folder)/modules.json': modules[0] ('Auth'): module 'Auth': '\(german)': the value of 'login.title' holds the control character U+001B, which a terminal would obey; remove it\n",
+            "\(check.stderr)")
+    }
+
     @Test func theHostWithoutItsStringsStillRuns() throws {
         let folder = try install(without: "ModuleHost_HostModel.resources")
         let result = try ChildProcess.run(folder + "/modhost", ["--config", folder + "/modules.json"], input: "")

@@ -47,9 +47,9 @@ import Testing
     /// Each label's name and state on lines of their own; a module named modhost is a node
     /// of its own beside the host's, which the host's routes point at.
     @Test func labelsBreakAndTheHostsNodeIsItsOwn() throws {
-        let host = try TestHost(entries: [
-            ("Settings", ""), ("Geo", ""), ("modhost", #""library": "/nonexistent/libmodhost.so""#),
-        ])
+        // A library that is no module's called modhost: it fails, and is drawn.
+        let library = try HostileLibrary.armedCopy(of: "HostileAbortInConstructor")
+        let host = try TestHost(entries: [("Settings", ""), ("Geo", ""), ("modhost", #""library": "\#(library)""#)])
         let svg = try host.run("graph", "--format", "svg")
         #expect(svg.succeeded, "\(svg.stderr)")
         #expect(svg.stdout.contains(">Geo</text>") && svg.stdout.contains(">1.0.0 active</text>"), "two lines: \(svg.stdout)")

@@ -80,6 +80,9 @@ void modhost_guard_set_screen_reset(const char *sequence);
  * code. 0: none. */
 void modhost_guard_set_child_group(int group);
 
+/* That group, or 0: the signal path asks its leader to end first, so that it cleans up. */
+int modhost_guard_child_group(void);
+
 /* The signal that asked the process to end (SIGINT/SIGTERM), or 0. */
 int modhost_guard_pending_signal(void);
 

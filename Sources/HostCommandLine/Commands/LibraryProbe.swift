@@ -76,8 +76,9 @@ struct LibraryProbe {
         }
         // Its own data folder, thrown away after: a module's register may create its storage,
         // and check changes nothing in the real one.
-        // Removed on every way out, a signal included.
+        // Made here, yours alone (0700), and removed on every way out, a signal included.
         let data = NSTemporaryDirectory() + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
+        mkdir(data, 0o700)
         ProcessCleanup.removeOnExit(data)
         defer { ProcessCleanup.remove(data) }
         let arguments =

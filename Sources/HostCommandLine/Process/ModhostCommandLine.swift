@@ -151,9 +151,10 @@ public enum ModhostCommandLine {
     /// terminal). Only the `modhost` executable calls it: tests that run `main` in-process keep
     /// their own signal handling.
     public static func installGuard() {
-        // The binary children run, before anything could replace it on disk.
-        RunningExecutable.prepare()
         SignalTrap.install()
+        // The binary children run, before anything could replace it on disk; after the guard
+        // gave a closed 0, 1 or 2 /dev/null, so that its descriptor never takes their number.
+        RunningExecutable.prepare()
     }
 
     /// Ends the executable: flushes what modules printed (reporting a failed write) and exits

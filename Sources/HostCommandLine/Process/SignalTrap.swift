@@ -41,6 +41,24 @@ enum SignalTrap {
 
     private static let readEnd = Mutex<Int32>(-1)
 
+    /// The app's Check, if one runs: continued (a stopped process takes no other signal) and
+    /// asked to end, so that it ends its probes and what they left and removes its temporary
+    /// folders; waited for half a second at most (the guard's watchdog allows one), after
+    /// which the exit kills its group anyway.
+    private static func endCheckGroup() {
+        let group = modhost_guard_child_group()
+        guard group > 0 else { return }
+        kill(group, SIGCONT)
+        kill(group, SIGTERM)
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            let result = waitpid(group, &status, WNOHANG)
+            if result == group || (result < 0 && errno == ECHILD) { return }
+            usleep(5_000)
+        }
+    }
+
     /// Waits for the guard's byte, then stops the modules if it can and ends the process.
     private static func waitAndEnd() -> UnsafeMutableRawPointer? {
         let descriptor = readEnd.withLock { $0 }
@@ -49,6 +67,7 @@ enum SignalTrap {
         let signal = modhost_guard_pending_signal()
         let running = child.withLock { $0 }
         if running > 0 { kill(running, SIGTERM) }
+        endCheckGroup()
         // A check's probes and what they left, and its temporary folders.
         ProcessCleanup.run()
         let current = runtime.withLock { $0 }

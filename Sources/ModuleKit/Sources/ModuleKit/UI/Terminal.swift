@@ -27,6 +27,18 @@ extension Terminal {
     public func redrawLine(_ text: String) { write(text + "\n") }
 }
 
+/// A terminal that takes what the kit composed itself as it is: text already shown through
+/// ``TerminalText``, with the kit's own colour codes around it. ``TerminalUI`` writes its
+/// lines this way; a wrapper of the process's terminal (the host's guard) passes them on.
+@_spi(Host)
+public protocol ComposedOutput: AnyObject {
+    /// Writes `composed` as is.
+    func writeComposed(_ composed: String)
+}
+
+@_spi(Host)
+extension StandardTerminal: ComposedOutput {}
+
 /// The process's standard input and output.
 public final class StandardTerminal: Terminal {
     public let usesColor: Bool
@@ -74,7 +86,8 @@ public final class StandardTerminal: Terminal {
 
     /// Writes `composed` as is: the kit's own text, whose parts from outside already went
     /// through ``TerminalText`` and whose escape sequences (colour) are the kit's.
-    func writeComposed(_ composed: String) {
+    @_spi(Host)
+    public func writeComposed(_ composed: String) {
         // write(2), not FileHandle.write(_:), which traps when standard output is full or gone.
         // What `print` buffered goes first, so the two keep their order.
         fflush(nil)

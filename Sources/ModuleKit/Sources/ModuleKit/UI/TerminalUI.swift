@@ -56,7 +56,7 @@ public final class TerminalUI {
                 composed += text
             }
         }
-        if let standard = terminal as? StandardTerminal { standard.writeComposed(composed) } else { terminal.write(composed) }
+        if let composing = terminal as? any ComposedOutput { composing.writeComposed(composed) } else { terminal.write(composed) }
     }
 
     private func show(_ text: String) { show([text]) }
