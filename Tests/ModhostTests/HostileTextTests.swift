@@ -30,12 +30,13 @@ import Testing
     /// What the terminal received with the kit's own sequences (SGR bold, colours, reset)
     /// taken out: nothing a terminal obeys may be left.
     static func foreign(in output: String) -> [Unicode.Scalar] {
-        var rest = output
+        // A terminal's line ends are "\r\n"; any other carriage return is foreign.
+        var rest = output.replacingOccurrences(of: "\r\n", with: "\n")
         for own in ["\u{1B}[1m", "\u{1B}[31m", "\u{1B}[32m", "\u{1B}[0m"] { rest = rest.replacingOccurrences(of: own, with: "") }
         // C0 but the line's own ends and tabs, DEL, C1, and the bidirectional controls.
         return rest.unicodeScalars.filter { scalar in
             switch scalar.value {
-            case 0x0A, 0x0D, 0x09: false
+            case 0x0A, 0x09: false
             case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
             default: false
             }

@@ -30,8 +30,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: shared + "/Foo/Package.swift"))
     }
 
-    /// nobody swaps `Foo` for a link to a folder of root's as fast as it can; root runs
-    /// `new` twenty times into a non-sticky shared folder and twenty into a sticky one.
+    /// nobody swaps `Foo` for a link to a folder of root's as fast as it can, moving away what
+    /// is there (root's new folder too, where the folder above lets it) and planting the link;
+    /// root runs `new` twenty times into a non-sticky shared folder and twenty into a sticky one.
     @Test(.enabled(if: geteuid() == 0, "needs root to run the swapper as nobody"), arguments: [0o777, 0o1777])
     func aSwappedLinkIsNeverFollowed(mode: Int) throws {
         let top = try TestEnvironment.temporaryFolder()
@@ -41,7 +42,8 @@ import Testing
         for folder in [shared, target] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) }
         chmod(shared, mode_t(mode))
         chmod(target, 0o755)
-        let script = "while :; do ln -sfn '\(target)' '\(shared)/Foo' 2>/dev/null; rm -f '\(shared)/Foo' 2>/dev/null; done"
+        let script =
+            "while :; do mv '\(shared)/Foo' '\(shared)/moved-'$$-$RANDOM 2>/dev/null; ln -sfn '\(target)' '\(shared)/Foo' 2>/dev/null; done"
         let swapper = try RunningProgram(
             ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", script], environment: [:])
         defer {
@@ -53,7 +55,8 @@ import Testing
             let result = try new(shared + "/Foo")
             if result.status == 0 {
                 made += 1
-                // Made by root where it was asked: a real folder, not the link.
+                // Made by root where it was asked: a real folder, not the link (in a sticky
+                // folder nobody can move it away).
                 var status = stat()
                 #expect(lstat(shared + "/Foo", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR && status.st_uid == 0)
                 try FileManager.default.removeItem(atPath: shared + "/Foo")

@@ -2,6 +2,7 @@ import CHostGuard
 import Foundation
 import HostModel
 import ModuleKit
+import Synchronization
 
 /// `HostInfoRoute.check()` for the app (Settings' Check): `modhost check` itself, in a child
 /// process given this run's options, so the app shows exactly what the command says, and no
@@ -96,10 +97,10 @@ struct CheckFromTheApp: Sendable {
 
     /// Ends the check that overran or was stopped, with everything below it: continued (a
     /// stopped process acts on no signal but SIGKILL) and asked to end, so that it ends its
-    /// probes and what they left; then, after a second, its whole group killed.
+    /// probes and what they left; then, once it ended or after two seconds, its whole group
+    /// killed.
     private static func end(_ pid: pid_t) {
-        kill(pid, SIGCONT)
-        kill(pid, SIGTERM)
+        askToEnd(pid)
         let grace = ContinuousClock.now + .seconds(2)
         while ContinuousClock.now < grace {
             if ended(pid) != nil {
@@ -110,6 +111,22 @@ struct CheckFromTheApp: Sendable {
         }
         kill(-pid, SIGKILL)
         _ = ChildCommand.wait(pid)
+    }
+
+    /// The check last asked to end: a second SIGTERM would end it at once, before it cleaned up
+    /// (the guard's second signal), so it is asked once, by whichever of this run's main thread
+    /// and its signal path comes first.
+    private static let asked = Mutex<pid_t>(0)
+
+    /// Continues `pid` (a stopped process acts on no other signal) and sends it SIGTERM, once.
+    static func askToEnd(_ pid: pid_t) {
+        let first = asked.withLock { asked in
+            defer { asked = pid }
+            return asked != pid
+        }
+        guard first else { return }
+        kill(pid, SIGCONT)
+        kill(pid, SIGTERM)
     }
 
     /// The wait status of `pid` once it has ended (0 when another waiter took it), else `nil`.

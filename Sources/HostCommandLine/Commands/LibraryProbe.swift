@@ -1,3 +1,4 @@
+import CHostGuard
 import Foundation
 import HostLifecycle
 import HostLoading
@@ -34,6 +35,8 @@ struct LibraryProbe {
         var pending = names[...]
         let deadline = ContinuousClock.now + limit
         while !pending.isEmpty {
+            // A signal ends this check: no new probe is started on the way out.
+            guard !ProcessCleanup.isEnding else { break }
             guard ContinuousClock.now < deadline else {
                 let text = HostText(
                     "probe.limit", "not checked: the check's limit of %@ s was reached", [.plain("\(limit.components.seconds)")])
@@ -70,7 +73,7 @@ struct LibraryProbe {
     private func runChild(_ names: [String], deadline limit: ContinuousClock.Instant) -> Outcome {
         var outcome = Outcome()
         var output: [Int32] = [0, 0]
-        guard pipe(&output) == 0 else {
+        guard modhost_pipe_cloexec(&output) == 0 else {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }
@@ -79,8 +82,16 @@ struct LibraryProbe {
         // Made here, yours alone (0700), and removed on every way out, a signal included.
         let data = NSTemporaryDirectory() + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
         mkdir(data, 0o700)
-        ProcessCleanup.removeOnExit(data)
-        defer { ProcessCleanup.remove(data) }
+        guard ProcessCleanup.removeOnExit(data) else {
+            ProcessCleanup.remove(data)
+            return outcome
+        }
+        // What the probe left below it (a daemon after setsid is this process's child now) is
+        // ended before its folder goes, whether the probe ended well or not.
+        defer {
+            Descendants.end()
+            ProcessCleanup.remove(data)
+        }
         let arguments =
             options + CommandLineTable.dataFolder.words(data) + CommandLineTable.noCrashRecords.words()
             + [CommandLineArguments.probeCommand] + names
@@ -99,14 +110,22 @@ struct LibraryProbe {
         var buffer: [UInt8] = []
         var timedOut = false
         var ended: GuardOutcome?
+        /// The probe's wait status, once it is seen to have ended.
+        var status: Int32?
         while true {
             // A stopped child says nothing either: its limit covers it as a hang.
             let remaining = min(deadline, limit) - ContinuousClock.now
             let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
             var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: milliseconds))
+            // Every 100 ms at most: a probe that ended while something it started still holds
+            // the pipe (a daemon) gives no end of file, but its wait status says it ended.
+            let ready = poll(&poller, 1, Int32(clamping: min(milliseconds, 100)))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
+                if status != nil { break }
+                status = ChildCommand.poll(pid)
+                if status != nil { continue }  // one more look at what it wrote before it ended
+                guard milliseconds <= 100 else { continue }
                 timedOut = true
                 // SIGKILL ends a stopped process too; what it started is this process's to end.
                 kill(pid, SIGKILL)
@@ -151,12 +170,12 @@ struct LibraryProbe {
                 }
             }
         }
-        let status = ChildCommand.wait(pid)
+        let finalStatus = status ?? ChildCommand.wait(pid)
         guard let culprit = current ?? (outcome.finished < names.count ? names[outcome.finished] : nil) else { return outcome }
         outcome.culprit = culprit
         let seconds = ModuleGuard.format(ModuleGuard.seconds(timeout(culprit)))
         outcome.culpritProblem = Self.ending(
-            phase: phase, timedOut: timedOut || ended == .hang, status: status, ended: ended, seconds: seconds)
+            phase: phase, timedOut: timedOut || ended == .hang, status: finalStatus, ended: ended, seconds: seconds)
         return outcome
     }
 

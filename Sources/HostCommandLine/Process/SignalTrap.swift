@@ -48,8 +48,7 @@ enum SignalTrap {
     private static func endCheckGroup() {
         let group = modhost_guard_child_group()
         guard group > 0 else { return }
-        kill(group, SIGCONT)
-        kill(group, SIGTERM)
+        CheckFromTheApp.askToEnd(group)
         let deadline = ContinuousClock.now + .milliseconds(500)
         var status: Int32 = 0
         while ContinuousClock.now < deadline {

@@ -77,6 +77,7 @@ struct ModuleScaffold {
         defer { close(package) }
         for file in template.files {
             var folder = dup(package)
+            guard folder >= 0 else { throw ScaffoldError.cannot(.create, output) }
             defer { close(folder) }
             var components = file.path.split(separator: "/").map(String.init)
             let name = components.removeLast()
@@ -99,9 +100,11 @@ struct ModuleScaffold {
         defer { close(above) }
         var status = stat()
         guard fstat(above, &status) == 0 else { throw ScaffoldError.cannot(.create, output) }
+        // Another user's folder is theirs to change, sticky or not; one others may write is
+        // safe only when sticky (others cannot rename what this run makes there).
         let othersWrite = status.st_mode & (S_IWGRP | S_IWOTH) != 0
         let foreign = status.st_uid != geteuid() && status.st_uid != 0
-        if (othersWrite || foreign) && status.st_mode & S_ISVTX == 0 {
+        if foreign || othersWrite && status.st_mode & S_ISVTX == 0 {
             throw ScaffoldError(
                 HostText(
                     "new.unsafe.parent",

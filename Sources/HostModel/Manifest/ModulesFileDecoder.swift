@@ -201,13 +201,13 @@ public struct ModulesFileDecoder {
                 entryProblems.append(HostText("config.name.missing", "'name' is missing"))
             case .string(let value)?:
                 name = value
-                if value.utf8.count > Self.maximumNameLength {
+                if value.count > Self.maximumNameLength {
                     // As a descriptor holds it: a longer name can never load.
                     named = false
                     entryProblems.append(
                         HostText(
                             "config.name.long", "name '%@' is %@ characters long; a module's name has at most %@",
-                            [.plain("\(Escaped(value))"), .plain("\(value.utf8.count)"), .plain("\(Self.maximumNameLength)")]))
+                            [.plain("\(Escaped(value))"), .plain("\(value.count)"), .plain("\(Self.maximumNameLength)")]))
                 } else if !isValidName(value) {
                     named = false
                     entryProblems.append(

@@ -79,6 +79,8 @@ package enum ChildCommand {
             posix_spawn_file_actions_addclose(&actions, closing)
         }
         guard let (command, path) = program.launch else { return (nil, ENOENT) }
+        // On the way out (a signal): a child started now would outlive the cleanup.
+        guard !ProcessCleanup.isEnding else { return (nil, ECANCELED) }
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

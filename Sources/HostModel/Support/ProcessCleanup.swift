@@ -5,7 +5,11 @@ import Synchronization
 /// calls ``run()`` before it exits, as the normal end does): the temporary folders a check
 /// made, and, when it adopted them, every process below it (``Descendants``).
 package enum ProcessCleanup {
-    private static let state = Mutex<(folders: Set<String>, endsDescendants: Bool)>(([], false))
+    private static let state = Mutex<(folders: Set<String>, endsDescendants: Bool, ending: Bool)>(([], false, false))
+
+    /// Whether the way out has begun: nothing new is started or made from then on (a probe
+    /// started after the cleanup would be nobody's).
+    package static var isEnding: Bool { state.withLock { $0.ending } }
 
     /// From now on, the end of this process ends every process below it.
     package static func endDescendantsOnExit() {
@@ -13,9 +17,14 @@ package enum ProcessCleanup {
         state.withLock { $0.endsDescendants = true }
     }
 
-    /// `folder` is removed on the way out unless ``forget(_:)`` says it was removed already.
-    package static func removeOnExit(_ folder: String) {
-        state.withLock { _ = $0.folders.insert(folder) }
+    /// `folder` is removed on the way out (unless ``remove(_:)`` removed it first); `false`
+    /// once the way out has begun, when the caller must not use it.
+    package static func removeOnExit(_ folder: String) -> Bool {
+        state.withLock { state in
+            guard !state.ending else { return false }
+            state.folders.insert(folder)
+            return true
+        }
     }
 
     /// Removes `folder` now, and no more on the way out.
@@ -28,6 +37,7 @@ package enum ProcessCleanup {
     /// the folders.
     package static func run() {
         let (folders, endsDescendants) = state.withLock { state in
+            state.ending = true
             defer { state.folders = [] }
             return (state.folders, state.endsDescendants)
         }
