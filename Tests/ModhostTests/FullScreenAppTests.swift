@@ -136,7 +136,14 @@ import Testing
         app.type("germany")
         screen = try app.waitUntil(describing: "Allemagne alone") { $0.contains("Allemagne (DE)") && !$0.contains("Italie (IT)") }
         app.press(.control("u"))
+        // A part of a name finds it first, but Enter would answer the line as typed (as the
+        // line mode does): it is chosen by moving to it.
         app.type("osterr")
+        screen = try app.waitUntil(describing: "Autriche first") { screen in
+            let question = screen.lines.firstIndex { $0.contains("Quel pays ?") } ?? 0
+            return screen.lines.dropFirst(question + 1).first?.contains("Autriche (AT)") == true && screen.highlightedLines.count == 1
+        }
+        app.press(.down)
         screen = try app.waitUntil(describing: "Autriche") { $0.highlightedLines.dropFirst().first?.contains("Autriche (AT)") == true }
         app.press(.enter)
         try app.waitFor("Quelle ville ?")

@@ -153,4 +153,34 @@ import Testing
         #expect(Suggestion.filter(countries, by: "dnmk").map(\.value) == ["DK"], "letters in order")
         #expect(Suggestion.filter(countries, by: "zz").isEmpty)
     }
+
+    /// An answer that is a suggestion exactly comes before every fuzzy match: `ES` is Spain,
+    /// though Estonia's name begins with it; a value before a title or term that equals it.
+    @Test func theExactAnswerComesFirst() {
+        let countries = [
+            Suggestion("Estonia (EE)", value: "EE", terms: ["EE", "Estland"]), Suggestion("Spain (ES)", value: "ES", terms: ["ES", "España"]),
+            Suggestion("Chad (TD)", value: "TD", terms: ["TD", "Tchad"]), Suggestion("Switzerland (CH)", value: "CH", terms: ["CH"]),
+            Suggestion("Odd (OD)", value: "OD", terms: ["ch"]),
+        ]
+        #expect(Suggestion.filter(countries, by: "es").first?.value == "ES")
+        #expect(Suggestion.filter(countries, by: "ES").first?.isExact("ES") == true)
+        #expect(Suggestion.filter(countries, by: "Espana").first?.value == "ES", "a term, accents ignored")
+        #expect(Suggestion.filter(countries, by: "ch").map(\.value).prefix(2) == ["CH", "OD"], "a value before a term")
+        #expect(Suggestion.filter(countries, by: "est").first?.isExact("est") == false, "a part of a name is no exact answer")
+    }
+
+    /// A typed line laid out as a terminal does: the prompt at its words, the answer cut where
+    /// a row is full, the cursor where the next character goes.
+    @Test func anAnswerWrapsWhereTheRowIsFullAndTheCursorFollows() {
+        let name = Array("Llanfairpwllgwyngyllgogerychwyrndrob")  // 36 characters
+        let end = DisplayWidth.field(prompt: "Which city?", text: name, cursor: name.count, width: 20)
+        #expect(end.rows == ["Which city? Llanfair", "pwllgwyngyllgogerych", "wyrndrob"])
+        #expect(end.cursor == (2, 8))
+        let home = DisplayWidth.field(prompt: "Which city?", text: name, cursor: 0, width: 20)
+        #expect(home.cursor == (0, 12), "Home: at the answer's first character, after the prompt")
+        let full = DisplayWidth.field(prompt: "Q?", text: Array("abcdefghijklmnopq"), cursor: 17, width: 20)
+        #expect(full.rows == ["Q? abcdefghijklmnopq", ""] && full.cursor == (1, 0), "a full row: the cursor on the next")
+        let wide = DisplayWidth.field(prompt: "Q?", text: Array("日本語の都市名です"), cursor: 7, width: 10)
+        #expect(wide.rows == ["Q? 日本語", "の都市名で", "す"] && wide.cursor == (1, 8), "a wide character that does not fit starts the row")
+    }
 }

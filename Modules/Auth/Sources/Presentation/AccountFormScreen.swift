@@ -33,7 +33,7 @@ final class AccountFormScreen: Screen {
             return .quit
         case .cancelled:
             // A cancel says so too: every action and every cancel ends with one line.
-            ui.print(strings[cancelled])
+            ui.notice(strings[cancelled])
             completion(nil)
             return .pop
         case .submitted(let values):

@@ -56,7 +56,7 @@ public final class InputView: Screen {
         guard let text = answer else { return .quit }
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
             // A cancel says so too: every action and every cancel ends with one line.
-            if let message = router.cancelMessage { ui.print(message) }
+            if let message = router.cancelMessage { ui.notice(message) }
             return router.onCancel?() ?? .pop
         }
         switch router.onDone?(text) ?? .proceed(.pop) {

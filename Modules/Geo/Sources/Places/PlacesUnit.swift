@@ -135,7 +135,7 @@ public final class PlacesView: Screen {
                 ui.error(error.message(strings))
             }
         }
-        if !confirmed { ui.print(strings[.deleteCancelled]) }
+        if !confirmed { ui.notice(strings[.deleteCancelled]) }
         return .stay
     }
 }

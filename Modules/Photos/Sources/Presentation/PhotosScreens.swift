@@ -132,7 +132,7 @@ final class DetailsScreen: Screen {
         guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
         let trimmed = answer.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            ui.print(strings[.downloadCancelled])
+            ui.notice(strings[.downloadCancelled])
             return .stay
         }
         let folder = trimmed == "." ? FileManager.default.currentDirectoryPath : trimmed
@@ -144,14 +144,14 @@ final class DetailsScreen: Screen {
                 ui.success(strings.format(.downloaded, path))
             } catch .folderMissing(let missing) where !creating {
                 guard ui.confirm(strings[.confirmCreateTitle], strings.format(.confirmCreateMessage, missing)) else {
-                    ui.print(strings[.downloadCancelled])
+                    ui.notice(strings[.downloadCancelled])
                     return .stay
                 }
                 creating = true
                 continue
             } catch .fileExists(let existing) where !replacing {
                 guard ui.confirm(strings[.confirmReplaceTitle], strings.format(.confirmReplaceMessage, existing)) else {
-                    ui.print(strings[.downloadCancelled])
+                    ui.notice(strings[.downloadCancelled])
                     return .stay
                 }
                 replacing = true

@@ -59,9 +59,25 @@ public struct Suggestion: Sendable, Equatable {
         return remaining.isEmpty
     }
 
-    /// The suggestions `query` finds, best first (ties in the given order).
+    /// Whether `query` is this suggestion exactly: its value, its title or one of its terms,
+    /// ignoring case and accents (`es` is Spain's code, whatever else it begins).
+    func isExact(_ query: String) -> Bool { exactness(query) != nil }
+
+    /// How exactly `query` names this suggestion: 0 its value (what the line mode takes first,
+    /// a code), 1 its title or a term, `nil` not exactly.
+    private func exactness(_ query: String) -> Int? {
+        let wanted = Self.fold(query.trimmingCharacters(in: .whitespaces))
+        guard !wanted.isEmpty else { return nil }
+        if Self.fold(value) == wanted { return 0 }
+        return ([title] + terms).contains { Self.fold($0) == wanted } ? 1 : nil
+    }
+
+    /// The suggestions `query` finds, best first (ties in the given order): the exact ones
+    /// before any other, one whose value it is first of all.
     static func filter(_ suggestions: [Suggestion], by query: String) -> [Suggestion] {
-        suggestions.enumerated().compactMap { entry in entry.element.rank(query).map { (entry.offset, $0, entry.element) } }
-            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.2)
+        suggestions.enumerated().compactMap { entry in
+            entry.element.rank(query).map { rank in (entry.offset, entry.element.exactness(query).map { $0 - 2 } ?? rank, entry.element) }
+        }
+        .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.2)
     }
 }

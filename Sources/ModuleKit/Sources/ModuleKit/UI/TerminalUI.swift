@@ -40,6 +40,17 @@ public final class TerminalUI {
         show([text, "\n"], styled: [0: "32"])
     }
 
+    /// What an action came to when it is neither an error nor a success: "Nothing was added."
+    /// after a cancel. Full screen, on the status line, where errors and successes are (and
+    /// never in the pager, which a line printed above a long screen would open); in the line
+    /// mode a line like ``print(_:)``.
+    ///
+    /// - Since: SDK 1.6.0.
+    public func notice(_ text: String) {
+        if let fullScreen { return fullScreen.feedback(text, style: []) }
+        show([text, "\n"])
+    }
+
     /// Everything a screen writes goes through here, redacted and shown: a module's text may
     /// carry a secret (an error quoting a URL with its key), and text from a server or a file
     /// may carry terminal escapes, written as `?` (``TerminalText``). JSON fields keep their

@@ -40,6 +40,45 @@ enum DisplayWidth {
         return result + "…"
     }
 
+    /// An input line laid out as a terminal lays out what is typed: `prompt` wrapped at its
+    /// words, a space, then `text` cut into rows of `width` columns wherever a row is full (a
+    /// wide character that does not fit starts the next row); and where the character at
+    /// `cursor` (an index into `text`; its count: after the end) is drawn, which is where the
+    /// next one typed goes.
+    static func field(prompt: String, text: [Character], cursor: Int, width: Int) -> (rows: [String], cursor: (row: Int, column: Int)) {
+        let width = max(width, 2)
+        var rows = wrap(prompt, width: width)
+        if rows.isEmpty { rows = [""] }
+        var column = of(rows[rows.count - 1])
+        if column + 1 > width {
+            rows.append("")
+            column = 0
+        } else {
+            rows[rows.count - 1] += " "
+            column += 1
+        }
+        var place = (row: rows.count - 1, column: column)
+        for (index, character) in text.enumerated() {
+            let columns = of(character)
+            if column + columns > width {
+                rows.append("")
+                column = 0
+            }
+            if index == cursor { place = (rows.count - 1, column) }
+            rows[rows.count - 1].append(character)
+            column += columns
+        }
+        if cursor >= text.count {
+            // After the last character: on the next row when this one is full.
+            if column >= width {
+                rows.append("")
+                column = 0
+            }
+            place = (rows.count - 1, column)
+        }
+        return (rows, place)
+    }
+
     /// `text` in lines of at most `width` columns, broken at spaces; a word longer than a line
     /// is broken where the line ends. Each newline of `text` starts a line; a wrapped line keeps
     /// the indentation of the first.

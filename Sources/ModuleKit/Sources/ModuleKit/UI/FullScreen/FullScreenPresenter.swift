@@ -63,7 +63,12 @@ final class FullScreenPresenter {
 
     /// An error or a success: the status line, until the next key.
     func feedback(_ text: String, error: Bool) {
-        status = (clean(text), error ? [.red, .bold] : [.green])
+        feedback(text, style: error ? [.red, .bold] : [.green])
+    }
+
+    /// A line on the status line in `style`, until the next key.
+    func feedback(_ text: String, style: CellStyle) {
+        status = (clean(text), style)
     }
 
     // MARK: - Frames
@@ -119,6 +124,9 @@ final class FullScreenPresenter {
             grid.put(" " + line.text, row: row, column: 0, style: line.selected ? line.style.union(.reverse) : line.style)
             if line.selected { grid.style(row: row, line.style.union(.reverse)) }
         }
+        // More above or below than the rows show: a mark at the right edge says so.
+        if top > 0 { grid.put("↑", row: 1, column: columns - 1, style: [.bold]) }
+        if body.count > top + bodyRows { grid.put("↓", row: bodyRows, column: columns - 1, style: [.bold]) }
         if let status {
             grid.put(" " + DisplayWidth.truncate(status.text, to: columns - 2), row: session.rows - 2, column: 0, style: status.style)
         }
@@ -252,17 +260,25 @@ final class FullScreenPresenter {
     /// A menu: the notes and `details` above the items, numbered by `keys`; the selection
     /// moves with the arrows, j/k, Home/End and PgUp/PgDn, Enter opens it; a number chooses at
     /// once when no other starts with it; a shortcut's letter acts at once; 0, Esc or
-    /// Backspace go back; q quits.
+    /// Backspace go back; q quits, or does what `quitting` says it does here (a question's q
+    /// cancels). The selection starts on item `selecting`.
     func menu(
-        _ title: String, _ items: [String], details: [String], keys: [Int], canGoBack: Bool, shortcuts: [MenuShortcut]
+        _ title: String, _ items: [String], details: [String], keys: [Int], canGoBack: Bool, shortcuts: [MenuShortcut],
+        selecting initial: Int = 0, quitting: String? = nil
     ) -> MenuChoice {
         self.title(title)
         let (items, details) = (items.map(clean), details.map(clean))
         let shortcuts = shortcuts.map { MenuShortcut(key: $0.key, label: clean($0.label)) }
-        let detailLines = details.reduce(0) { $0 + DisplayWidth.wrap($1, width: session.columns - 2).count }
-        if pageLongNotes(reserving: min(items.count, bodyRows / 2) + detailLines + 1) { return .quit }
+        // The screen scrolls as a whole, its details with it: only notes too long to show with
+        // the items open in the pager first.
+        if pageLongNotes(reserving: min(items.count, bodyRows / 2) + 1) { return .quit }
         defer { notes = [] }
-        var selected = 0
+        var selected = min(max(initial, 0), max(items.count - 1, 0))
+        /// The first body line shown; kept from one key to the next, so that the text above
+        /// the items can be scrolled to.
+        var top = 0
+        /// Whether the last key moved the view, not the selection (↑ on the first item).
+        var scrolled = false
         var typed = ""
         /// The item the last click hit (a second click on it opens it).
         var clicked: Int?
@@ -282,25 +298,44 @@ final class FullScreenPresenter {
                     body.append(Line(text: lead + line, selected: index == selected, item: index))
                 }
             }
-            // Scrolled so the selection shows, with the text above it when it fits.
-            let selectedLine = body.firstIndex { $0.selected } ?? first
-            var top = 0
-            if selectedLine >= bodyRows { top = selectedLine - bodyRows + 1 }
+            // Scrolled so the selection shows, with the text above it when it fits; unless the
+            // person scrolled up past the first item to read what is above.
+            let selectedLines = body.indices.filter { body[$0].selected }
+            let (selectedFirst, selectedLast) = (selectedLines.first ?? first, selectedLines.last ?? first)
+            let lastTop = max(body.count - bodyRows, 0)
+            if !scrolled {
+                if selected == 0 && selectedLast < bodyRows { top = 0 }
+                if selectedLast >= top + bodyRows { top = selectedLast - bodyRows + 1 }
+                if selectedFirst < top { top = selectedFirst }
+            }
+            top = min(max(top, 0), lastTop)
+            scrolled = false
             let moves = ["↑↓ " + text(.move), "Enter " + text(.open)]
             var footer = moves + shortcuts.map { "\($0.key) \($0.label)" }
             if canGoBack { footer.append("0/Esc " + label(.back)) }
-            footer.append("q " + label(.quit))
+            footer.append("q " + (quitting ?? label(.quit)))
             let choosing = label(.choose) + " " + typed
             if !typed.isEmpty { footer.insert(choosing, at: 0) }
             draw(body: body, footer: footer, optional: Set(moves), fixed: [choosing], top: top)
             guard let event = nextEvent() else { return .quit }
             guard case .key(let key) = event else { continue }
+            let upKey = key == .up || key == .character("k") && !shortcuts.contains(where: { $0.key == "k" })
             switch key {
+            // At the first item, ↑ and PgUp scroll the text above it into view.
+            case _ where upKey && selected == 0 && top > 0:
+                top -= 1
+                scrolled = true
+            case .pageUp where selected == 0 && top > 0:
+                top -= max(bodyRows - 1, 1)
+                scrolled = true
             case .up: selected = max(selected - 1, 0)
             case .down: selected = min(selected + 1, max(items.count - 1, 0))
             case .character("k") where !shortcuts.contains(where: { $0.key == "k" }): selected = max(selected - 1, 0)
             case .character("j") where !shortcuts.contains(where: { $0.key == "j" }): selected = min(selected + 1, max(items.count - 1, 0))
-            case .home: selected = 0
+            case .home:
+                selected = 0
+                top = 0
+                scrolled = true
             case .end: selected = max(items.count - 1, 0)
             case .pageUp: selected = max(selected - max(bodyRows - 2, 1), 0)
             case .pageDown: selected = min(selected + max(bodyRows - 2, 1), max(items.count - 1, 0))
@@ -337,6 +372,9 @@ final class FullScreenPresenter {
             case .right where !items.isEmpty: return .item(selected)
             case .mouse(let mouse):
                 switch mouse.action {
+                case .wheelUp where selected == 0 && top > 0:
+                    top -= 1
+                    scrolled = true
                 case .wheelUp: selected = max(selected - 1, 0)
                 case .wheelDown: selected = min(selected + 1, max(items.count - 1, 0))
                 // A click selects; a second click on the same item opens it. So a double click
@@ -361,30 +399,33 @@ final class FullScreenPresenter {
 
     /// One line asked at the bottom of the screen's text, edited in place; Enter gives it, Esc
     /// gives an empty answer (back), Ctrl-D on an empty line ends the input. With
-    /// `suggestions`, those the line finds are listed under it; ↑ ↓ move the selection and
-    /// Enter answers its value. While the line is empty nothing is selected until ↓, so Enter
-    /// on an empty line is an empty answer in this mode too (a module's "leave empty to
-    /// cancel" holds); once something is typed the best match is selected.
+    /// `suggestions`, those the line finds are listed under it, an exact one (its code, title
+    /// or a term) first; ↑ ↓ move the selection and Enter answers its value. Only an exact
+    /// match is selected by itself: otherwise Enter answers the line as typed, as the line
+    /// mode would, until the person moves the selection (so `ES` is Spain, never the first
+    /// country whose name begins with it, and an empty line is the module's cancel).
     func ask(_ prompt: String, secret: Bool, above: [Line] = [], suggestions: [Suggestion] = [], initial: String = "") -> String? {
         if pageLongNotes(reserving: above.count + 2 + (suggestions.isEmpty ? 0 : bodyRows / 2)) { return nil }
         let prompt = clean(prompt)
         var editor = LineEditor(initial)
-        var selected: Int? = initial.isEmpty ? nil : 0
+        /// An exact match of the line, selected by itself; anything else only when moved to.
+        func exact() -> Int? { Suggestion.filter(suggestions, by: editor.string).first?.isExact(editor.string) == true ? 0 : nil }
+        var selected: Int? = exact()
         /// The suggestion the last click hit (the list changes as the line does).
         var clicked: Suggestion?
         while true {
             var body = noteLines()
             if !body.isEmpty { body.append(Line(text: "")) }
             body += above
-            let shown = secret ? "" : editor.string
-            let lead = prompt + " "
-            let lineWidth = max(session.columns - 3, 8)
-            let field = DisplayWidth.wrap(lead + shown, width: lineWidth)
+            // The prompt at its words, then the answer as a terminal lays out a typed line: cut
+            // where a row is full, the cursor where the next character goes (a secret shows
+            // nothing).
+            let laid = DisplayWidth.field(
+                prompt: prompt, text: secret ? [] : editor.text, cursor: secret ? 0 : editor.cursor, width: max(session.columns - 3, 8))
+            let field = laid.rows
             let fieldStart = body.count
             body += field.map { Line(text: $0) }
-            // The cursor: after the prompt, at the editor's place (wrapped lines counted).
-            let offset = DisplayWidth.of(lead) + (secret ? 0 : editor.cursorColumn)
-            let cursor = (fieldStart + offset / lineWidth, offset % lineWidth)
+            let cursor = (fieldStart + laid.cursor.row, laid.cursor.column)
             let found = Suggestion.filter(suggestions, by: editor.string)
             if let place = selected { selected = found.isEmpty ? nil : min(place, found.count - 1) }
             if !suggestions.isEmpty {
@@ -433,7 +474,7 @@ final class FullScreenPresenter {
             case .up where !found.isEmpty: selected = selected.flatMap { $0 > 0 || !editor.string.isEmpty ? max($0 - 1, 0) : nil }
             case .pageUp where !found.isEmpty: selected = selected.map { max($0 - bodyRows / 2, 0) }
             default:
-                if editor.apply(key) { selected = editor.string.isEmpty ? nil : 0 }
+                if editor.apply(key) { selected = exact() }
             }
         }
     }
@@ -473,14 +514,17 @@ final class FullScreenPresenter {
         }
     }
 
-    /// A Continue/Cancel question: Enter on the selection, `1` or `y` continues; `0`, `n`,
-    /// Esc and `q` cancel.
+    /// A Continue/Cancel question, opened on Cancel (its yes deletes or replaces something, so
+    /// a stray Enter never does): `1`, or Enter once the selection is moved to Continue,
+    /// continues; `2`, `0`, Esc and `q` cancel.
     func confirm(_ title: String, _ message: String) -> Bool {
         // A question over the screen: one step further in the breadcrumb.
         depth += 1
         defer { depth -= 1 }
         print(message)
-        let choice = menu(title, [label(.continue), label(.cancel)], details: [], keys: [1, 2], canGoBack: true, shortcuts: [])
+        let choice = menu(
+            title, [label(.continue), label(.cancel)], details: [], keys: [1, 2], canGoBack: true, shortcuts: [], selecting: 1,
+            quitting: label(.cancel))
         return choice == .item(0)
     }
 
@@ -489,7 +533,7 @@ final class FullScreenPresenter {
         depth += 1
         defer { depth -= 1 }
         print(message)
-        _ = menu(title, [label(.ok)], details: [], keys: [1], canGoBack: true, shortcuts: [])
+        _ = menu(title, [label(.ok)], details: [], keys: [1], canGoBack: true, shortcuts: [], quitting: text(.close))
     }
 }
 

@@ -1,0 +1,208 @@
+import Foundation
+import ModuleHostTesting
+import TestSupport
+import Testing
+
+/// The full-screen app does what the person means, on a real pseudo-terminal read through the
+/// screen model: an exact answer wins over a fuzzy one, every line of a long screen can be
+/// reached, a cancel says so where feedback goes and traps no key, the cursor stands where the
+/// next character goes, and a destructive question opens on Cancel.
+@Suite struct WhatThePersonMeansTests {
+    func world(cities: [(String, String)] = []) throws -> TestHost {
+        let host = try TestHost(entries: [("Geo", ""), ("Settings", "")], language: "en")
+        for (country, city) in cities {
+            let added = try host.run("geo", "add", "--country", country, "--city", city)
+            #expect(added.succeeded, "\(added)")
+        }
+        return host
+    }
+
+    /// Home (1 Places) → Places, full screen.
+    func places(_ host: TestHost, rows: Int, columns: Int) throws -> TerminalSession {
+        let app = try host.app(rows: rows, columns: columns, fullScreen: true)
+        try app.waitUntil(describing: "Home") { $0.isAlternate && $0.lines.first?.contains("Home") == true }
+        try app.waitForInput()
+        app.type("1")
+        try app.waitUntil(describing: "Places") { $0.lines.first?.contains("Home › Places") == true }
+        try app.waitForInput()
+        return app
+    }
+
+    struct SavedCities: Decodable {
+        struct City: Decodable {
+            let country: String
+            let city: String
+        }
+        let cities: [City]
+    }
+
+    /// Every ISO code the country question offers, typed and then Enter, saves a city in that
+    /// very country (typing `ES` once saved it in Estonia, `DE` in Denmark, `CH` in Chad).
+    @Test func everyCountryCodeTypedThenEnterSavesThatCountry() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let codes = Locale.Region.isoRegions.map(\.identifier).filter {
+            $0.count == 2 && $0.allSatisfy(\.isLetter) && !["EU", "EZ", "UN", "QO", "ZZ", "XA", "XB"].contains($0)
+        }
+        #expect(codes.count > 240, "\(codes.count)")
+        let app = try places(host, rows: 30, columns: 100)
+        for code in codes {
+            app.type("1")
+            try app.waitFor("Which country?")
+            try app.waitForInput()
+            app.type(code)
+            try app.waitUntil(describing: "'\(code)' typed") { $0.lines.contains { $0.contains("Which country? " + code) } }
+            try app.waitForInput()
+            app.press(.enter)
+            try app.waitFor("Which city?")
+            try app.waitForInput()
+            app.type("Town" + code)
+            try app.waitUntil(describing: "the city typed") { $0.lines.contains { $0.contains("Which city? Town" + code) } }
+            try app.waitForInput()
+            app.press(.enter)
+            try app.waitUntil(describing: "saved \(code)") { $0.contains("Saved Town" + code) && $0.lines.first?.contains("Home › Places") == true }
+            try app.waitForInput()
+        }
+        app.type("q")
+        _ = try app.waitForExit()
+        let saved = try host.run("geo", "list", "--json").decode(SavedCities.self).cities
+        let wrong = saved.filter { "Town" + $0.country != $0.city }
+        #expect(saved.count == codes.count && wrong.isEmpty, "saved elsewhere: \(wrong.map { "\($0.city) in \($0.country)" })")
+    }
+
+    static let thirty: [(String, String)] = (1...30).map { index in
+        (["DE", "FR", "CN", "IT", "ES"][index % 5], "City\(String(format: "%02d", index))")
+    }
+
+    /// With 30 cities the Places screen is taller than the terminal: ↑ at the first item
+    /// scrolls the text above into view line by line, and a mark says there is more above or
+    /// below; every city and every country heading is seen.
+    @Test(arguments: [(24, 80), (20, 50)])
+    func everyLineOfALongScreenIsReachable(rows: Int, columns: Int) throws {
+        let host = try world(cities: Self.thirty)
+        defer { withExtendedLifetime(host) {} }
+        let app = try places(host, rows: rows, columns: columns)
+        var screen = app.screen
+        #expect(screen.highlightedLines.contains { $0.contains("1. Add a city") }, "the first item is selected: \(screen)")
+        #expect(screen.lines[1].hasSuffix("↑"), "more above, and it says so: \(screen)")
+        var seen = Set(screen.lines)
+        for _ in 0..<80 where !screen.lines[1].contains("China") {
+            let before = screen.lines
+            app.press(.up)
+            screen = try app.waitUntil(describing: "scrolled up") { $0.lines != before }
+            try app.waitForInput()
+            seen.formUnion(screen.lines)
+        }
+        #expect(screen.lines[1].contains("China mainland (CN)"), "the top is reached: \(screen)")
+        #expect(!screen.lines[1].hasSuffix("↑") && screen.lines[rows - 3].hasSuffix("↓"), "nothing above, more below: \(screen)")
+        for (_, city) in Self.thirty { #expect(seen.contains { $0.contains("· " + city) }, "\(city) was never shown") }
+        for heading in ["China mainland (CN)", "France (FR)", "Germany (DE)", "Italy (IT)", "Spain (ES)"] {
+            #expect(seen.contains { $0.contains(heading) }, "\(heading) was never shown")
+        }
+        // Down again brings the selection back into view; Home shows the top at once.
+        app.press(.down)
+        screen = try app.waitUntil(describing: "the selection shown") { $0.highlightedLines.contains { $0.contains("2. Rename a city") } }
+        try app.waitForInput()
+        app.press(.home)
+        screen = try app.waitUntil(describing: "the top") { $0.lines[1].contains("China mainland (CN)") }
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
+    /// Esc at the country question of a long Places screen: "Nothing was added." on the status
+    /// line, no pager, and the next key is Places' own.
+    @Test func aCancelSaysSoOnTheStatusLineAndTrapsNoKey() throws {
+        let host = try world(cities: Self.thirty)
+        defer { withExtendedLifetime(host) {} }
+        let rows = 24
+        let app = try places(host, rows: rows, columns: 80)
+        app.type("1")
+        try app.waitFor("Which country?")
+        try app.waitForInput()
+        app.press(.escape)
+        let screen = try app.waitUntil(describing: "Places again") { $0.lines.first?.trimmingCharacters(in: .whitespaces) == "Home › Places" }
+        try app.waitForInput()
+        #expect(screen.lines[rows - 2].contains("Nothing was added."), "on the status line: \(screen)")
+        #expect(!screen.lines[rows - 1].contains("/ search"), "not in the pager: \(screen)")
+        #expect(screen.lines.filter { $0.contains("Nothing was added.") }.count == 1)
+        // The next key is Places': 2 opens Rename.
+        app.type("2")
+        try app.waitUntil(describing: "Rename's question") { $0.lines.first?.contains("Which city?") == true }
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
+    /// At 50 columns a 36-character city name wraps; the cursor follows its end, and Home puts
+    /// it on its first character (once: column 2, and Home at the prompt's end).
+    @Test(arguments: [50, 100])
+    func theCursorIsWhereTheNextCharacterGoes(columns: Int) throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try places(host, rows: 24, columns: columns)
+        app.type("1")
+        try app.waitFor("Which country?")
+        try app.waitForInput()
+        app.type("ES")
+        try app.waitForInput()
+        app.press(.enter)
+        try app.waitFor("Which city?")
+        try app.waitForInput()
+        let name = "Llanfairpwllgwyngyllgogerychwyrndrob"
+        app.type(name)
+        var screen = try app.waitUntil(describing: "the name typed") { $0.text.replacingOccurrences(of: "\n ", with: "").contains(name) }
+        try app.waitForInput()
+        screen = app.screen
+        let (start, end) = try #require(Self.answer(name, after: "Which city? ", on: screen), "\(screen)")
+        #expect(screen.cursor == end, "right after the name's end: \(screen.cursor) \(screen)")
+        app.press(.home)
+        screen = try app.waitUntil(describing: "the cursor moved") { $0.cursor != end }
+        #expect(screen.cursor == start, "on the answer's first character: \(screen.cursor)")
+        app.press(.escape)
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
+    /// Where `answer`, typed after `prompt`, starts and ends on `screen` (row and column), read
+    /// row after row as it wraps.
+    static func answer(_ answer: String, after prompt: String, on screen: TerminalScreen) -> (start: (Int, Int), end: (Int, Int))? {
+        guard let row = screen.lines.firstIndex(where: { $0.contains(prompt) }), let range = screen.lines[row].range(of: prompt) else {
+            return nil
+        }
+        let start = (row, screen.lines[row].distance(from: screen.lines[row].startIndex, to: range.upperBound))
+        var remaining = Substring(answer)
+        var (line, column) = start
+        while line < screen.lines.count {
+            let characters = Array(screen.lines[line])
+            while column < characters.count, let next = remaining.first, characters[column] == next {
+                remaining = remaining.dropFirst()
+                column += 1
+            }
+            if remaining.isEmpty { return (start, (line, column)) }
+            // The next row goes on after the body's one-column margin.
+            line += 1
+            column = 1
+        }
+        return nil
+    }
+
+    /// "Delete Sevilla (Spain)?" opens on Cancel: a stray Enter deletes nothing, and the footer
+    /// says q cancels.
+    @Test func aDestructiveQuestionOpensOnCancel() throws {
+        let host = try world(cities: [("ES", "Sevilla")])
+        defer { withExtendedLifetime(host) {} }
+        let app = try places(host, rows: 24, columns: 80)
+        app.type("3")
+        try app.waitUntil(describing: "Which city?") { $0.lines.first?.contains("Which city?") == true }
+        try app.waitForInput()
+        app.press(.enter)
+        let screen = try app.waitFor("Delete Sevilla (Spain)?")
+        try app.waitForInput()
+        #expect(screen.highlightedLines.dropFirst().first?.contains("2. Cancel") == true, "Cancel selected: \(screen.highlightedLines)")
+        #expect(screen.lines.last?.contains("q Cancel") == true, "\(screen.lines.last ?? "")")
+        app.press(.enter)
+        try app.waitFor("Nothing was deleted.")
+        app.type("q")
+        _ = try app.waitForExit()
+        #expect(try host.run("geo", "list").stdout.contains("Sevilla"))
+    }
+}
