@@ -60,7 +60,9 @@ import Testing
             try app.waitUntil(describing: "the city typed") { $0.lines.contains { $0.contains("Which city? Town" + code) } }
             try app.waitForInput()
             app.press(.enter)
-            try app.waitUntil(describing: "saved \(code)") { $0.contains("Saved Town" + code) && $0.lines.first?.contains("Home › Places") == true }
+            try app.waitUntil(describing: "saved \(code)") {
+                $0.contains("Saved Town" + code) && $0.lines.first?.contains("Home › Places") == true
+            }
             try app.waitForInput()
         }
         app.type("q")
@@ -120,7 +122,9 @@ import Testing
         try app.waitFor("Which country?")
         try app.waitForInput()
         app.press(.escape)
-        let screen = try app.waitUntil(describing: "Places again") { $0.lines.first?.trimmingCharacters(in: .whitespaces) == "Home › Places" }
+        let screen = try app.waitUntil(describing: "Places again") {
+            $0.lines.first?.trimmingCharacters(in: .whitespaces) == "Home › Places"
+        }
         try app.waitForInput()
         #expect(screen.lines[rows - 2].contains("Nothing was added."), "on the status line: \(screen)")
         #expect(!screen.lines[rows - 1].contains("/ search"), "not in the pager: \(screen)")

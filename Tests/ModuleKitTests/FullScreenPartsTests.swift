@@ -158,7 +158,8 @@ import Testing
     /// though Estonia's name begins with it; a value before a title or term that equals it.
     @Test func theExactAnswerComesFirst() {
         let countries = [
-            Suggestion("Estonia (EE)", value: "EE", terms: ["EE", "Estland"]), Suggestion("Spain (ES)", value: "ES", terms: ["ES", "España"]),
+            Suggestion("Estonia (EE)", value: "EE", terms: ["EE", "Estland"]),
+            Suggestion("Spain (ES)", value: "ES", terms: ["ES", "España"]),
             Suggestion("Chad (TD)", value: "TD", terms: ["TD", "Tchad"]), Suggestion("Switzerland (CH)", value: "CH", terms: ["CH"]),
             Suggestion("Odd (OD)", value: "OD", terms: ["ch"]),
         ]
