@@ -166,6 +166,73 @@ import Testing
         _ = try app.waitForExit()
     }
 
+    /// `?` on Welcome, Home, a question and the pager shows that screen's keys in the pager;
+    /// the footer offers it; q closes it and the screen is as it was.
+    @Test func questionMarkShowsTheKeysOfEveryScreen() throws {
+        let host = try TestHost(entries: [("Auth", ""), ("Geo", ""), ("Settings", "")], language: "en")
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 30, columns: 120, fullScreen: true)
+        var screen = try app.waitUntil(describing: "Welcome") { $0.isAlternate && $0.lines.first?.contains("Welcome") == true }
+        try app.waitForInput()
+        #expect(screen.lines.last?.contains("? keys") == true, "\(screen.lines.last ?? "")")
+        app.type("?")
+        screen = try app.waitFor("Keys on this screen")
+        #expect(screen.contains("open the selection") && screen.contains("q   Quit") && screen.contains("a number"), "\(screen)")
+        app.type("q")
+        try app.waitUntil(describing: "Welcome again") { $0.contains("Register") && !$0.contains("Keys on this screen") }
+        try app.waitForInput()
+        // A question: `?` on the empty line is the keys; typed after something it is a character.
+        app.type("1")
+        try app.waitFor("Email")
+        try app.waitForInput()
+        app.type("?")
+        screen = try app.waitFor("Keys on this screen")
+        #expect(screen.contains("move in the line") && !screen.contains("choose a suggestion"), "\(screen)")
+        app.type("q")
+        try app.waitUntil(describing: "the question again") { $0.contains("Email") && !$0.contains("Keys on this screen") }
+        try app.waitForInput()
+        app.type("a?")
+        try app.waitUntil(describing: "a? typed") { $0.lines.contains { $0.contains("a?") } }
+        app.press(.escape)
+        try app.waitUntil(describing: "Welcome") { $0.contains("Register") && !$0.contains("Email") }
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
+    /// The 27-city "Which city?" list of Rename is longer than the screen: typed letters filter
+    /// it fzf-style, Enter opens the best found, Esc shows all again.
+    @Test func aLongMenuIsFilteredByTyping() throws {
+        let towns = ["Sevilla", "Salamanca", "Lyon", "Lille", "Berlin", "Bonn", "Napoli", "Nantes", "Graz"]
+        let cities = (0..<27).map { index in (["ES", "FR", "DE", "IT", "AT"][index % 5], towns[index % towns.count] + "\(index)") }
+        let host = try world(cities: cities)
+        defer { withExtendedLifetime(host) {} }
+        let app = try places(host, rows: 24, columns: 80)
+        app.type("2")
+        var screen = try app.waitUntil(describing: "Which city?") { $0.lines.first?.contains("Which city?") == true }
+        try app.waitForInput()
+        app.type("gra")
+        screen = try app.waitUntil(describing: "filtered") { screen in
+            screen.lines.last?.contains("/gra") == true && !screen.contains("Sevilla0")
+        }
+        let shown = screen.lines.filter { $0.contains("Graz") }
+        #expect(shown.count == 3 && screen.highlightedLines.dropFirst().first?.contains("Graz") == true, "\(screen)")
+        app.press(.escape)
+        screen = try app.waitUntil(describing: "all again") { screen in
+            screen.lines.last?.contains("0/Esc Back") == true && screen.lines.filter { $0.contains(", ") }.count > 10
+        }
+        try app.waitForInput()
+        app.type("/")
+        app.type("lyon11")
+        screen = try app.waitUntil(describing: "Lyon11 alone") { $0.lines.filter { $0.contains("Lyon") }.count == 1 }
+        try app.waitForInput()
+        app.press(.enter)
+        screen = try app.waitFor("Lyon11")
+        #expect(screen.lines.contains { $0.contains("New name") || $0.contains("Lyon11") }, "\(screen)")
+        app.press(.escape)
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
     /// Where `answer`, typed after `prompt`, starts and ends on `screen` (row and column), read
     /// row after row as it wraps.
     static func answer(_ answer: String, after prompt: String, on screen: TerminalScreen) -> (start: (Int, Int), end: (Int, Int))? {

@@ -173,6 +173,7 @@ import Testing
     /// A typed line laid out as a terminal does: the prompt at its words, the answer cut where
     /// a row is full, the cursor where the next character goes.
     @Test func anAnswerWrapsWhereTheRowIsFullAndTheCursorFollows() {
+        DisplayWidth.prepare()
         let name = Array("Llanfairpwllgwyngyllgogerychwyrndrob")  // 36 characters
         let end = DisplayWidth.field(prompt: "Which city?", text: name, cursor: name.count, width: 20)
         #expect(end.rows == ["Which city? Llanfair", "pwllgwyngyllgogerych", "wyrndrob"])

@@ -140,14 +140,18 @@ final class FullScreenPresenter {
     }
 
     /// The footer's items ("a About") joined in at most `width` columns: without the
-    /// `optional` ones when they do not fit, then with the last items as their key alone
+    /// `optional` ones, one by one in the footer's order, while they do not fit (the moves
+    /// everyone knows go first, `? keys` last), then with the last items as their key alone
     /// ("0/Esc", "q": known to all, so they lose their words first; never a `fixed` one), so
     /// that every key of the screen stays on it as long as the keys alone fit.
     nonisolated static func fit(_ items: [String], optional: Set<String>, fixed: Set<String> = [], width: Int) -> String {
         var shown = items
         let joined = { (items: [String]) in items.joined(separator: " · ") }
         if DisplayWidth.of(joined(shown)) <= width { return joined(shown) }
-        shown.removeAll { optional.contains($0) }
+        for item in items where optional.contains(item) {
+            shown.removeAll { $0 == item }
+            if DisplayWidth.of(joined(shown)) <= width { return joined(shown) }
+        }
         var index = shown.count - 1
         while DisplayWidth.of(joined(shown)) > width, index >= 0 {
             if !fixed.contains(shown[index]), let space = shown[index].firstIndex(of: " ") {
@@ -205,8 +209,8 @@ final class FullScreenPresenter {
             let last = max(lines.count - bodyRows, 0)
             top = min(max(top, 0), last)
             let shown = "\(min(top + 1, lines.count))–\(min(top + bodyRows, lines.count)) / \(lines.count)"
-            var footer = ["↑↓ PgUp PgDn", "/ " + text(.search), "q " + text(.close), shown]
-            let optional: Set = ["↑↓ PgUp PgDn"]
+            var footer = ["↑↓ PgUp PgDn", "/ " + text(.search), "q " + text(.close), "? " + text(.keys), shown]
+            let optional: Set = ["↑↓ PgUp PgDn", "? " + text(.keys)]
             var body = lines.map { line in
                 Line(text: line, style: !query.isEmpty && line.lowercased().contains(query.lowercased()) ? [.bold] : [])
             }
@@ -247,6 +251,7 @@ final class FullScreenPresenter {
             case .end, .character("G"): top = last
             case .character("/"): search = LineEditor()
             case .character("n"): find(from: top + 1)
+            case .character("?"): page(pagerKeys())
             case .character("q"), .escape, .enter, .backspace: return false
             case .mouse(let mouse) where mouse.action == .wheelDown: top += 3
             case .mouse(let mouse) where mouse.action == .wheelUp: top -= 3
@@ -261,7 +266,9 @@ final class FullScreenPresenter {
     /// moves with the arrows, j/k, Home/End and PgUp/PgDn, Enter opens it; a number chooses at
     /// once when no other starts with it; a shortcut's letter acts at once; 0, Esc or
     /// Backspace go back; q quits, or does what `quitting` says it does here (a question's q
-    /// cancels). The selection starts on item `selecting`.
+    /// cancels); `?` shows these keys. A menu whose items do not fit on the screen is filtered
+    /// by `/` or by a letter that is no key here, fzf-style (``Suggestion``): the items found,
+    /// best first; Esc shows them all again. The selection starts on item `selecting`.
     func menu(
         _ title: String, _ items: [String], details: [String], keys: [Int], canGoBack: Bool, shortcuts: [MenuShortcut],
         selecting initial: Int = 0, quitting: String? = nil
@@ -273,6 +280,7 @@ final class FullScreenPresenter {
         // the items open in the pager first.
         if pageLongNotes(reserving: min(items.count, bodyRows / 2) + 1) { return .quit }
         defer { notes = [] }
+        let quitWord = quitting ?? label(.quit)
         var selected = min(max(initial, 0), max(items.count - 1, 0))
         /// The first body line shown; kept from one key to the next, so that the text above
         /// the items can be scrolled to.
@@ -280,31 +288,49 @@ final class FullScreenPresenter {
         /// Whether the last key moved the view, not the selection (↑ on the first item).
         var scrolled = false
         var typed = ""
+        /// What filters the items, while the person filters them.
+        var filter: LineEditor?
         /// The item the last click hit (a second click on it opens it).
         var clicked: Int?
         let width = keys.map { String($0).count }.max() ?? 1
+        let choices = zip(keys, items).map { Suggestion("\($0.0). \($0.1)", value: $0.1) }
+        let isShortcut = { (character: Character) in
+            shortcuts.contains { String($0.key).lowercased() == String(character).lowercased() }
+        }
         while true {
             var body = noteLines()
             if !body.isEmpty { body.append(Line(text: "")) }
             for detail in details { body += DisplayWidth.wrap(detail, width: session.columns - 2).map { Line(text: $0) } }
             if !details.isEmpty { body.append(Line(text: "")) }
             let first = body.count
-            for (index, (key, item)) in zip(keys, items).enumerated() {
+            // The items shown: all, or those the filter finds, best first.
+            let shown: [Int] =
+                filter.map { editor in
+                    Suggestion.filter(
+                        Array(zip(choices.indices, choices).map { Suggestion($0.1.title, value: "\($0.0)") }), by: editor.string
+                    )
+                    .compactMap { Int($0.value) }
+                } ?? Array(items.indices)
+            if !shown.isEmpty && !shown.contains(selected) { selected = shown[0] }
+            let position = shown.firstIndex(of: selected) ?? 0
+            for index in shown {
+                let key = keys[index]
                 let number = String(repeating: " ", count: width - String(key).count) + "\(key)."
                 let prefix = " " + number + " "
-                let wrapped = DisplayWidth.wrap(item, width: max(session.columns - 2 - DisplayWidth.of(prefix), 8))
+                let wrapped = DisplayWidth.wrap(items[index], width: max(session.columns - 2 - DisplayWidth.of(prefix), 8))
                 for (lineIndex, line) in wrapped.enumerated() {
                     let lead = lineIndex == 0 ? prefix : String(repeating: " ", count: DisplayWidth.of(prefix))
                     body.append(Line(text: lead + line, selected: index == selected, item: index))
                 }
             }
+            let fitsOnScreen = body.count <= bodyRows
             // Scrolled so the selection shows, with the text above it when it fits; unless the
             // person scrolled up past the first item to read what is above.
             let selectedLines = body.indices.filter { body[$0].selected }
             let (selectedFirst, selectedLast) = (selectedLines.first ?? first, selectedLines.last ?? first)
             let lastTop = max(body.count - bodyRows, 0)
             if !scrolled {
-                if selected == 0 && selectedLast < bodyRows { top = 0 }
+                if position == 0 && selectedLast < bodyRows { top = 0 }
                 if selectedLast >= top + bodyRows { top = selectedLast - bodyRows + 1 }
                 if selectedFirst < top { top = selectedFirst }
             }
@@ -313,32 +339,70 @@ final class FullScreenPresenter {
             let moves = ["↑↓ " + text(.move), "Enter " + text(.open)]
             var footer = moves + shortcuts.map { "\($0.key) \($0.label)" }
             if canGoBack { footer.append("0/Esc " + label(.back)) }
-            footer.append("q " + (quitting ?? label(.quit)))
-            let choosing = label(.choose) + " " + typed
-            if !typed.isEmpty { footer.insert(choosing, at: 0) }
-            draw(body: body, footer: footer, optional: Set(moves), fixed: [choosing], top: top)
+            footer.append("q " + quitWord)
+            footer.append("? " + text(.keys))
+            var fixed: Set<String> = []
+            if let filter {
+                // The filter in the footer, as typed; Esc leaves it.
+                footer = ["/" + filter.string + " (\(shown.count))", "Esc " + text(.showAll)] + moves
+                fixed = [footer[0]]
+            } else if !typed.isEmpty {
+                let choosing = label(.choose) + " " + typed
+                footer.insert(choosing, at: 0)
+                fixed = [choosing]
+            }
+            draw(body: body, footer: footer, optional: Set(moves + ["? " + text(.keys)]), fixed: fixed, top: top)
             guard let event = nextEvent() else { return .quit }
             guard case .key(let key) = event else { continue }
-            let upKey = key == .up || key == .character("k") && !shortcuts.contains(where: { $0.key == "k" })
+            let move = { (offset: Int) in
+                guard !shown.isEmpty else { return }
+                selected = shown[min(max(position + offset, 0), shown.count - 1)]
+            }
+            if var editor = filter {
+                // Filtering: what is typed edits the filter; Enter opens the best found.
+                switch key {
+                case .escape:
+                    filter = nil
+                case .enter:
+                    if !shown.isEmpty { return .item(selected) }
+                case .up: move(-1)
+                case .down: move(1)
+                case .pageUp: move(-max(bodyRows - 2, 1))
+                case .pageDown: move(max(bodyRows - 2, 1))
+                case .backspace where editor.text.isEmpty: filter = nil
+                case .mouse(let mouse) where mouse.action == .click:
+                    guard let item = item(at: mouse.row, in: body, top: top) else { continue }
+                    if item == selected && clicked == item { return .item(item) }
+                    selected = item
+                    clicked = item
+                default:
+                    if editor.apply(key) {
+                        filter = editor
+                        top = 0
+                    }
+                }
+                continue
+            }
+            let upKey = key == .up || key == .character("k") && !isShortcut("k")
             switch key {
             // At the first item, ↑ and PgUp scroll the text above it into view.
-            case _ where upKey && selected == 0 && top > 0:
+            case _ where upKey && position == 0 && top > 0:
                 top -= 1
                 scrolled = true
-            case .pageUp where selected == 0 && top > 0:
+            case .pageUp where position == 0 && top > 0:
                 top -= max(bodyRows - 1, 1)
                 scrolled = true
-            case .up: selected = max(selected - 1, 0)
-            case .down: selected = min(selected + 1, max(items.count - 1, 0))
-            case .character("k") where !shortcuts.contains(where: { $0.key == "k" }): selected = max(selected - 1, 0)
-            case .character("j") where !shortcuts.contains(where: { $0.key == "j" }): selected = min(selected + 1, max(items.count - 1, 0))
+            case .up: move(-1)
+            case .down: move(1)
+            case .character("k") where !isShortcut("k"): move(-1)
+            case .character("j") where !isShortcut("j"): move(1)
             case .home:
-                selected = 0
+                selected = shown.first ?? 0
                 top = 0
                 scrolled = true
-            case .end: selected = max(items.count - 1, 0)
-            case .pageUp: selected = max(selected - max(bodyRows - 2, 1), 0)
-            case .pageDown: selected = min(selected + max(bodyRows - 2, 1), max(items.count - 1, 0))
+            case .end: move(shown.count)
+            case .pageUp: move(-max(bodyRows - 2, 1))
+            case .pageDown: move(max(bodyRows - 2, 1))
             case .enter:
                 if !typed.isEmpty {
                     if let index = keys.firstIndex(of: Int(typed) ?? -1) { return .item(index) }
@@ -365,18 +429,29 @@ final class FullScreenPresenter {
             case .escape, .backspace, .left:
                 if canGoBack { return .back }
             case .character("q"), .character("Q"): return .quit
-            case .character(let character):
+            case .character(let character) where isShortcut(character):
                 if let shortcut = shortcuts.first(where: { String($0.key).lowercased() == String(character).lowercased() }) {
                     return .shortcut(shortcut.key)
                 }
+            case .character("?"):
+                page(
+                    menuKeys(
+                        shortcuts: shortcuts, canGoBack: canGoBack, quitting: quitWord, filters: !fitsOnScreen || items.count > bodyRows))
+            // A long menu is filtered by `/`, or by a letter that is no key here (it begins the filter).
+            case .character("/") where !fitsOnScreen:
+                filter = LineEditor()
+                top = 0
+            case .character(let character) where !fitsOnScreen && character.isLetter:
+                filter = LineEditor(String(character))
+                top = 0
             case .right where !items.isEmpty: return .item(selected)
             case .mouse(let mouse):
                 switch mouse.action {
-                case .wheelUp where selected == 0 && top > 0:
+                case .wheelUp where position == 0 && top > 0:
                     top -= 1
                     scrolled = true
-                case .wheelUp: selected = max(selected - 1, 0)
-                case .wheelDown: selected = min(selected + 1, max(items.count - 1, 0))
+                case .wheelUp: move(-1)
+                case .wheelDown: move(1)
                 // A click selects; a second click on the same item opens it. So a double click
                 // opens, even on the item selected already, and its second press never lands
                 // on the next screen.
@@ -439,10 +514,10 @@ final class FullScreenPresenter {
                 }
             }
             let top = max(fieldStart + field.count - bodyRows, 0)
-            var footer = ["Enter " + label(.ok), "Esc " + label(.back)]
+            var footer = ["Enter " + label(.ok), "Esc " + label(.back), "? " + text(.keys)]
             let moves = "↑↓ " + text(.move) + " (\(found.count))"
             if !suggestions.isEmpty { footer.insert(moves, at: 0) }
-            draw(body: body, footer: footer, fixed: [moves], top: top, cursor: cursor)
+            draw(body: body, footer: footer, optional: ["? " + text(.keys)], fixed: [moves], top: top, cursor: cursor)
             guard let event = nextEvent() else { return nil }
             guard case .key(let key) = event else { continue }
             switch key {
@@ -454,6 +529,8 @@ final class FullScreenPresenter {
                 notes = []
                 return ""
             case .control("d") where editor.text.isEmpty: return nil
+            // On an empty line `?` shows the keys; typed after something, it is a character.
+            case .character("?") where editor.text.isEmpty: page(questionKeys(suggestions: !suggestions.isEmpty))
             case .mouse(let mouse) where mouse.action == .click:
                 // As in a menu: a click selects, a second click on the same one answers it.
                 guard let item = item(at: mouse.row, in: body, top: top), found.indices.contains(item) else { continue }
@@ -543,4 +620,20 @@ enum FullScreenText: String {
     case open = "screen.key.open"
     case search = "screen.key.search"
     case close = "screen.key.close"
+    case keys = "screen.key.keys"
+    case showAll = "screen.key.all"
+    // The keys help (`?`).
+    case keysTitle = "screen.keys.title"
+    case keysMove = "screen.keys.move"
+    case keysOpen = "screen.keys.open"
+    case keysNumber = "screen.keys.number"
+    case keysFilter = "screen.keys.filter"
+    case keysBack = "screen.keys.back"
+    case keysQuit = "screen.keys.quit"
+    case keysHelp = "screen.keys.help"
+    case keysMouse = "screen.keys.mouse"
+    case keysAnswer = "screen.keys.answer"
+    case keysEdit = "screen.keys.edit"
+    case keysSuggestions = "screen.keys.suggestions"
+    case keysPager = "screen.keys.pager"
 }
