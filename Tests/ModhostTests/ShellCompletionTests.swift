@@ -30,7 +30,7 @@ import Testing
                 "source <(modhost completion bash); COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); _modhost; printf '%s\\n' \"${COMPREPLY[@]}\"",
                 in: host)
             #expect(result.succeeded, "\(result)")
-            return result.outputLines
+            return result.outputLines.filter { !$0.isEmpty }
         }
         #expect(try complete(["modhost", "mo"]) == ["modules"])
         #expect(try complete(["modhost", "ge"]) == ["geo"])
@@ -39,6 +39,16 @@ import Testing
         #expect(try complete(["modhost", "--log-level", "w"]) == ["warn"])
         #expect(try complete(["modhost", "--con"]) == ["--config"])
         #expect(try complete(["modhost", "help", "comp"]) == ["completion"])
+        // Every word in its place: an option's values, a command's argument and own options,
+        // each once, and never the host's commands after a module's word.
+        #expect(try complete(["modhost", "graph", "--format", ""]) == ["text", "dot", "svg"])
+        #expect(try complete(["modhost", "completion", ""]) == ["bash", "zsh", "fish"])
+        #expect(try complete(["modhost", "modules", "--"]).filter { $0 == "--json" }.count == 1)
+        #expect(try complete(["modhost", "modules", "--t"]) == ["--timing"])
+        #expect(try complete(["modhost", "graph", "--t"]).isEmpty, "--timing is modules' own")
+        #expect(try complete(["modhost", "--only", "Geo", "gr"]) == ["graph"], "an option's value is no command")
+        #expect(try complete(["modhost", "geo", ""]).allSatisfy { !["modules", "check", "graph"].contains($0) })
+        #expect(try complete(["modhost", "geo", "a"]).isEmpty, "not 'auth': geo's words are geo's")
         #expect(host.crashRecords == "", "no library was opened")
     }
 
@@ -51,6 +61,11 @@ import Testing
             in: host)
         #expect(result.succeeded, "\(result)")
         #expect(result.outputLines.contains("Geo") && result.outputLines.contains("complete -F _modhost modhost"), "\(result)")
+        let format = try run(
+            "/usr/bin/zsh",
+            "source <(modhost completion zsh); setopt ksharrays; COMP_WORDS=(modhost graph --format ''); COMP_CWORD=3; _modhost; print -l -- \"${COMPREPLY[@]}\"",
+            in: host)
+        #expect(format.outputLines == ["text", "dot", "svg"], "\(format)")
     }
 
     @Test func fishCompletesCommandsOptionsAndModuleNames() throws {
@@ -62,6 +77,17 @@ import Testing
         #expect(result.succeeded, "\(result)")
         let firsts = result.outputLines.map { String($0.prefix { $0 != "\t" }) }
         #expect(firsts == ["--only", "Geo", "geo", "warn"], "\(result.stdout)")
+        let words = try run(
+            "/usr/bin/fish",
+            #"modhost completion fish | source; complete -C"modhost graph --format "; echo SEP; complete -C"modhost completion "; echo SEP; complete -C"modhost modules --"; echo SEP; complete -C"modhost geo ""#,
+            in: host)
+        let parts = words.stdout.components(separatedBy: "SEP\n").map { $0.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } }
+        #expect(parts.count == 4, "\(words.stdout)")
+        guard parts.count == 4 else { return }
+        #expect(parts[0] == ["dot", "svg", "text"] || parts[0] == ["text", "dot", "svg"], "\(parts[0])")
+        #expect(Set(parts[1]) == ["bash", "zsh", "fish"], "\(parts[1])")
+        #expect(parts[2].filter { $0 == "--json" }.count == 1 && parts[2].contains("--timing"), "\(parts[2])")
+        #expect(!parts[3].contains("modules") && !parts[3].contains("graph"), "\(parts[3])")
     }
 
     @Test func theManualRendersWithManAndHasEveryCommandAndOption() throws {
@@ -76,6 +102,8 @@ import Testing
         for usage in ["modules [--json]", "bisect -- ARGS...", "completion SHELL", "--config PATH", "--keep NAME", "--log-level LEVEL"] {
             #expect(text.contains(usage), "\(usage) is in the manual")
         }
+        // The keys of the full-screen app, as '?' shows them.
+        #expect(text.contains("KEYS") && text.contains("filter the items") && text.contains("move in the line"), "\(text)")
         #expect(!rendered.stderr.contains("warning"), "\(rendered.stderr)")
     }
 }

@@ -29,6 +29,8 @@ enum CommandLineTable {
         var example: String? = nil
         /// Not listed by `--help`: the internal child command of `check`.
         var hidden = false
+        /// The words its argument takes, for completion (`completion`: the shells).
+        var arguments: [String] = []
     }
 
     static let commands: [Builtin] = [
@@ -59,7 +61,7 @@ enum CommandLineTable {
             make: { rest, options throws(UsageError) in
                 try noArgument("graph", rest)
                 let format = options.format ?? "text"
-                guard ["text", "dot", "svg"].contains(format) else {
+                guard RouteGraph.formats.contains(format) else {
                     throw UsageError(
                         key: "usage.graph.format", [format], english: "'graph --format' takes text, dot or svg, found '\(format)'")
                 }
@@ -115,7 +117,7 @@ enum CommandLineTable {
                     )
                 }
                 return .completion(shell: shell)
-            }, example: "source <(modhost completion bash)"),
+            }, example: "source <(modhost completion bash)", arguments: ShellCompletion.shells),
         Builtin(
             id: "manual", word: "manual", usage: "manual", summary: ["Print the manual page (roff), to install as modhost.1"],
             make: { rest, _ throws(UsageError) in
@@ -164,6 +166,9 @@ enum CommandLineTable {
         /// The values that give a child `modhost` the same setting, each passed as
         /// `--name VALUE` (`[]`: a child does not need it).
         var pass: @Sendable (CommandLineArguments) -> [String] = { _ in [] }
+        /// The values it takes, when they are a few words (`--format`: text, dot, svg), for
+        /// completion.
+        var values: [String] = []
 
         var usage: String { names.joined(separator: ", ") + (value.map { " " + $0 } ?? "") }
 
@@ -262,7 +267,7 @@ enum CommandLineTable {
             command: "graph",
             apply: { parsed, value, name throws(UsageError) in
                 parsed.commandOptions.format = try CommandLineArguments.nonEmpty(value, for: name)
-            }),
+            }, values: RouteGraph.formats),
         Option(
             id: "new.output", names: ["--output"], value: "DIR", summary: ["Where to write the package"], command: "new",
             apply: { parsed, value, name throws(UsageError) in

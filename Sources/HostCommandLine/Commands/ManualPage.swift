@@ -1,5 +1,6 @@
 import HostLifecycle
 import HostModel
+import ModuleKit
 
 /// `modhost manual`: the manual page, `modhost.1` in roff, made from the one command table.
 enum ManualPage {
@@ -28,6 +29,7 @@ enum ManualPage {
         for option in CommandLineTable.options {
             lines += [".TP", ".B " + escape(option.usage), escape(option.summary.joined(separator: " "))]
         }
+        lines += keys
         lines += [
             ".SH ENVIRONMENT",
             ".TP", ".B MODHOST_CONFIG", escape("The modules.json to read when --config is not given (default ./modules.json)."),
@@ -41,6 +43,38 @@ enum ManualPage {
             escape("'modhost completion bash|zsh|fish' prints a completion script; docs/USING.md and docs/OPERATING.md in the sources."),
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The keys of the full-screen app, as `?` shows them on each kind of screen: the host's
+    /// English strings (the same the app shows), a key and what it does per entry.
+    static var keys: [String] {
+        let strings = try? ModuleStrings.load(
+            module: HostRuntime.hostName, from: HostRuntime.hostStringsFolder, locale: LocaleSetting(environment: [:]))
+        var lines = [
+            ".SH KEYS",
+            escape(
+                "On a terminal the app runs full screen; '?' on any screen shows that screen's keys. In a menu, a question and the pager:"
+            ),
+        ]
+        let groups: [(String, [String])] = [
+            ("Menus", ["move", "open", "number", "filter", "back", "help", "mouse"]),
+            ("Questions", ["answer", "edit", "suggestions"]),
+            ("The pager", ["pager"]),
+        ]
+        for (title, entries) in groups {
+            lines += [".SS " + escape(title)]
+            for entry in entries {
+                let key = StringKey("screen.keys." + entry)
+                guard let text = strings?[key], text != key.rawValue else { continue }
+                for part in text.components(separatedBy: " · ") {
+                    // "Enter  →   open the selection": the keys, three spaces, what they do.
+                    let pieces = part.components(separatedBy: "   ")
+                    lines += [".TP", ".B " + escape(pieces[0]), escape(pieces.dropFirst().joined(separator: " "))]
+                }
+            }
+        }
+        lines += [".TP", ".B q", escape("Quit; in a question over a screen (delete, replace) it cancels, in an alert it closes it.")]
+        return lines
     }
 
     /// `text` safe in roff: backslashes doubled, hyphens as `\-`, no line starting with a dot.

@@ -8,6 +8,9 @@ import ModuleKit
 /// edges, each module with its state, from the descriptors only (no library is opened, so a
 /// module that fails to load is drawn too).
 struct RouteGraph {
+    /// What `--format` takes.
+    static let formats = ["text", "dot", "svg"]
+
     let modules: [ModuleReport]
     let strings: ModuleStrings?
 

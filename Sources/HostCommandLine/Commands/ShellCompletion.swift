@@ -10,12 +10,42 @@ enum ShellCompletion {
     /// The built-in command words a person types (not the internal ones).
     static var commandWords: [String] { CommandLineTable.commandWords }
 
-    /// Every option's spellings, global and commands' own.
-    static var optionNames: [String] { (CommandLineTable.options + CommandLineTable.commandOptions).flatMap(\.names) }
+    /// Every option the table declares, global ones first.
+    static var allOptions: [CommandLineTable.Option] { CommandLineTable.options + CommandLineTable.commandOptions }
+
+    /// The global options' spellings.
+    static var globalOptionNames: [String] { CommandLineTable.options.flatMap(\.names) }
+
+    /// The spellings of `command`'s own options, each once (`--json` is declared by several).
+    static func optionNames(of command: String) -> [String] {
+        unique(CommandLineTable.commandOptions.filter { $0.command == command }.flatMap(\.names))
+    }
+
+    /// The commands that have options of their own.
+    static var commandsWithOptions: [String] { unique(CommandLineTable.commandOptions.compactMap(\.command)) }
 
     /// Options whose value is module names, paths, or a log level, from their placeholder.
     static func options(taking kind: ValueKind) -> [String] {
-        (CommandLineTable.options + CommandLineTable.commandOptions).filter { ValueKind($0.value) == kind }.flatMap(\.names)
+        unique(allOptions.filter { ValueKind($0.value) == kind && $0.values.isEmpty }.flatMap(\.names))
+    }
+
+    /// Every option that takes a value: the word after it is that value, not a command.
+    static var optionsTakingValues: [String] { unique(allOptions.filter { $0.value != nil }.flatMap(\.names)) }
+
+    /// The options whose values are a few words, with those words.
+    static var enumeratedOptions: [(names: [String], values: [String])] {
+        allOptions.filter { !$0.values.isEmpty }.map { ($0.names, $0.values) }
+    }
+
+    /// The built-in commands whose argument is one of a few words.
+    static var commandArguments: [(word: String, values: [String])] {
+        CommandLineTable.commands.compactMap { command in command.word.flatMap { command.arguments.isEmpty ? nil : ($0, command.arguments) }
+        }
+    }
+
+    private static func unique(_ words: [String]) -> [String] {
+        var seen: Set<String> = []
+        return words.filter { seen.insert($0).inserted }
     }
 
     enum ValueKind: Equatable {
@@ -52,31 +82,55 @@ enum ShellCompletion {
     }
 
     private static var bash: String {
-        """
-        # modhost completion for bash: source <(modhost completion bash), or save it as
-        # /usr/share/bash-completion/completions/modhost. Generated from modhost's command table.
-        _modhost() {
-            local cur="${COMP_WORDS[COMP_CWORD]}" prev=""
-            [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
-            case "$prev" in
-                \(options(taking: .modules).joined(separator: "|")))
-                    COMPREPLY=($(compgen -W "$(modhost __modules 2>/dev/null | tr '\\n' ' ')" -- "$cur")); return ;;
-                \(options(taking: .path).joined(separator: "|")))
-                    COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                \(options(taking: .level).joined(separator: "|")))
-                    COMPREPLY=($(compgen -W "\(levels.joined(separator: " "))" -- "$cur")); return ;;
-            esac
-            if [[ "$cur" == -* ]]; then
-                COMPREPLY=($(compgen -W "\(optionNames.joined(separator: " "))" -- "$cur"))
-            else
-                local modules
-                modules="$(modhost __modules words 2>/dev/null | tr '\\n' ' ')"
-                COMPREPLY=($(compgen -W "\(commandWords.joined(separator: " ")) $modules" -- "$cur"))
-            fi
+        let enumerated = enumeratedOptions.map {
+            "        \($0.names.joined(separator: "|"))) words=\"\($0.values.joined(separator: " "))\" ;;"
         }
-        complete -F _modhost modhost
+        let ownOptions = commandsWithOptions.map { "        \($0)) options=\"$options \(optionNames(of: $0).joined(separator: " "))\" ;;" }
+        let arguments = commandArguments.map { "        \($0.word)) words=\"\($0.values.joined(separator: " "))\" ;;" }
+        return """
+            # modhost completion for bash: source <(modhost completion bash), or save it as
+            # /usr/share/bash-completion/completions/modhost. Generated from modhost's command table:
+            # every word is completed in its place (an option's value, a command's own options and
+            # argument); module names come from 'modhost __modules', which opens no library.
+            _modhost() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" words="" options="\(globalOptionNames.joined(separator: " "))"
+                [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
+                # The command: the first word that is no option and no option's value.
+                local i=1
+                while [ "$i" -lt "$COMP_CWORD" ]; do
+                    case "${COMP_WORDS[i]}" in
+                        \(optionsTakingValues.joined(separator: "|"))) i=$((i + 1)) ;;
+                        -*) ;;
+                        *) command="${COMP_WORDS[i]}"; break ;;
+                    esac
+                    i=$((i + 1))
+                done
+                case "$prev" in
+                    \(options(taking: .modules).joined(separator: "|")))
+                        COMPREPLY=($(compgen -W "$(modhost __modules 2>/dev/null | tr '\\n' ' ')" -- "$cur")); return ;;
+                    \(options(taking: .path).joined(separator: "|")))
+                        COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                    \(options(taking: .level).joined(separator: "|")))
+                        COMPREPLY=($(compgen -W "\(levels.joined(separator: " "))" -- "$cur")); return ;;
+            \(enumerated.joined(separator: "\n"))
+                esac
+                if [ -n "$words" ]; then COMPREPLY=($(compgen -W "$words" -- "$cur")); return; fi
+                case "$command" in
+            \(ownOptions.joined(separator: "\n"))
+                esac
+                if [[ "$cur" == -* ]]; then
+                    COMPREPLY=($(compgen -W "$options" -- "$cur")); return
+                fi
+                case "$command" in
+                    "") words="\(commandWords.joined(separator: " ")) $(modhost __modules words 2>/dev/null | tr '\\n' ' ')" ;;
+                    help) words="\(commandWords.filter { $0 != "help" }.joined(separator: " ")) $(modhost __modules words 2>/dev/null | tr '\\n' ' ')" ;;
+            \(arguments.joined(separator: "\n"))
+                esac
+                COMPREPLY=($(compgen -W "$words" -- "$cur"))
+            }
+            complete -F _modhost modhost
 
-        """
+            """
     }
 
     private static var fish: String {
@@ -86,18 +140,30 @@ enum ShellCompletion {
             "complete -c modhost -f",
             "complete -c modhost -n __fish_use_subcommand -a '\(commandWords.joined(separator: " "))'",
             "complete -c modhost -n __fish_use_subcommand -a '(modhost __modules words 2>/dev/null)'",
+            "complete -c modhost -n '__fish_seen_subcommand_from help' -a '\(commandWords.filter { $0 != "help" }.joined(separator: " "))'",
+            "complete -c modhost -n '__fish_seen_subcommand_from help' -a '(modhost __modules words 2>/dev/null)'",
         ]
-        for option in CommandLineTable.options + CommandLineTable.commandOptions {
+        for (word, values) in commandArguments {
+            lines.append("complete -c modhost -n '__fish_seen_subcommand_from \(word)' -a '\(values.joined(separator: " "))'")
+        }
+        // Each option once: a global one everywhere, a command's own after that command.
+        var written: Set<String> = []
+        for option in allOptions {
             let summary = option.summary.joined(separator: " ").replacingOccurrences(of: "'", with: "\\'")
-            for name in option.names {
+            let condition = option.command.map { " -n '__fish_seen_subcommand_from \($0)'" } ?? ""
+            for name in option.names where written.insert(name + condition).inserted {
                 let flag = name.hasPrefix("--") ? "-l \(name.dropFirst(2))" : "-s \(name.dropFirst())"
-                var line = "complete -c modhost \(flag) -d '\(summary)'"
-                switch ValueKind(option.value) {
-                case .none: break
-                case .modules: line += " -x -a '(modhost __modules 2>/dev/null)'"
-                case .path: line += " -r -F"
-                case .level: line += " -x -a '\(levels.joined(separator: " "))'"
-                case .other: line += " -x"
+                var line = "complete -c modhost\(condition) \(flag) -d '\(summary)'"
+                if !option.values.isEmpty {
+                    line += " -x -a '\(option.values.joined(separator: " "))'"
+                } else {
+                    switch ValueKind(option.value) {
+                    case .none: break
+                    case .modules: line += " -x -a '(modhost __modules 2>/dev/null)'"
+                    case .path: line += " -r -F"
+                    case .level: line += " -x -a '\(levels.joined(separator: " "))'"
+                    case .other: line += " -x"
+                    }
                 }
                 lines.append(line)
             }
