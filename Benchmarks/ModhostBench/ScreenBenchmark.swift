@@ -7,7 +7,9 @@ import ModuleHostTesting
 /// - keypress to redrawn screen: a Down or Up on the Settings menu, until the selection shows
 ///   on its new row (median);
 /// - the bytes that move writes, against the cells that changed (the renderer's bound is 2×);
-/// - the first screen, full screen, beside the line mode's (`--plain`) in the same rounds.
+/// - the first screen, full screen, beside the line mode's (`--plain`) in the same rounds;
+/// - a keystroke of the filter of a 250-item menu (Rename's "Which city?" with 250 saved
+///   cities), until the filtered list shows (median).
 struct ScreenBenchmark {
     let rounds: Int
     static let rows = 30
@@ -35,7 +37,7 @@ struct ScreenBenchmark {
             return
         }
         app.write(Array("3".utf8))
-        guard app.read(until: { $0.highlightedLines.contains { $0.contains("My Profile") || $0.contains("Language") } }) else {
+        guard app.read(until: { $0.highlightedLines.contains { $0.contains("My profile") || $0.contains("Language") } }) else {
             report.add("screen", "the app did not open Settings")
             return
         }
@@ -81,6 +83,60 @@ struct ScreenBenchmark {
         report.add("screen: first screen, full screen", format(milliseconds: median(full)))
         report.add("screen: first screen, line mode (baseline)", format(milliseconds: median(plain)))
         report.add("screen: first screen, full screen / line mode", String(format: "%.2f×", median(full) / median(plain)))
+        filterKeystroke(modhost, config: config, environment: environment, into: report)
+    }
+
+    /// 250 cities saved, Places → Rename: the 250-item list; each letter typed (or rubbed out)
+    /// filters it, timed until the footer shows the filter with its count.
+    func filterKeystroke(_ modhost: String, config: String, environment: [String: String], into report: BenchReport) {
+        let towns = ["Sevilla", "Lyon", "Berlin", "Napoli", "Graz", "Porto", "Gent", "Bern", "Oslo", "Turku"]
+        let countries = ["ES", "FR", "DE", "IT", "AT", "PT", "BE", "CH", "NO", "FI"]
+        for index in 0..<250 {
+            _ = timeProcess(
+                modhost, ["--config", config, "geo", "add", "--country", countries[index % 10], "--city", "\(towns[index % 10])\(index)"],
+                environment: environment)
+        }
+        let saved = output(of: modhost, ["--config", config, "geo", "list", "--json"], environment: environment)
+        guard saved.components(separatedBy: "\"city\":").count - 1 == 250 else {
+            report.add("screen", "could not save the 250 cities of the filter benchmark")
+            return
+        }
+        guard
+            let app = PseudoTerminalProgram(
+                modhost, ["--config", config], environment: environment, rows: Self.rows, columns: Self.columns),
+            app.read(until: { $0.highlightedLines.contains { $0.contains("Photos") } })
+        else {
+            report.add("screen", "the app did not show Home full screen on a pseudo-terminal")
+            return
+        }
+        app.write(Array("2".utf8))
+        guard app.read(until: { $0.contains("Rename a city") }) else {
+            report.add("screen", "the app did not open Places")
+            return
+        }
+        app.write(Array("2".utf8))
+        guard app.read(until: { $0.lines.first?.contains("Which city?") == true }) else {
+            report.add("screen", "the app did not open Rename's list")
+            return
+        }
+        var times: [Double] = []
+        var query = ""
+        for round in 0..<(rounds * 6) {
+            // Letters typed, then rubbed out, so that each keystroke filters anew.
+            let typing = round % 6 < 3
+            let letter = Array("lyo")[round % 3]
+            if typing { query.append(letter) } else { query.removeLast() }
+            let footer = "/" + query + " ("
+            let start = now()
+            app.write(typing ? Array(String(letter).utf8) : [0x7F])
+            guard app.read(until: { $0.lines.last?.contains(footer) == true }) else {
+                report.add("screen", "a filter keystroke was not drawn")
+                return
+            }
+            times.append(Double(now() - start))
+        }
+        app.end()
+        report.add("screen: filter keystroke, 250-item menu (median)", format(milliseconds: median(times)))
     }
 
     static func firstScreen(

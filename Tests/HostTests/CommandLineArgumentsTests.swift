@@ -39,14 +39,14 @@ import Testing
 
     @Test(arguments: [
         (["--bogus"], "unknown option '--bogus'; see 'modhost --help'"),
-        (["--confg", "x"], "unknown option '--confg'; did you mean '--config'?; see 'modhost --help'"),
-        (["modules", "--jsn"], "unknown option '--jsn'; did you mean '--json'?; see 'modhost --help'"),
-        (["check", "--jsn"], "unknown option '--jsn'; did you mean '--json'?; see 'modhost --help'"),
+        (["--confg", "x"], "unknown option '--confg'; did you mean '--config'? See 'modhost --help'"),
+        (["modules", "--jsn"], "unknown option '--jsn'; did you mean '--json'? See 'modhost --help'"),
+        (["check", "--jsn"], "unknown option '--jsn'; did you mean '--json'? See 'modhost --help'"),
         (["--config"], "option '--config' needs a value"),
         (["--config="], "option '--config' needs a non-empty value"),
         (["--only", "Geo,,Auth"], "option '--only' needs module names separated by commas, found 'Geo,,Auth'"),
         (["--log-level", "verbose"], "unknown log level 'verbose'; use one of trace, debug, info, warn, error, critical"),
-        (["--log-level", "eror"], "unknown log level 'eror'; did you mean 'error'?; use one of trace, debug, info, warn, error, critical"),
+        (["--log-level", "eror"], "unknown log level 'eror'; use one of trace, debug, info, warn, error, critical; did you mean 'error'?"),
         (["check", "now"], "'check' takes no argument, found 'now'; see 'modhost --help'"),
     ])
     func badUsageIsAClearError(arguments: [String], message: String) {
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func anOptionNotInTheTableIsRefusedWithTheNearestFromIt() {
-        #expect(throws: UsageError("unknown option '--confg'; did you mean '--config'?; see 'modhost --help'")) {
+        #expect(throws: UsageError("unknown option '--confg'; did you mean '--config'? See 'modhost --help'")) {
             try CommandLineArguments.parse(["--confg", "x"])
         }
     }

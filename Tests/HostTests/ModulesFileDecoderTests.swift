@@ -76,7 +76,7 @@ import Testing
         (#"{"modules": [], "enviroment": "test"}"#, "unknown top-level key 'enviroment'; did you mean 'environment'?"),
         (
             #"{"modules": [], "environment": "prod"}"#,
-            "unknown environment 'prod'; did you mean 'production'?; use one of development, test, stage, production"
+            "unknown environment 'prod'; use one of development, test, stage, production; did you mean 'production'?"
         ),
         (#"{"modules": [], "environment": 3}"#, "'environment' must be a string, found 3"),
         (#"{"modules": [], "searchPaths": "/lib"}"#, #"'searchPaths' must be an array of strings, found "/lib""#),

@@ -46,7 +46,7 @@ import Testing
         #expect(session.stdout.contains("Account created. Welcome, Ann."))
         #expect(session.stdout.contains("Logged in as Ann <ann@example.com>"))
         #expect(session.stdout.contains("  l Log out · q Quit\n"))
-        #expect(session.stdout.contains("Log Out\n=======\nAre you sure you want to log out?\n  1. Continue\n  0 Cancel\n"))
+        #expect(session.stdout.contains("Log out\n=======\nAre you sure you want to log out?\n  1. Continue\n  0 Cancel\n"))
         #expect(session.stdout.contains("Which one? Logged out.\n"))
         #expect(session.stdout.contains("Welcome back, Ann."))
         #expect(session.stdout.hasSuffix("Goodbye.\n"))

@@ -36,7 +36,7 @@ import Testing
         let output = try run(try app(), ["4", "0", "q"])
         #expect(output.components(separatedBy: "Settings\n========\n").count == 2, "one title for one visit")
         // On a terminal the numbers are aligned under Settings' two-digit ones.
-        #expect(output.contains("Settings\n========\nAnn <ann@example.com>\n   1. My Profile: edit display name\n"))
+        #expect(output.contains("Settings\n========\nAnn <ann@example.com>\n   1. My profile: edit display name\n"))
     }
 
     @Test func aPhotosDetailsComeUnderItsTitle() throws {

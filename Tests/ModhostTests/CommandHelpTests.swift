@@ -121,7 +121,7 @@ import Testing
         #expect(french.stderr == "modhost: erreur: option inconnue '--confi' ; vouliez-vous dire '--config' ? Voir 'modhost --help'\n")
         #expect(
             try run(["LANG": "fr_FR.UTF-8", "LC_ALL": "C"]).stderr
-                == "modhost: error: unknown option '--confi'; did you mean '--config'?; see 'modhost --help'\n")
+                == "modhost: error: unknown option '--confi'; did you mean '--config'? See 'modhost --help'\n")
     }
 
     // What follows runs hand-made modules.json files and libraries on purpose: a world would

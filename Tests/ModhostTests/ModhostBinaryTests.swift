@@ -171,12 +171,12 @@ func config(_ modules: [(String, String)]) throws -> String {
         ),
         (
             ["fixtureprovidr", "greet"],
-            "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'?; see 'modhost --help'\n"
+            "modhost: error: unknown command 'fixtureprovidr'; did you mean 'fixtureprovider'? See 'modhost --help'\n"
         ),
-        (["fixtureprovider"], "modhost: error: 'fixtureprovider' needs a command: 'greet'; see 'modhost --help'\n"),
+        (["fixtureprovider"], "modhost: error: 'fixtureprovider' needs a command: 'greet'; see 'modhost fixtureprovider --help'\n"),
         (
             ["fixtureprovider", "gret"],
-            "modhost: error: module 'FixtureProvider' has no command 'gret'; did you mean 'greet'?; it has: 'greet'\n"
+            "modhost: error: module 'FixtureProvider' has no command 'gret'; did you mean 'greet'? It has: 'greet'\n"
         ),
         (
             ["fixtureprovider", "greet"],

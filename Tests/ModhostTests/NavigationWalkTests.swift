@@ -19,7 +19,7 @@ import Testing
         /// A menu (left with 0, Enter and q), or a question or form (left with Enter).
         let isMenu: Bool
         /// Whether `screen` is a title (menus, forms) rather than a question.
-        var isTitled: Bool { isMenu || ["Log In", "Register"].contains(screen) }
+        var isTitled: Bool { isMenu || ["Log in", "Register"].contains(screen) }
 
         var testDescription: String { name }
     }
@@ -43,7 +43,7 @@ import Testing
         Case(name: "Rename: which city", loggedIn: true, path: ["3", "2"], screen: "Which city?", parent: "Places", isMenu: true),
         Case(name: "Rename: new name", loggedIn: true, path: ["3", "2", "1"], screen: "Rename Paris", parent: "Places", isMenu: false),
         Case(name: "Delete: which city", loggedIn: true, path: ["3", "3"], screen: "Which city?", parent: "Places", isMenu: true),
-        Case(name: "Delete: confirm", loggedIn: true, path: ["3", "3", "1"], screen: "Delete City", parent: "Places", isMenu: true),
+        Case(name: "Delete: confirm", loggedIn: true, path: ["3", "3", "1"], screen: "Delete city", parent: "Places", isMenu: true),
         Case(name: "Settings", loggedIn: true, path: ["4"], screen: "Settings", parent: "Home", isMenu: true),
         Case(
             name: "Settings: name", loggedIn: true, path: ["4", "1"], screen: "Display name (now Ann)", parent: "Settings", isMenu: false),
@@ -61,14 +61,14 @@ import Testing
             name: "Settings: default country", loggedIn: true, path: ["4", "31"],
             screen: "New value for Default country (now -, default -)?",
             parent: "Settings", isMenu: false),
-        Case(name: "Settings: log out", loggedIn: true, path: ["4", "l"], screen: "Log Out", parent: "Settings", isMenu: true),
-        Case(name: "Home: log out", loggedIn: true, path: ["l"], screen: "Log Out", parent: "Home", isMenu: true),
+        Case(name: "Settings: log out", loggedIn: true, path: ["4", "l"], screen: "Log out", parent: "Settings", isMenu: true),
+        Case(name: "Home: log out", loggedIn: true, path: ["l"], screen: "Log out", parent: "Home", isMenu: true),
         // Logged out: Welcome is 1 Log in, 2 Register, 3 Reset password.
-        Case(name: "Log in", loggedIn: false, path: ["1"], screen: "Log In", parent: "Welcome", isMenu: false),
+        Case(name: "Log in", loggedIn: false, path: ["1"], screen: "Log in", parent: "Welcome", isMenu: false),
         Case(name: "Register", loggedIn: false, path: ["2"], screen: "Register", parent: "Welcome", isMenu: false),
-        Case(name: "Reset", loggedIn: false, path: ["3"], screen: "Reset Password", parent: "Welcome", isMenu: true),
-        Case(name: "Reset: request", loggedIn: false, path: ["3", "1"], screen: "Email", parent: "Reset Password", isMenu: false),
-        Case(name: "Reset: token", loggedIn: false, path: ["3", "2"], screen: "Reset token", parent: "Reset Password", isMenu: false),
+        Case(name: "Reset", loggedIn: false, path: ["3"], screen: "Reset password", parent: "Welcome", isMenu: true),
+        Case(name: "Reset: request", loggedIn: false, path: ["3", "1"], screen: "Email", parent: "Reset password", isMenu: false),
+        Case(name: "Reset: token", loggedIn: false, path: ["3", "2"], screen: "Reset token", parent: "Reset password", isMenu: false),
     ]
 
     /// The shipped modules.json, a data folder with Paris saved and Ann registered (logged in
@@ -105,7 +105,7 @@ import Testing
                 continue
             }
             let after = result.stdout[shown.upperBound...]
-            let quits = key == "q" && !screen.name.hasSuffix("log out") && screen.screen != "Delete City"
+            let quits = key == "q" && !screen.name.hasSuffix("log out") && screen.screen != "Delete city"
             if quits {
                 #expect(after.hasSuffix("Which one? Goodbye.\n"), "\(screen.name), 'q' quits at once:\n\(after)")
                 #expect(!after.contains("\n="), "\(screen.name), 'q': no other screen is drawn:\n\(after)")

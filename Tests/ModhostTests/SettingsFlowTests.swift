@@ -38,11 +38,11 @@ import Testing
         let app = try app(Self.all)
         _ = try run(
             app, ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"], input: "secret12!\nsecret12!\n")
-        // Home → 4 Settings → l Log Out → 1 Continue → Welcome → q.
+        // Home → 4 Settings → l Log out → 1 Continue → Welcome → q.
         let session = try run(app, [], input: "4\nl\n1\nq\n")
-        #expect(session.stdout.contains("Settings\n========\nAnn <ann@example.com>\n  1. My Profile: edit display name\n"))
-        #expect(session.stdout.contains("  a About · c Check · h Help · l Log Out · 0 Back · q Quit\n"))
-        #expect(session.stdout.contains("Log Out\n=======\nAre you sure you want to log out?\n"))
+        #expect(session.stdout.contains("Settings\n========\nAnn <ann@example.com>\n  1. My profile: edit display name\n"))
+        #expect(session.stdout.contains("  a About · c Check · h Help · l Log out · 0 Back · q Quit\n"))
+        #expect(session.stdout.contains("Log out\n=======\nAre you sure you want to log out?\n"))
         #expect(session.stdout.contains("Logged out.\n"))
         #expect(session.stdout.contains("Welcome\n=======\n"))
         #expect(try run(app, ["auth", "whoami"]).status == 1)
@@ -116,8 +116,8 @@ import Testing
         let app = try app([("Auth", #""enabled": false"#), ("Geo", ""), ("Settings", "")])
         // Home: 2 Places, 3 Settings. Settings: a About, h Help, 0 Back (c Check is tested in CheckInTheAppTests); then q.
         let session = try run(app, [], input: "3\na\nh\n0\nq\n")
-        #expect(!session.stdout.contains("My Profile"))
-        #expect(!session.stdout.contains("Log Out"))
+        #expect(!session.stdout.contains("My profile"))
+        #expect(!session.stdout.contains("Log out"))
         #expect(session.stdout.contains("Environment: test"))
         #expect(session.stdout.contains("Data folder: \(app.data)"))
         #expect(session.stdout.contains("  Auth — disabled in modules.json"), "no '-' for an unknown version, the state said once")

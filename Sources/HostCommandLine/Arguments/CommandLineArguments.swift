@@ -96,7 +96,7 @@ struct CommandLineArguments: Equatable {
                 throw nearest(to: name, among: CommandLineTable.optionNames(command: words.first)).map {
                     UsageError(
                         key: "usage.host.option.unknown.suggest", [name, $0],
-                        english: "unknown option '\(name)'; did you mean '\($0)'?; see 'modhost --help'")
+                        english: "unknown option '\(name)'; did you mean '\($0)'? See 'modhost --help'")
                 } ?? UsageError(key: "usage.host.option.unknown", [name], english: "unknown option '\(name)'; see 'modhost --help'")
             }
             var value = ""
@@ -128,8 +128,8 @@ struct CommandLineArguments: Equatable {
             let levels = LogLevel.allCases.map(\.rawValue)
             throw UsageError(
                 HostText(
-                    "usage.log.level", "unknown log level '%@'%@; use one of %@",
-                    [.plain(name), .text(suggestion(for: name, among: levels)), .plain(levels.joined(separator: ", "))]))
+                    "usage.log.level", "unknown log level '%@'; use one of %@%@",
+                    [.plain(name), .plain(levels.joined(separator: ", ")), .text(suggestion(for: name, among: levels))]))
         }
         return level
     }

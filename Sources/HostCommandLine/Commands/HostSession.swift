@@ -118,7 +118,7 @@ struct HostSession {
         }
         let label = ModuleName(entry.name).commandWord
         guard let command else {
-            console.error(runtime.strings.format(.commandNeeded, label, Self.list(commands)))
+            console.error(runtime.strings.format(.commandNeeded, label, Self.list(commands), label))
             return ModhostCommandLine.exitUsage
         }
         guard let chosen = commands.first(where: { $0.name == command }) else {

@@ -39,7 +39,7 @@ final class HomeScreen: Screen {
                 }
             }
             // A cancel says so too: every action and every cancel ends with one line.
-            if !confirmed { ui.print(strings[.homeStillLoggedIn]) }
+            if !confirmed { ui.notice(strings[.homeStillLoggedIn]) }
             return .stay
         case .back, .quit: return .quit
         @unknown default: return .stay

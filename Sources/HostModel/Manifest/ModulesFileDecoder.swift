@@ -132,8 +132,8 @@ public struct ModulesFileDecoder {
             if let environment = HostEnvironment(rawValue: name) { return environment }
             problems.append(
                 HostText(
-                    "config.environment.unknown", "unknown environment '%@'%@; use one of %@",
-                    [.plain("\(Escaped(name))"), .text(suggest(name, names)), .plain(names.joined(separator: ", "))]))
+                    "config.environment.unknown", "unknown environment '%@'; use one of %@%@",
+                    [.plain("\(Escaped(name))"), .plain(names.joined(separator: ", ")), .text(suggest(name, names))]))
         case let other?:
             problems.append(HostText("config.environment.type", "'environment' must be a string, found %@", [.text(other.found)]))
         }

@@ -107,7 +107,7 @@ final class SettingsScreen: Screen {
             while true {
                 guard let answer = ui.ask(prompt) else { return .quit }
                 guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    ui.print(strings[.unchanged])
+                    ui.notice(strings[.unchanged])
                     return .stay
                 }
                 do throws(SettingsError) {
@@ -150,7 +150,7 @@ final class SettingsScreen: Screen {
         let prompt = auth.currentUser.map { strings.format(.fieldNameNow, $0.name) } ?? strings[.fieldName]
         guard let name = ui.ask(prompt) else { return .quit }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            ui.print(strings[.unchanged])
+            ui.notice(strings[.unchanged])
             return .stay
         }
         do {
@@ -227,7 +227,7 @@ final class SettingsScreen: Screen {
                 ui.error(strings.format(.errorFailed, "\(error)"))
             }
         }
-        if !confirmed { ui.print(strings[.stillLoggedIn]) }
+        if !confirmed { ui.notice(strings[.stillLoggedIn]) }
         return .stay
     }
 }
