@@ -121,7 +121,7 @@ import Testing
         #expect(session.stdout.contains("Environment: test"))
         #expect(session.stdout.contains("Data folder: \(app.data)"))
         #expect(session.stdout.contains("  Auth — disabled in modules.json"), "no '-' for an unknown version, the state said once")
-        #expect(session.stdout.contains("  Places 1.0.0 — active"), "a module by its name in the current language")
+        #expect(session.stdout.contains("  Geo (Places) 1.0.0 — active"), "the name the commands use, its title beside it")
         #expect(session.stdout.contains("modhost geo list [--json] — List saved cities by country"))
         #expect(session.stdout.hasSuffix("Goodbye.\n"))
     }

@@ -233,6 +233,71 @@ import Testing
         _ = try app.waitForExit()
     }
 
+    /// The breadcrumb is the whole path (Places' own question is a step after Places), Rename
+    /// offers the current name to edit, and at 50 columns every key in the footer keeps its word.
+    @Test func breadcrumbsRenameAndTheNarrowFooter() throws {
+        let host = try world(cities: [("ES", "Sevilla")])
+        defer { withExtendedLifetime(host) {} }
+        let app = try places(host, rows: 20, columns: 50)
+        var screen = app.screen
+        #expect(
+            screen.lines.last?.contains("Esc Back") == true && screen.lines.last?.contains("q Quit") == true, "\(screen.lines.last ?? "")")
+        app.type("2")
+        screen = try app.waitUntil(describing: "the city list") { $0.lines.first?.contains("Which city?") == true }
+        #expect(screen.lines.first?.trimmingCharacters(in: .whitespaces) == "Home › Places › Which city?", "\(screen.lines.first ?? "")")
+        try app.waitForInput()
+        app.press(.enter)
+        screen = try app.waitUntil(describing: "the new name asked") { $0.contains("new name?") }
+        try app.waitForInput()
+        #expect(screen.lines.contains { $0.contains("new name?") && $0.hasSuffix("Sevilla") }, "the current name offered: \(screen)")
+        // Edited in place: the end rubbed out and typed anew.
+        for _ in 0..<2 { app.press(.backspace) }
+        app.type("la la Nueva")
+        try app.waitUntil(describing: "edited") { $0.lines.contains { $0.hasSuffix("Sevilla la Nueva") } }
+        try app.waitForInput()
+        app.press(.enter)
+        try app.waitFor("Sevilla la Nueva")
+        app.type("q")
+        _ = try app.waitForExit()
+        #expect(try host.run("geo", "list").stdout.contains("Sevilla la Nueva"))
+    }
+
+    /// Register: a taken email is refused at the email, before any password, and the refused
+    /// text stays on the line to mend.
+    @Test func aTakenEmailIsRefusedAtOnceAndKeptToMend() throws {
+        let host = try TestHost(entries: [("Auth", ""), ("Settings", "")], language: "en")
+        defer { withExtendedLifetime(host) {} }
+        let registered = try host.run(
+            arguments: ["auth", "register", "--email", "ann@example.com", "--name", "Ann", "--password-stdin"],
+            input: "secret12!\nsecret12!\n")
+        #expect(registered.succeeded, "\(registered)")
+        #expect(try host.run("auth", "logout").succeeded)
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil(describing: "Welcome") { $0.isAlternate && $0.contains("Register") }
+        try app.waitForInput()
+        app.type("2")
+        try app.waitFor("Email")
+        try app.waitForInput()
+        app.type("ann@example.com")
+        try app.waitForInput()
+        app.press(.enter)
+        let screen = try app.waitUntil(describing: "refused") { $0.lines.contains { $0.lowercased().contains("already") } }
+        try app.waitForInput()
+        #expect(!screen.contains("Password"), "refused before any password: \(screen)")
+        #expect(screen.lines.contains { $0.contains("Email") && $0.hasSuffix("ann@example.com") }, "kept to mend: \(screen)")
+        app.press(.escape)
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
+    /// `settings list` says an unset value is not set; `--json` keeps it empty.
+    @Test func anUnsetSettingSaysSo() throws {
+        let host = try world()
+        let list = try host.run("settings", "list")
+        #expect(list.stdout.contains("geo.defaultCountry = not set    (Default country)\n"), "\(list.stdout)")
+        #expect(try host.run("settings", "list", "--json").stdout.contains(#""value":"""#))
+    }
+
     /// Where `answer`, typed after `prompt`, starts and ends on `screen` (row and column), read
     /// row after row as it wraps.
     static func answer(_ answer: String, after prompt: String, on screen: TerminalScreen) -> (start: (Int, Int), end: (Int, Int))? {

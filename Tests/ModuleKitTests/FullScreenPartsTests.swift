@@ -75,7 +75,9 @@ import Testing
         #expect(wide == items.joined(separator: " · "))
         #expect(
             FullScreenPresenter.fit(items, optional: optional, width: 60) == "a About · c Check · h Help · l Log Out · 0/Esc Back · q Quit")
-        #expect(FullScreenPresenter.fit(items, optional: optional, width: 50) == "a About · c Check · h Help · l Log Out · 0/Esc · q")
+        // Closer together before a word goes: at 50 columns every key keeps its word.
+        #expect(FullScreenPresenter.fit(items, optional: optional, width: 56) == "a About  c Check  h Help  l Log Out  0/Esc Back  q Quit")
+        #expect(FullScreenPresenter.fit(items, optional: optional, width: 50) == "a About c Check h Help l Log Out 0/Esc Back q Quit")
         #expect(FullScreenPresenter.fit(items, optional: optional, width: 49) == "a About · c Check · h Help · l · 0/Esc · q")
         #expect(
             FullScreenPresenter.fit(items, optional: optional, width: 20) == "a · c · h · l · 0/Esc · q",

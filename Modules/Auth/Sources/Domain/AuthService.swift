@@ -55,6 +55,13 @@ public final class AuthService {
         return account.user
     }
 
+    /// Whether an account has `email` (as registration would store it): the register form
+    /// says so at the email, before any password is typed. Registration says the same anyway.
+    public func isRegistered(email rawEmail: String) -> Bool {
+        let email = CredentialsPolicy.normalizedEmail(rawEmail)
+        return (try? store.account(email: email)).flatMap { $0 } != nil
+    }
+
     /// Logs in; a wrong email and a wrong password are the same error, and take the same time.
     public func logIn(email rawEmail: String, password: String) throws(AuthError) -> AuthUser {
         let email = CredentialsPolicy.normalizedEmail(rawEmail)

@@ -81,7 +81,12 @@ final class AccountFormScreen: Screen {
             fields: [
                 .init(
                     key: "email", label: strings[.fieldEmail], rule: strings[.ruleEmail],
-                    check: { value, _ in CredentialsPolicy.checkEmail(value)?.message(strings) }),
+                    check: { value, _ in
+                        // A taken email is said here, not after both passwords.
+                        CredentialsPolicy.checkEmail(value)?.message(strings)
+                            ?? (MainActor.assumeIsolated { service.isRegistered(email: value) }
+                                ? AuthError.emailTaken.message(strings) : nil)
+                    }),
                 .init(key: "name", label: strings[.fieldName], check: { value, _ in CredentialsPolicy.checkName(value)?.message(strings) }),
                 newPasswordField(strings, label: .fieldPassword), confirmationField(strings),
             ],

@@ -22,14 +22,18 @@ public final class InputRouter {
     let suggestions: [Suggestion]
     /// The line said when the person leaves the question empty ("Nothing was added.").
     let cancelMessage: String?
+    /// What the line holds when the question opens (Rename: the current name); after a
+    /// refusal, the refused answer, to mend.
+    var initial: String
     private(set) var onDone: ((String) -> InputDecision)?
     private(set) var onCancel: (() -> Navigation)?
 
-    public init(title: String, question: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil) {
+    public init(title: String, question: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil, initial: String = "") {
         self.title = title
         self.question = question
         self.suggestions = suggestions
         self.cancelMessage = cancelMessage
+        self.initial = initial
     }
 
     public func configure(onDone: @escaping (String) -> InputDecision, onCancel: @escaping () -> Navigation) {
@@ -52,7 +56,9 @@ public final class InputView: Screen {
     public func show(_ ui: TerminalUI) -> Navigation {
         ui.title(router.title)
         ui.print(cancelHint)
-        let answer = router.suggestions.isEmpty ? ui.ask(router.question) : ui.ask(router.question, suggestions: router.suggestions)
+        let answer =
+            router.suggestions.isEmpty
+            ? ui.ask(router.question, initial: router.initial) : ui.ask(router.question, suggestions: router.suggestions)
         guard let text = answer else { return .quit }
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
             // A cancel says so too: every action and every cancel ends with one line.
@@ -66,6 +72,8 @@ public final class InputView: Screen {
             return navigation
         case .retry(let message):
             ui.error(message)
+            // Asked again with the refused answer on the line, to mend.
+            router.initial = text
             return .stay
         }
     }
@@ -81,8 +89,9 @@ public struct SilverUnit<Router: AnyObject> {
 /// Builds the reusable input unit (its assembly).
 @MainActor
 public func InputUnitAssembly(
-    title: String, question: String, cancelHint: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil
+    title: String, question: String, cancelHint: String, suggestions: [Suggestion] = [], cancelMessage: String? = nil,
+    initial: String = ""
 ) -> SilverUnit<InputRouter> {
-    let router = InputRouter(title: title, question: question, suggestions: suggestions, cancelMessage: cancelMessage)
+    let router = InputRouter(title: title, question: question, suggestions: suggestions, cancelMessage: cancelMessage, initial: initial)
     return SilverUnit(router: router, view: InputView(router: router, cancelHint: cancelHint))
 }

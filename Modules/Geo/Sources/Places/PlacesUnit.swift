@@ -59,7 +59,7 @@ public final class PlacesRouter {
         let strings = self.strings
         let step = InputUnitAssembly(
             title: strings.format(.renameTitle, city.name), question: strings[.fieldNewName], cancelHint: strings[.cancelHint],
-            cancelMessage: strings[.renameCancelled])
+            cancelMessage: strings[.renameCancelled], initial: city.name)
         step.router.configure(
             onDone: { text in
                 do throws(GeoError) {

@@ -21,7 +21,9 @@ struct SettingsCommands {
                 context.ui.print(JSONOutput.document("settings", rows))
             } else {
                 for row in rows {
-                    context.ui.print("\(row.key) = \(row.value)    (\(row.title))")
+                    // An unset value says so; `--json` keeps it empty.
+                    let value = row.value.isEmpty ? strings[.settingNotSet] : row.value
+                    context.ui.print("\(row.key) = \(value)    (\(row.title))")
                     if let unfit = row.unusableStoredValue { context.ui.print("    " + strings.format(.settingUnfit, row.value, unfit)) }
                 }
             }

@@ -189,7 +189,9 @@ final class SettingsScreen: Screen {
             // No version when it is not known; a reason that says the state already stands alone.
             let version = module.version.map { " " + $0 } ?? ""
             let reason = module.reason.map { $0.lowercased().hasPrefix(module.state.lowercased()) ? " — " + $0 : " — \(state): \($0)" }
-            ui.print("  \(module.title)\(version)" + (reason ?? " — \(state)"))
+            // The name the commands use ('modhost geo …'), its title for people beside it.
+            let name = module.title == module.name ? module.name : "\(module.name) (\(module.title))"
+            ui.print("  \(name)\(version)" + (reason ?? " — \(state)"))
         }
         return .stay
     }

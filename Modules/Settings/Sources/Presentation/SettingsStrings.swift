@@ -29,6 +29,7 @@ extension StringKey {
     static let loggedOut: StringKey = "result.loggedout"
     static let settingLine: StringKey = "setting.line"
     static let settingUnfit: StringKey = "setting.unfit"
+    static let settingNotSet: StringKey = "setting.not.set"
     static let valueOn: StringKey = "value.on"
     static let valueOff: StringKey = "value.off"
     static let aboutHost: StringKey = "about.host"

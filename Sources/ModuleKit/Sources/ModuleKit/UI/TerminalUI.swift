@@ -87,6 +87,17 @@ public final class TerminalUI {
         return answer
     }
 
+    /// Asks for one line that starts as `initial`, to edit (Rename offers the current name, a
+    /// refused answer is given back to mend): full screen the line holds it, the cursor at its
+    /// end; the line mode asks as ``ask(_:secret:)``, since an empty answer there is the
+    /// module's cancel and a line cannot be typed for the person.
+    ///
+    /// - Since: SDK 1.6.0.
+    public func ask(_ prompt: String, initial: String) -> String? {
+        guard let fullScreen else { return ask(prompt) }
+        return fullScreen.ask(prompt, secret: false, initial: initial)
+    }
+
     /// Asks for one line, offering `suggestions`: in full screen they show under the question,
     /// filtered as the person types (case and accents ignored, their `terms` too), and Enter
     /// on one answers its `value`; the line mode asks exactly as ``ask(_:secret:)``. The

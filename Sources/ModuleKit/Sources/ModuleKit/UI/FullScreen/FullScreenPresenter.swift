@@ -14,7 +14,12 @@ final class FullScreenPresenter {
     /// The title of each screen on the navigator's stack, for the breadcrumb.
     private var titles: [String] = []
     /// How many screens are on the stack (set by the navigator before each one shows).
-    var depth = 1
+    var depth = 1 {
+        didSet { steps = 0 }
+    }
+    /// The titles the screen on view has given since it began to show: its own, then each
+    /// question or list it asks on the way (Places' "Which city?"), a step further each.
+    private var steps = 0
     /// What the screen printed since its last question, shown above the next one.
     private var notes: [(text: String, style: CellStyle)] = []
     /// The title the notes were printed under ("Help", from a Settings action), which the
@@ -44,15 +49,24 @@ final class FullScreenPresenter {
     /// A module's text made fit to print (a secret it carries removed).
     private func clean(_ text: String) -> String { Redaction.redact(text, jsonFields: false) }
 
+    /// The breadcrumb's next step: the screen's title, then one step further for each title it
+    /// gives while it shows (the same title again is the same step, asked again).
     func title(_ text: String) {
-        let index = max(depth - 1, 0)
+        let text = clean(text)
+        var index = max(depth - 1, 0) + steps
+        if steps > 0, titles.indices.contains(index - 1), titles[index - 1] == text {
+            index -= 1
+        } else {
+            steps += 1
+        }
         if titles.count > index { titles.removeSubrange(index...) }
         while titles.count < index { titles.append("") }
-        titles.append(clean(text))
+        titles.append(text)
     }
 
     func print(_ text: String) {
-        if notes.isEmpty { notesTitle = titles.indices.contains(depth - 1) ? titles[depth - 1] : nil }
+        let current = depth - 1 + max(steps - 1, 0)
+        if notes.isEmpty { notesTitle = titles.indices.contains(current) ? titles[current] : nil }
         notes.append((clean(text), []))
     }
 
@@ -91,7 +105,7 @@ final class FullScreenPresenter {
     }
 
     private var breadcrumb: String {
-        let steps = titles.prefix(depth).filter { !$0.isEmpty }
+        let steps = titles.prefix(max(depth - 1 + self.steps, depth)).filter { !$0.isEmpty }
         // The paged text's own title, unless it is the screen's (a screen paging its own text).
         let paged = pagedTitle.flatMap { $0.isEmpty || $0 == steps.last ? nil : $0 }
         return (steps + (paged.map { [$0] } ?? [])).joined(separator: " › ")
@@ -151,6 +165,10 @@ final class FullScreenPresenter {
         for item in items where optional.contains(item) {
             shown.removeAll { $0 == item }
             if DisplayWidth.of(joined(shown)) <= width { return joined(shown) }
+        }
+        // Every key with its word, closer together, before any word goes.
+        for separator in ["  ", " "] where DisplayWidth.of(shown.joined(separator: separator)) <= width {
+            return shown.joined(separator: separator)
         }
         var index = shown.count - 1
         while DisplayWidth.of(joined(shown)) > width, index >= 0 {
@@ -566,17 +584,20 @@ final class FullScreenPresenter {
             var values: [String: String] = [:]
             var given: [Line] = []
             for field in form.fields {
+                /// A refused answer, given back on the line to mend (never a secret).
+                var refused: String?
                 while true {
                     notes = kept
                     let prompt = (field.rule.map { "\(field.label) (\($0))" } ?? field.label) + ":"
                     // What the field holds is already on the line, to keep or edit.
-                    guard let raw = ask(prompt, secret: field.isSecret, above: given, initial: field.initial ?? "") else {
+                    guard let raw = ask(prompt, secret: field.isSecret, above: given, initial: refused ?? field.initial ?? "") else {
                         return .endOfInput
                     }
                     let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
                         feedback(problem, error: true)
+                        refused = field.isSecret ? nil : raw
                         continue
                     }
                     status = nil
@@ -595,9 +616,7 @@ final class FullScreenPresenter {
     /// a stray Enter never does): `1`, or Enter once the selection is moved to Continue,
     /// continues; `2`, `0`, Esc and `q` cancel.
     func confirm(_ title: String, _ message: String) -> Bool {
-        // A question over the screen: one step further in the breadcrumb.
-        depth += 1
-        defer { depth -= 1 }
+        // A question over the screen: one step further in the breadcrumb (``title(_:)``).
         print(message)
         let choice = menu(
             title, [label(.continue), label(.cancel)], details: [], keys: [1, 2], canGoBack: true, shortcuts: [], selecting: 1,
@@ -607,8 +626,6 @@ final class FullScreenPresenter {
 
     /// A message with OK: any of Enter, Esc, q or Space closes it.
     func alertOK(_ title: String, _ message: String) {
-        depth += 1
-        defer { depth -= 1 }
         print(message)
         _ = menu(title, [label(.ok)], details: [], keys: [1], canGoBack: true, shortcuts: [], quitting: text(.close))
     }
