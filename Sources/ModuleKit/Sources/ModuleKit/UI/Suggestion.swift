@@ -12,21 +12,31 @@ public struct Suggestion: Sendable, Equatable {
     /// Other words it is found by: its code, its names in other languages.
     public let terms: [String]
 
+    /// The title and the terms, then the value, folded once (``fold(_:)``): a list is filtered
+    /// anew at every key typed.
+    private let folded: [String]
+
     public init(_ title: String, value: String? = nil, terms: [String] = []) {
         self.title = title
         self.value = value ?? title
         self.terms = terms
+        folded = ([title] + terms + [value ?? title]).map(Self.fold)
+    }
+
+    public static func == (left: Suggestion, right: Suggestion) -> Bool {
+        left.title == right.title && left.value == right.value && left.terms == right.terms
     }
 
     /// How well `query` finds this suggestion, fzf-style, ignoring case and accents: `nil`
     /// when it does not; lower is better (the start of the title, then the start of a word or
     /// a term, then anywhere, then its letters in order).
-    func rank(_ query: String) -> Int? {
-        let wanted = Self.fold(query)
+    func rank(_ query: String) -> Int? { rank(folded: Self.fold(query)) }
+
+    /// ``rank(_:)`` of a query folded already.
+    private func rank(folded wanted: String) -> Int? {
         guard !wanted.isEmpty else { return 0 }
-        let texts = [title] + terms
         var best: Int?
-        for (index, text) in texts.map(Self.fold).enumerated() {
+        for (index, text) in folded.dropLast().enumerated() {
             let penalty = index == 0 ? 0 : 1
             let score: Int?
             if text.hasPrefix(wanted) {
@@ -65,18 +75,23 @@ public struct Suggestion: Sendable, Equatable {
 
     /// How exactly `query` names this suggestion: 0 its value (what the line mode takes first,
     /// a code), 1 its title or a term, `nil` not exactly.
-    private func exactness(_ query: String) -> Int? {
-        let wanted = Self.fold(query.trimmingCharacters(in: .whitespaces))
+    private func exactness(_ query: String) -> Int? { exactness(folded: Self.fold(query.trimmingCharacters(in: .whitespaces))) }
+
+    private func exactness(folded wanted: String) -> Int? {
         guard !wanted.isEmpty else { return nil }
-        if Self.fold(value) == wanted { return 0 }
-        return ([title] + terms).contains { Self.fold($0) == wanted } ? 1 : nil
+        if folded.last == wanted { return 0 }
+        return folded.dropLast().contains(wanted) ? 1 : nil
     }
 
     /// The suggestions `query` finds, best first (ties in the given order): the exact ones
     /// before any other, one whose value it is first of all.
     static func filter(_ suggestions: [Suggestion], by query: String) -> [Suggestion] {
-        suggestions.enumerated().compactMap { entry in
-            entry.element.rank(query).map { rank in (entry.offset, entry.element.exactness(query).map { $0 - 2 } ?? rank, entry.element) }
+        let wanted = fold(query)
+        let exact = fold(query.trimmingCharacters(in: .whitespaces))
+        return suggestions.enumerated().compactMap { entry in
+            entry.element.rank(folded: wanted).map { rank in
+                (entry.offset, entry.element.exactness(folded: exact).map { $0 - 2 } ?? rank, entry.element)
+            }
         }
         .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.2)
     }

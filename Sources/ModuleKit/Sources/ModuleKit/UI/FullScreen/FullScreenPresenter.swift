@@ -311,7 +311,8 @@ final class FullScreenPresenter {
         /// The item the last click hit (a second click on it opens it).
         var clicked: Int?
         let width = keys.map { String($0).count }.max() ?? 1
-        let choices = zip(keys, items).map { Suggestion("\($0.0). \($0.1)", value: $0.1) }
+        // The items as the filter finds them (number and text), each folded once.
+        let filterable = zip(keys, items).enumerated().map { Suggestion("\($1.0). \($1.1)", value: "\($0)") }
         let isShortcut = { (character: Character) in
             shortcuts.contains { String($0.key).lowercased() == String(character).lowercased() }
         }
@@ -322,13 +323,7 @@ final class FullScreenPresenter {
             if !details.isEmpty { body.append(Line(text: "")) }
             let first = body.count
             // The items shown: all, or those the filter finds, best first.
-            let shown: [Int] =
-                filter.map { editor in
-                    Suggestion.filter(
-                        Array(zip(choices.indices, choices).map { Suggestion($0.1.title, value: "\($0.0)") }), by: editor.string
-                    )
-                    .compactMap { Int($0.value) }
-                } ?? Array(items.indices)
+            let shown: [Int] = filter.map { Suggestion.filter(filterable, by: $0.string).compactMap { Int($0.value) } } ?? Array(items.indices)
             if !shown.isEmpty && !shown.contains(selected) { selected = shown[0] }
             let position = shown.firstIndex(of: selected) ?? 0
             for index in shown {
