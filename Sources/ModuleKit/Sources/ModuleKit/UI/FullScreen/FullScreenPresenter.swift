@@ -323,7 +323,8 @@ final class FullScreenPresenter {
             if !details.isEmpty { body.append(Line(text: "")) }
             let first = body.count
             // The items shown: all, or those the filter finds, best first.
-            let shown: [Int] = filter.map { Suggestion.filter(filterable, by: $0.string).compactMap { Int($0.value) } } ?? Array(items.indices)
+            let shown: [Int] =
+                filter.map { Suggestion.filter(filterable, by: $0.string).compactMap { Int($0.value) } } ?? Array(items.indices)
             if !shown.isEmpty && !shown.contains(selected) { selected = shown[0] }
             let position = shown.firstIndex(of: selected) ?? 0
             for index in shown {
