@@ -40,6 +40,7 @@ extension HostRuntime {
                 report.provides = inspected.descriptor.provides
                 report.requires = inspected.descriptor.requires
                 report.uses = inspected.descriptor.uses
+                report.commands = inspected.descriptor.commands
                 report.sha256 = inspected.sha256
                 state.inspected[entry.name] = inspected
                 if options.recordsCrashes {
@@ -140,6 +141,7 @@ extension HostRuntime {
             reports[index].provides = descriptor.provides
             reports[index].requires = descriptor.requires
             reports[index].uses = descriptor.uses
+            reports[index].commands = descriptor.commands
         }
     }
 

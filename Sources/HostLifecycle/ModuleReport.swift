@@ -73,6 +73,8 @@ public struct ModuleReport: Sendable, Equatable {
     public var provides: [String] = []
     public var requires: [String] = []
     public var uses: [String] = []
+    /// The commands its manifest declares, from its descriptor (not in `--json`).
+    package var commands: [DeclaredCommand]?
     /// The library's SHA-256, when it was computed (`modules --json`, or a `sha256` pin).
     public var sha256: String?
     /// What it cost each phase of the start it came through.

@@ -135,3 +135,26 @@ import Testing
         }
     }
 }
+
+/// The commands section a module's manifest declares (`command add --country --city`): read
+/// for completion and the manual, each command a word and its options, anything else refused.
+@Suite struct DeclaredCommandsTests {
+    static func section(_ payload: String) -> [UInt8] {
+        let length = UInt32(payload.utf8.count)
+        return Array("MHCM".utf8) + [1, 0, 0, 0] + (0..<4).map { UInt8((length >> (8 * UInt32($0))) & 0xff) } + Array(payload.utf8)
+    }
+
+    @Test func aCommandIsAWordAndItsOptions() throws {
+        let commands = try DeclaredCommand.list(section: Self.section("list --json\nadd --country --city\nreset-password\n"))
+        #expect(
+            commands == [
+                DeclaredCommand(name: "list", options: ["--json"]), DeclaredCommand(name: "add", options: ["--country", "--city"]),
+                DeclaredCommand(name: "reset-password", options: []),
+            ])
+    }
+
+    @Test(arguments: ["List\n", "add -c\n", "add --Country\n", "a\u{1B}b\n", "add --\n"])
+    func anythingElseIsRefused(payload: String) {
+        #expect(throws: DescriptorError.self) { try DeclaredCommand.list(section: Self.section(payload)) }
+    }
+}

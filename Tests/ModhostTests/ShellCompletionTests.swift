@@ -47,8 +47,12 @@ import Testing
         #expect(try complete(["modhost", "modules", "--t"]) == ["--timing"])
         #expect(try complete(["modhost", "graph", "--t"]).isEmpty, "--timing is modules' own")
         #expect(try complete(["modhost", "--only", "Geo", "gr"]) == ["graph"], "an option's value is no command")
-        #expect(try complete(["modhost", "geo", ""]).allSatisfy { !["modules", "check", "graph"].contains($0) })
-        #expect(try complete(["modhost", "geo", "a"]).isEmpty, "not 'auth': geo's words are geo's")
+        // A module's commands and their options, from its manifest's section (no library opened).
+        #expect(try complete(["modhost", "geo", ""]) == ["list", "add", "rename", "remove"])
+        #expect(try complete(["modhost", "geo", "a"]) == ["add"], "not 'auth': geo's words are geo's")
+        #expect(try complete(["modhost", "geo", "add", "--c"]) == ["--config", "--country", "--city"])
+        #expect(try complete(["modhost", "--only", "Geo", "geo", "list", "--j"]) == ["--json"])
+        #expect(try complete(["modhost", "geo", "list", ""]).isEmpty)
         #expect(host.crashRecords == "", "no library was opened")
     }
 
@@ -79,15 +83,17 @@ import Testing
         #expect(firsts == ["--only", "Geo", "geo", "warn"], "\(result.stdout)")
         let words = try run(
             "/usr/bin/fish",
-            #"modhost completion fish | source; complete -C"modhost graph --format "; echo SEP; complete -C"modhost completion "; echo SEP; complete -C"modhost modules --"; echo SEP; complete -C"modhost geo ""#,
+            #"modhost completion fish | source; complete -C"modhost graph --format "; echo SEP; complete -C"modhost completion "; echo SEP; complete -C"modhost modules --"; echo SEP; complete -C"modhost geo "; echo SEP; complete -C"modhost geo add --c""#,
             in: host)
         let parts = words.stdout.components(separatedBy: "SEP\n").map { $0.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } }
-        #expect(parts.count == 4, "\(words.stdout)")
-        guard parts.count == 4 else { return }
+        #expect(parts.count == 5, "\(words.stdout)")
+        guard parts.count == 5 else { return }
         #expect(parts[0] == ["dot", "svg", "text"] || parts[0] == ["text", "dot", "svg"], "\(parts[0])")
         #expect(Set(parts[1]) == ["bash", "zsh", "fish"], "\(parts[1])")
         #expect(parts[2].filter { $0 == "--json" }.count == 1 && parts[2].contains("--timing"), "\(parts[2])")
         #expect(!parts[3].contains("modules") && !parts[3].contains("graph"), "\(parts[3])")
+        #expect(Set(parts[3]) == ["list", "add", "rename", "remove"], "\(parts[3])")
+        #expect(parts[4].contains("--country") && parts[4].contains("--city"), "\(parts[4])")
     }
 
     @Test func theManualRendersWithManAndHasEveryCommandAndOption() throws {

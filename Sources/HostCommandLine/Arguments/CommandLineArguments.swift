@@ -28,6 +28,9 @@ struct CommandLineArguments: Equatable {
         case manual
         /// Internal: the names of modules.json's modules (`words`: as commands), for completion.
         case listModules(words: Bool)
+        /// `__commands WORD [COMMAND]`: the commands module WORD's manifest declares, or that
+        /// command's options, for completion (no library opened).
+        case listCommands(module: String, command: String?)
         /// Internal: load these modules in this process and report each (what `check` runs in
         /// a child process, so a library's code cannot crash, stop or hang `check`).
         case probe(names: [String])

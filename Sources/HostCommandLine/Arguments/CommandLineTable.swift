@@ -130,6 +130,9 @@ enum CommandLineTable {
             id: "modules.names", word: "__modules", usage: "__modules [words]", summary: [],
             make: { rest, _ in .listModules(words: rest.first == "words") }, hidden: true),
         Builtin(
+            id: "modules.commands", word: "__commands", usage: "__commands MODULE [COMMAND]", summary: [],
+            make: { rest, _ in .listCommands(module: rest.first ?? "", command: rest.dropFirst().first) }, hidden: true),
+        Builtin(
             id: "probe", word: "__probe", usage: "__probe NAME...", summary: [], make: { rest, _ in .probe(names: rest) }, hidden: true),
     ]
 

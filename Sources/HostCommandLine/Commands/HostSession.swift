@@ -56,6 +56,17 @@ struct HostSession {
             return ModhostCommandLine.exitSuccess
         case .graph(let format):
             return graph(format)
+        case .listCommands(let word, let command):
+            // From the descriptors, as help: no module code runs, no library is opened.
+            runtime.planOnly()
+            let module = runtime.modules.first { ModuleName($0.name).commandWord == word && $0.state == .active }
+            let declared = module?.commands ?? []
+            if let command {
+                for option in declared.first(where: { $0.name == command })?.options ?? [] { console.print(option) }
+            } else {
+                for declaration in declared { console.print(declaration.name) }
+            }
+            return ModhostCommandLine.exitSuccess
         case .listModules(let words):
             // From modules.json only: completion must never run module code, nor open a library.
             for entry in runtime.configuration.modules { console.print(words ? ModuleName(entry.name).commandWord : entry.name) }
@@ -162,8 +173,25 @@ struct HostSession {
         case .failure(let status): return status.code
         case .success(let (entry, commands)):
             console.out(HelpText.renderModule(entry.name, commands: commands, strings: runtime.strings))
+            warnIfManifestDiffers(entry.name, commands)
             return ModhostCommandLine.exitSuccess
         }
+    }
+
+    /// A module whose manifest declares other commands (or options) than it has: completion
+    /// follows the manifest, so its author is told here, where they look at its commands.
+    private func warnIfManifestDiffers(_ name: String, _ commands: [ModuleCommand]) {
+        guard let declared = runtime.modules.first(where: { $0.name == name })?.commands else { return }
+        let actual = commands.map { DeclaredCommand(name: $0.name, options: $0.options.map(\.name)) }
+        let describe = { (list: [DeclaredCommand]) in
+            list.map { ([$0.name] + $0.options.sorted()).joined(separator: " ") }.sorted().joined(separator: "; ")
+        }
+        guard describe(declared) != describe(actual) else { return }
+        console.warning(
+            HostText(
+                "manifest.commands.differ",
+                "module '%@': its module.manifest declares the commands '%@', but it has '%@'; completion follows the manifest: update its 'command' lines",
+                [.plain(name), .plain(describe(declared)), .plain(describe(actual))]))
     }
 
     /// Starts the modules and returns the entry and commands of module `name`; when there is

@@ -93,18 +93,21 @@ enum ShellCompletion {
             # every word is completed in its place (an option's value, a command's own options and
             # argument); module names come from 'modhost __modules', which opens no library.
             _modhost() {
-                local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" words="" options="\(globalOptionNames.joined(separator: " "))"
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" sub="" words="" options="\(globalOptionNames.joined(separator: " "))"
                 [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
-                # The command: the first word that is no option and no option's value.
+                # The command, and a module's command after it: the first words that are no
+                # option and no option's value.
                 local i=1
                 while [ "$i" -lt "$COMP_CWORD" ]; do
                     case "${COMP_WORDS[i]}" in
                         \(optionsTakingValues.joined(separator: "|"))) i=$((i + 1)) ;;
                         -*) ;;
-                        *) command="${COMP_WORDS[i]}"; break ;;
+                        *) if [ -z "$command" ]; then command="${COMP_WORDS[i]}"; elif [ -z "$sub" ]; then sub="${COMP_WORDS[i]}"; fi ;;
                     esac
                     i=$((i + 1))
                 done
+                local builtin=0
+                case "$command" in \(commandWords.joined(separator: "|"))) builtin=1 ;; esac
                 case "$prev" in
                     \(options(taking: .modules).joined(separator: "|")))
                         COMPREPLY=($(compgen -W "$(modhost __modules 2>/dev/null | tr '\\n' ' ')" -- "$cur")); return ;;
@@ -118,6 +121,10 @@ enum ShellCompletion {
                 case "$command" in
             \(ownOptions.joined(separator: "\n"))
                 esac
+                # A module's command's options, from its manifest (no library is opened).
+                if [ "$builtin" = 0 ] && [ -n "$sub" ]; then
+                    options="$options $(modhost __commands "$command" "$sub" 2>/dev/null | tr '\\n' ' ')"
+                fi
                 if [[ "$cur" == -* ]]; then
                     COMPREPLY=($(compgen -W "$options" -- "$cur")); return
                 fi
@@ -125,6 +132,7 @@ enum ShellCompletion {
                     "") words="\(commandWords.joined(separator: " ")) $(modhost __modules words 2>/dev/null | tr '\\n' ' ')" ;;
                     help) words="\(commandWords.filter { $0 != "help" }.joined(separator: " ")) $(modhost __modules words 2>/dev/null | tr '\\n' ' ')" ;;
             \(arguments.joined(separator: "\n"))
+                    *) [ "$builtin" = 0 ] && [ -z "$sub" ] && words="$(modhost __commands "$command" 2>/dev/null | tr '\\n' ' ')" ;;
                 esac
                 COMPREPLY=($(compgen -W "$words" -- "$cur"))
             }
@@ -146,6 +154,14 @@ enum ShellCompletion {
         for (word, values) in commandArguments {
             lines.append("complete -c modhost -n '__fish_seen_subcommand_from \(word)' -a '\(values.joined(separator: " "))'")
         }
+        // A module's commands after its word, and a command's options after it, from the
+        // module's manifest (`modhost __commands`, which opens no library).
+        lines += [
+            "function __modhost_words; set -l t (commandline -opc); set -e t[1]; string match -v -- '-*' $t; end",
+            "function __modhost_module; set -l w (__modhost_words); test (count $w) -ge 1; and not contains -- $w[1] \(commandWords.joined(separator: " ")); and echo $w[1]; end",
+            "complete -c modhost -n 'set -l w (__modhost_words); test (count $w) -eq 1; and __modhost_module >/dev/null' -a '(modhost __commands (__modhost_module) 2>/dev/null)'",
+            "complete -c modhost -n 'set -l w (__modhost_words); test (count $w) -ge 2; and __modhost_module >/dev/null' -a '(set -l w (__modhost_words); modhost __commands $w[1] $w[2] 2>/dev/null)'",
+        ]
         // Each option once: a global one everywhere, a command's own after that command.
         var written: Set<String> = []
         for option in allOptions {

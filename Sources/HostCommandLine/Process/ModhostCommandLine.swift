@@ -119,7 +119,7 @@ public enum ModhostCommandLine {
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
         options.recordsCrashes = parsed.recordsCrashes
         switch parsed.command {
-        case .check, .probe, .bisect: options.readOnly = true
+        case .check, .probe, .bisect, .listCommands: options.readOnly = true
         case .modules(let json, let timing):
             options.hashLibraries = json
             options.measuresMemory = timing

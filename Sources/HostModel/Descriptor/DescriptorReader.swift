@@ -12,9 +12,18 @@ package enum DescriptorReader {
     package static let sectionName = ".modhost_descriptor"
     static let contractsSectionName = ".modhost_contracts"
 
-    /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved).
+    static let commandsSectionName = ".modhost_commands"
+
+    /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved), with
+    /// the commands its manifest declares when the library records them.
     package static func read(fileDescriptor fd: Int32) throws(DescriptorError) -> ModuleDescriptor {
-        try ModuleDescriptor(section: try section(sectionName, of: fd))
+        var descriptor = try ModuleDescriptor(section: try section(sectionName, of: fd))
+        // Only for completion and the manual: a library without them (built before SDK 1.6.0)
+        // or with a broken list loads as before.
+        // A manifest with no 'command' line declares nothing (not "no commands").
+        let declared = try? DeclaredCommand.list(section: try section(commandsSectionName, of: fd))
+        descriptor.commands = declared?.isEmpty == false ? declared : nil
+        return descriptor
     }
 
     /// Reads the version a contracts library records (`nil` when it records none: its target

@@ -17,9 +17,39 @@ public struct ModuleDescriptor: Sendable, Equatable {
     /// The contracts libraries (outside the kit) the module was built against, by version;
     /// empty before format 4.
     public var contracts: [ContractsVersion] = []
+    /// The commands the module's manifest declares (section `.modhost_commands`, SDK 1.6.0);
+    /// `nil` for a library built before them, or whose section is unreadable.
+    public var commands: [DeclaredCommand]?
 
     /// A descriptor of format 1 to 3, from a kit before SDK 1.0.0: no host of SDK 1 loads it.
     public var isBeforeVersioning: Bool { compiler == nil }
+}
+
+/// A command a module's manifest declares: its word and its options (`add --country --city`).
+public struct DeclaredCommand: Sendable, Equatable {
+    public var name: String
+    public var options: [String]
+
+    public init(name: String, options: [String]) {
+        self.name = name
+        self.options = options
+    }
+
+    /// Parses the commands section (`MHCM`): a command a line, its word then its options.
+    static func list(section bytes: [UInt8]) throws(DescriptorError) -> [DeclaredCommand] {
+        let (_, lines) = try SectionFrame.parse(bytes, magic: "MHCM", formats: 1...1)
+        return try lines.filter { !$0.isEmpty }.map { line throws(DescriptorError) in
+            let words = line.split(separator: " ").map(String.init)
+            let isWord = { (word: Substring) in
+                !word.isEmpty && word.count <= 64
+                    && word.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7a).contains($0) }
+            }
+            guard let name = words.first, isWord(Substring(name)),
+                words.dropFirst().allSatisfy({ $0.hasPrefix("--") && isWord($0.dropFirst(2)) })
+            else { throw .malformed("declares command '\(Escaped(String(line.prefix(80))))', not a word and its options") }
+            return DeclaredCommand(name: name, options: Array(words.dropFirst()))
+        }
+    }
 }
 
 /// A contracts library's name and semantic version: as a module records it, or as the library

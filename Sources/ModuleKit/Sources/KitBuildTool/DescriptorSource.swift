@@ -10,6 +10,10 @@
 enum DescriptorSource {
     static let section = ".modhost_descriptor"
     static let formatVersion: UInt16 = 4
+    /// The commands the manifest declares, one a line ("add --country --city"), in a section of
+    /// their own (magic `MHCM`, format 1), so that a host of an earlier SDK reads the
+    /// descriptor as before.
+    static let commandsSection = ".modhost_commands"
 
     /// Where SwiftPM puts the target's resources (`<Package>_<Target>.resources`, beside the
     /// library), and whether they include `Strings`.
@@ -31,6 +35,8 @@ enum DescriptorSource {
             "contracts=\(contracts.map { "\($0.name):\($0.version)" }.joined(separator: ","))",
         ].map { $0 + "\n" }.joined()
         let bytes = ELFSectionSource.bytes(magic: "MHDS", format: formatVersion, payload: payload)
+        let commands = manifest.commands.map { ([$0.name] + $0.options).joined(separator: " ") + "\n" }.joined()
+        let commandBytes = ELFSectionSource.bytes(magic: "MHCM", format: 1, payload: commands)
         func routes(_ names: [String]) -> String {
             "[" + names.map { ".route((any \($0)).self)" }.joined(separator: ", ") + "]"
         }
@@ -53,6 +59,9 @@ enum DescriptorSource {
 
             /// The same facts as plain bytes, which the host reads from the file before it opens it.
             \(ELFSectionSource.declaration(section: section, name: "_modhostModuleDescriptor", bytes: bytes))
+
+            /// The commands its manifest declares, for completion and the manual.
+            \(ELFSectionSource.declaration(section: commandsSection, name: "_modhostModuleCommands", bytes: commandBytes))
 
             """
     }

@@ -8,10 +8,14 @@
 /// import Contracts
 /// provides GeoRoute
 /// uses AuthRoute
+/// command list --json
+/// command add --country --city
 /// ```
 ///
 /// One keyword a line; `import`, `provides`, `requires` and `uses` may repeat and take names
-/// separated by spaces or commas. Every problem is an error naming the file and line.
+/// separated by spaces or commas. `command` names one of the module's commands and its options,
+/// so that shell completion and the manual know them without opening the library. Every
+/// problem is an error naming the file and line.
 struct ManifestFile {
     var type = ""
     var name = ""
@@ -20,6 +24,8 @@ struct ManifestFile {
     var provides: [String] = []
     var requires: [String] = []
     var uses: [String] = []
+    /// Each command the module contributes, with its options, in the manifest's order.
+    var commands: [(name: String, options: [String])] = []
 
     static func parse(_ text: String, path: String) throws(ToolError) -> ManifestFile {
         var manifest = ManifestFile()
@@ -57,8 +63,18 @@ struct ManifestFile {
                 case "requires": manifest.requires += values
                 default: manifest.uses += values
                 }
+            case "command":
+                guard let name = values.first, isCommandWord(name) else {
+                    throw fail("'command' takes a command's name (lowercase letters, digits and '-'), then its options")
+                }
+                guard !manifest.commands.contains(where: { $0.name == name }) else { throw fail("command '\(name)' is given twice") }
+                let options = Array(values.dropFirst())
+                if let bad = options.first(where: { !$0.hasPrefix("--") || !isCommandWord(String($0.dropFirst(2))) }) {
+                    throw fail("'\(bad)' is not an option: options are '--' and lowercase letters, digits and '-'")
+                }
+                manifest.commands.append((name, options))
             default:
-                throw fail("unknown keyword '\(keyword)'; use type, name, version, import, provides, requires or uses")
+                throw fail("unknown keyword '\(keyword)'; use type, name, version, import, provides, requires, uses or command")
             }
         }
         for keyword in ["type", "name", "version"] where !seen.contains(keyword) {
@@ -70,6 +86,12 @@ struct ManifestFile {
     private static func isIdentifier(_ value: String) -> Bool {
         guard value.count <= 128, let first = value.utf8.first, isLetter(first) else { return false }
         return value.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    /// A command's word as a person types it: lowercase letters, digits and `-`, a letter first.
+    private static func isCommandWord(_ value: String) -> Bool {
+        guard value.count <= 64, let first = value.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return value.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
