@@ -18,6 +18,9 @@ package final class AttributedScreen: Screen {
         screen is AttributedScreen ? screen : AttributedScreen(module: module, screen: screen, runtime: runtime)
     }
 
+    /// The module's own title, asked under the guard as its screen is.
+    package var title: String? { runtime.guarded(module, .screen) { screen.title } }
+
     package func show(_ ui: TerminalUI) -> Navigation {
         let next = runtime.guarded(module, .screen) { screen.show(ui) }
         switch next {

@@ -108,6 +108,9 @@ import Testing
         for usage in ["modules [--json]", "bisect -- ARGS...", "completion SHELL", "--config PATH", "--keep NAME", "--log-level LEVEL"] {
             #expect(text.contains(usage), "\(usage) is in the manual")
         }
+        // The commands the world's modules declare in their manifests (no library opened).
+        #expect(text.contains("MODULE COMMANDS") && text.contains("add [--country] [--city]"), "\(text)")
+        #expect(host.crashRecords == "", "no library was opened")
         // The keys of the full-screen app, as '?' shows them.
         #expect(text.contains("KEYS") && text.contains("filter the items") && text.contains("move in the line"), "\(text)")
         #expect(!rendered.stderr.contains("warning"), "\(rendered.stderr)")

@@ -290,6 +290,28 @@ import Testing
         _ = try app.waitForExit()
     }
 
+    /// Right after Settings switches to French, the breadcrumb speaks French all along its path
+    /// ("Accueil › Réglages"), not "Home › Réglages".
+    @Test func theBreadcrumbSpeaksTheLanguageJustChosen() throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil(describing: "Home") { $0.isAlternate && $0.lines.first?.contains("Home") == true }
+        try app.waitForInput()
+        // Home: 1 Places, 2 Settings; Settings: 3 Language; then 3 Français.
+        app.type("2")
+        try app.waitUntil(describing: "Settings") { $0.lines.first?.contains("Home › Settings") == true }
+        try app.waitForInput()
+        app.type("3")
+        try app.waitFor("Français")
+        try app.waitForInput()
+        app.type("3")
+        let screen = try app.waitUntil(describing: "French") { $0.contains("Langue") && $0.lines.first?.contains("Réglages") == true }
+        #expect(screen.lines.first?.trimmingCharacters(in: .whitespaces) == "Accueil › Réglages", "\(screen.lines.first ?? "")")
+        app.type("q")
+        _ = try app.waitForExit()
+    }
+
     /// `settings list` says an unset value is not set; `--json` keeps it empty.
     @Test func anUnsetSettingSaysSo() throws {
         let host = try world()

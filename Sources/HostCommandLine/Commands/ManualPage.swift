@@ -4,7 +4,9 @@ import ModuleKit
 
 /// `modhost manual`: the manual page, `modhost.1` in roff, made from the one command table.
 enum ManualPage {
-    static var text: String {
+    /// The page, with a MODULE COMMANDS section for `modules`: each enabled module's command
+    /// word and the commands its manifest declares.
+    static func text(modules: [(String, [DeclaredCommand])] = []) -> String {
         var lines = [
             #".TH MODHOST 1 "" "modhost \#(HostRuntime.version)" "User Commands""#,
             ".SH NAME",
@@ -29,6 +31,7 @@ enum ManualPage {
         for option in CommandLineTable.options {
             lines += [".TP", ".B " + escape(option.usage), escape(option.summary.joined(separator: " "))]
         }
+        lines += moduleCommands(modules)
         lines += keys
         lines += [
             ".SH ENVIRONMENT",
@@ -43,6 +46,22 @@ enum ManualPage {
             escape("'modhost completion bash|zsh|fish' prints a completion script; docs/USING.md and docs/OPERATING.md in the sources."),
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the modules of this run's modules.json add, from their manifests.
+    static func moduleCommands(_ modules: [(String, [DeclaredCommand])]) -> [String] {
+        guard !modules.isEmpty else { return [] }
+        var lines = [
+            ".SH MODULE COMMANDS",
+            escape(
+                "The enabled modules of this modules.json add these; 'modhost <module> <command> --help' shows one's options and an example."
+            ),
+        ]
+        for (word, commands) in modules {
+            let list = commands.map { ([$0.name] + $0.options.map { "[\($0)]" }).joined(separator: " ") }
+            lines += [".TP", ".B " + escape("modhost \(word)"), escape(list.joined(separator: ", "))]
+        }
+        return lines
     }
 
     /// The keys of the full-screen app, as `?` shows them on each kind of screen: the host's

@@ -59,7 +59,7 @@ public enum ModhostCommandLine {
             console.out(ShellCompletion.script(for: shell) ?? "")
             return exitSuccess
         case .manual:
-            console.out(ManualPage.text)
+            console.out(ManualPage.text(modules: declaredCommands(parsed, environment: environment)))
             return exitSuccess
         default:
             break
@@ -183,6 +183,25 @@ public enum ModhostCommandLine {
 
     /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when
     /// it cannot be: then opening it at start says why, and modules that store data fail.
+    /// The commands each enabled module of this run's modules.json declares in its manifest,
+    /// read from the descriptors as `--help` reads them (no library opened, no module code
+    /// run): for the manual page. Nothing when the file or a module cannot be read.
+    @MainActor
+    static func declaredCommands(_ parsed: CommandLineArguments, environment: [String: String]) -> [(String, [DeclaredCommand])] {
+        let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
+        guard
+            let configuration = try? ModulesFileDecoder(defaultSearchPath: executableFolder()).read(contentsOf: configPath).configuration()
+        else { return [] }
+        var options = RuntimeOptions(
+            only: nil, enable: [], disable: [], logLevel: .critical,
+            dataFolder: dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
+        options.readOnly = true
+        guard let runtime = try? HostRuntime(configuration: configuration, options: options, environment: environment, logSink: { _ in })
+        else { return [] }
+        runtime.planOnly()
+        return runtime.modules.compactMap { module in module.commands.map { (ModuleName(module.name).commandWord, $0) } }
+    }
+
     static func dataFolder(_ given: String) -> String {
         (try? ModuleStorage.resolveDataFolder(given)) ?? given
     }

@@ -16,6 +16,9 @@ final class HomeScreen: Screen {
         self.auth = auth
     }
 
+    /// Home in the language in force (the breadcrumb asks while Settings shows).
+    var title: String? { runtime.strings[.homeTitle] }
+
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = runtime.strings
         // Asked each time, so entries follow the current locale.

@@ -85,6 +85,9 @@ public final class PlacesView: Screen {
         self.interactor = interactor
     }
 
+    /// Places in the language in force, for the breadcrumb of the screens above.
+    public var title: String? { router.strings[.placesTitle] }
+
     public func show(_ ui: TerminalUI) -> Navigation {
         let strings = router.strings
         var list: [String] = []

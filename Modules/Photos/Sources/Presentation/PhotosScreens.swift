@@ -15,6 +15,9 @@ final class PhotosMenuScreen: Screen {
         self.perPage = perPage
     }
 
+    /// Photos in the language in force, for the breadcrumb of the screens above.
+    var title: String? { context.strings[.menuTitle] }
+
     func show(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
         let geo = context.resolver.ifAvailable((any GeoRoute).self)

@@ -8,6 +8,9 @@ final class SettingsScreen: Screen {
     let service: SettingsService
     let context: ModuleContext
 
+    /// Settings in the language in force, for the breadcrumb of the screens above.
+    var title: String? { context.strings[.title] }
+
     init(service: SettingsService, context: ModuleContext) {
         self.service = service
         self.context = context

@@ -4,6 +4,18 @@
 @MainActor
 public protocol Screen: AnyObject {
     func show(_ ui: TerminalUI) -> Navigation
+    /// Its title as it would show it now, in the current language: the breadcrumb asks the
+    /// screens below the one on view, so that it speaks the language just chosen (Settings'
+    /// language) and not the one they were shown in. `nil` (the default): the title the
+    /// screen last showed.
+    ///
+    /// - Since: SDK 1.6.0.
+    var title: String? { get }
+}
+
+extension Screen {
+    /// The title the screen last showed is used.
+    public var title: String? { nil }
 }
 
 /// Where the app goes after a screen.
@@ -58,6 +70,8 @@ public final class Navigator {
                 continue
             }
             ui.fullScreen?.depth = stack.count
+            // The screens below, as they would title themselves now (the language may change).
+            ui.fullScreen?.liveTitles = stack.dropLast().map(\.title)
             apply(top.show(ui))
         }
         pending.removeAll()

@@ -17,6 +17,9 @@ final class FullScreenPresenter {
     var depth = 1 {
         didSet { steps = 0 }
     }
+    /// The titles the screens below the one on view give now (``Screen/title``), by level;
+    /// `nil` where a screen does not say, and its last shown title is used.
+    var liveTitles: [String?] = []
     /// The titles the screen on view has given since it began to show: its own, then each
     /// question or list it asks on the way (Places' "Which city?"), a step further each.
     private var steps = 0
@@ -105,7 +108,10 @@ final class FullScreenPresenter {
     }
 
     private var breadcrumb: String {
-        let steps = titles.prefix(max(depth - 1 + self.steps, depth)).filter { !$0.isEmpty }
+        let shown = titles.prefix(max(depth - 1 + self.steps, depth)).enumerated().map { level, title in
+            level < depth - 1 && liveTitles.indices.contains(level) ? liveTitles[level].map(clean) ?? title : title
+        }
+        let steps = shown.filter { !$0.isEmpty }
         // The paged text's own title, unless it is the screen's (a screen paging its own text).
         let paged = pagedTitle.flatMap { $0.isEmpty || $0 == steps.last ? nil : $0 }
         return (steps + (paged.map { [$0] } ?? [])).joined(separator: " › ")
