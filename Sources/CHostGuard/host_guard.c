@@ -131,7 +131,10 @@ static void write_outcome(const char *outcome) {
 void modhost_guard_restore_terminal(void) {
     int length = atomic_exchange(&screen_reset_length, 0);
     if (length > 0) (void)write(STDOUT_FILENO, screen_reset, (size_t)length);
-    if (terminal_saved) tcsetattr(STDIN_FILENO, TCSANOW, &saved_terminal);
+    /* Only from the terminal's foreground: a process in the background (zsh runs the command
+     * of 'source <(modhost completion zsh)' there) that set the terminal would be stopped by
+     * SIGTTOU, and the shell with it. tcgetpgrp and getpgrp are async-signal-safe. */
+    if (terminal_saved && tcgetpgrp(STDIN_FILENO) == getpgrp()) tcsetattr(STDIN_FILENO, TCSANOW, &saved_terminal);
 }
 
 void modhost_guard_set_screen_reset(const char *sequence) {

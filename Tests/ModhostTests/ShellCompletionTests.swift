@@ -115,4 +115,51 @@ import Testing
         #expect(text.contains("KEYS") && text.contains("filter the items") && text.contains("move in the line"), "\(text)")
         #expect(!rendered.stderr.contains("warning"), "\(rendered.stderr)")
     }
+
+    /// A person at a terminal: each shell in a tmux pane, the script loaded as its header says,
+    /// a line typed and TAB pressed; what the pane shows is what the person sees.
+    @Test(arguments: [
+        ("bash", "/bin/bash --norc --noprofile", "source <(modhost completion bash)"),
+        ("zsh", "/usr/bin/zsh -f", "source <(modhost completion zsh)"),
+        ("fish", "/usr/bin/fish --no-config", "modhost completion fish | source"),
+    ])
+    func tabInARealShellInTmux(shell: String, command: String, load: String) throws {
+        let host = try world()
+        let tmux = try #require(["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let socket = "modhost-completion-\(shell)-\(getpid())"
+        let conf = try TestEnvironment.temporaryFolder() + "/tmux.conf"
+        try Data("set -g status off\n".utf8).write(to: URL(fileURLWithPath: conf))
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try ChildProcess.run(tmux, ["-L", socket, "-f", conf] + arguments, environment: host.environment, deadline: 30)
+        }
+        let environment = host.environment.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        _ = try run(["new-session", "-d", "-x", "120", "-y", "30", "-c", host.folder] + environment + [command])
+        defer { _ = try? run(["kill-server"]) }
+        func screen() throws -> String { try run(["capture-pane", "-p"]).stdout }
+        func waitFor(_ text: String) throws -> String {
+            let deadline = ContinuousClock.now + .seconds(20)
+            var shown = try screen()
+            while !shown.contains(text), ContinuousClock.now < deadline {
+                usleep(50_000)
+                shown = try screen()
+            }
+            return shown
+        }
+        _ = try run(["send-keys", "-l", load + "; echo LOADED"])
+        _ = try run(["send-keys", "Enter"])
+        #expect(try waitFor("LOADED\n").contains("LOADED\n"))
+        // A module's commands after its word.
+        _ = try run(["send-keys", "-l", "modhost geo "])
+        _ = try run(["send-keys", "Tab", "Tab"])
+        let commands = try waitFor("rename")
+        #expect(["list", "add", "rename", "remove"].allSatisfy { commands.contains($0) }, "\(shell): \(commands)")
+        _ = try run(["send-keys", "C-u"])
+        _ = try run(["send-keys", "C-c"])
+        // An option's values.
+        _ = try run(["send-keys", "-l", "modhost graph --format "])
+        _ = try run(["send-keys", "Tab", "Tab"])
+        let formats = try waitFor("svg")
+        #expect(formats.contains("dot") && formats.contains("svg") && formats.contains("text"), "\(shell): \(formats)")
+        #expect(host.crashRecords == "", "no library was opened")
+    }
 }
