@@ -20,9 +20,9 @@ let moduleHostTesting: Target.Dependency = .product(name: "ModuleHostTesting", p
 func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
 
 // MARK: - Feature modules
-// One package per feature module, in Modules/<Name> (see Modules/README.md): its library
+// One package per feature module, in Plugins/<Name> (see Plugins/README.md): its library
 // lib<Name>.so, its code (<Name>Feature) and its unit tests, built and tested alone with
-// `swift test --package-path Modules/<Name>` like a module outside this repository. This package
+// `swift test --package-path Plugins/<Name>` like a module outside this repository. This package
 // depends on each for its library, and runs its unit tests with every other test (the test
 // targets of a dependency never run on their own).
 let featureModules = ["Auth", "Geo", "Photos", "Settings"]
@@ -138,7 +138,7 @@ for name in featureModules {
         .testTarget(
             name: "\(name)Tests",
             dependencies: [feature(name), moduleKit, contracts, moduleKitTesting] + (featureTestDependencies[name] ?? []),
-            path: "Modules/\(name)/Tests"))
+            path: "Plugins/\(name)/Tests"))
 }
 for name in layeredFixtures {
     targets += layeredModule(name, in: "Tests/Fixtures/Modules/\(name)", contracts: fixtureContracts)
@@ -175,7 +175,7 @@ let package = Package(
         .package(path: "Sources/ModuleKit/ModuleHostTesting"),
         .package(path: "Sources/ModuleKit/ModuleKitNetworking"),
         .package(path: "Tests/Fixtures/FixtureContracts"),
-    ] + featureModules.map { .package(path: "Modules/\($0)") },
+    ] + featureModules.map { .package(path: "Plugins/\($0)") },
     targets: targets
 )
 

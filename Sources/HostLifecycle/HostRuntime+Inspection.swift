@@ -52,7 +52,7 @@ extension HostRuntime {
                 "load.near", "; did you mean '%@' (lib%@.so is there)? Fix 'name' in modules.json", [.plain(near), .plain(near)])
         }
         let checkout = URL(fileURLWithPath: KitLocation.builtKitFolder).deletingLastPathComponent().deletingLastPathComponent()
-        if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Modules/\(name)/Package.swift").path) {
+        if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Plugins/\(name)/Package.swift").path) {
             return HostText(
                 "load.build.checkout", "; build it (in this checkout: 'swift build --product %@') or set 'library' in modules.json",
                 [.plain(name)])

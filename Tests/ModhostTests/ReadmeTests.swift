@@ -91,14 +91,14 @@ import Testing
         let lines = block.split(separator: "\n").map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
         #expect(lines.count == 3, "\(lines)")
         guard lines.count == 3 else { return }
-        #expect(lines[0] == "swift build --package-path Modules/Geo")
-        #expect(lines[1] == "swift test --package-path Modules/Geo")
+        #expect(lines[0] == "swift build --package-path Plugins/Geo")
+        #expect(lines[1] == "swift test --package-path Plugins/Geo")
         for line in lines.prefix(2) {
             let result = try ChildProcess.run("/bin/sh", ["-c", line], currentDirectory: Self.repository, deadline: 900)
             #expect(result.status == 0, "\(line): \(result.stdout)\n\(result.stderr)")
         }
         // Only the kit, the harness and Geo were compiled: the build folders holding objects.
-        let products = Self.repository + "/Modules/Geo/.build/debug"
+        let products = Self.repository + "/Plugins/Geo/.build/debug"
         let built = try FileManager.default.contentsOfDirectory(atPath: products).filter { folder in
             folder.hasSuffix(".build")
                 && ((try? FileManager.default.contentsOfDirectory(atPath: products + "/" + folder)) ?? []).contains { $0.hasSuffix(".o") }
@@ -111,7 +111,7 @@ import Testing
         #expect(Set(built).subtracting(allowed).sorted() == [], "built more than the kit, the harness and Geo")
 
         let run = try #require(lines[2].components(separatedBy: " && ").last)
-        #expect(run == ".build/debug/modhost --only Geo --module Modules/Geo/.build/debug/libGeo.so")
+        #expect(run == ".build/debug/modhost --only Geo --module Plugins/Geo/.build/debug/libGeo.so")
         let arguments = run.split(separator: " ").dropFirst().map(String.init)
         let data = try TestEnvironment.temporaryFolder()
         let host = try ChildProcess.run(
@@ -123,7 +123,7 @@ import Testing
             currentDirectory: Self.repository)
         #expect(
             logged.stderr.contains(
-                "module 'Geo': loaded '\(URL(fileURLWithPath: Self.repository + "/Modules/Geo/.build/debug/libGeo.so").resolvingSymlinksInPath().path)' from the file that was checked"
+                "module 'Geo': loaded '\(URL(fileURLWithPath: Self.repository + "/Plugins/Geo/.build/debug/libGeo.so").resolvingSymlinksInPath().path)' from the file that was checked"
             ),
             "\(logged.stderr.suffix(2000))")
         #expect(LoadOnlyWhatIsNeededTests.loaded(logged.stderr) == ["libGeo.so"], "only Geo is loaded")

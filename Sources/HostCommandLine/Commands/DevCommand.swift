@@ -152,7 +152,7 @@ struct DevCommand {
     private static func prefixed(_ text: HostText) -> HostText { HostText("", "dev: %@", [.text(text)]) }
 
     /// The `name` in `Sources/module.manifest` (a target whose path is `Sources`, as in this
-    /// repository's Modules/<Name>) or the first `Sources/*/module.manifest`.
+    /// repository's Plugins/<Name>) or the first `Sources/*/module.manifest`.
     static func moduleName(in package: String) -> String? {
         guard FileManager.default.fileExists(atPath: package + "/Package.swift"),
             let targets = try? FileManager.default.contentsOfDirectory(atPath: package + "/Sources")
