@@ -28,14 +28,7 @@ struct ScreenBenchmark {
         environment["LC_ALL"] = nil
 
         // Keypress to redrawn screen, and the bytes of each move.
-        guard
-            let app = PseudoTerminalProgram(
-                modhost, ["--config", config], environment: environment, rows: Self.rows, columns: Self.columns),
-            app.read(until: { $0.highlightedLines.contains { $0.contains("Photos") } })
-        else {
-            report.add("screen", "the app did not show Home full screen on a pseudo-terminal")
-            return
-        }
+        guard let app = Self.home(modhost, config: config, environment: environment, report: report) else { return }
         app.write(Array("3".utf8))
         guard app.read(until: { $0.highlightedLines.contains { $0.contains("My profile") || $0.contains("Language") } }) else {
             report.add("screen", "the app did not open Settings")
@@ -101,14 +94,7 @@ struct ScreenBenchmark {
             report.add("screen", "could not save the 250 cities of the filter benchmark")
             return
         }
-        guard
-            let app = PseudoTerminalProgram(
-                modhost, ["--config", config], environment: environment, rows: Self.rows, columns: Self.columns),
-            app.read(until: { $0.highlightedLines.contains { $0.contains("Photos") } })
-        else {
-            report.add("screen", "the app did not show Home full screen on a pseudo-terminal")
-            return
-        }
+        guard let app = Self.home(modhost, config: config, environment: environment, report: report) else { return }
         app.write(Array("2".utf8))
         guard app.read(until: { $0.lines.first?.contains("Places") == true && $0.contains("Add a city") }) else {
             report.add("screen", "the app did not open Places")
@@ -137,6 +123,19 @@ struct ScreenBenchmark {
         }
         app.end()
         report.add("screen: filter keystroke, 250-item menu (median)", format(milliseconds: median(times)))
+    }
+
+    /// The app on a pseudo-terminal of the bench's size, once it shows Home full screen; `nil`
+    /// (said in `report`) when it does not.
+    static func home(_ modhost: String, config: String, environment: [String: String], report: BenchReport) -> PseudoTerminalProgram? {
+        guard
+            let app = PseudoTerminalProgram(modhost, ["--config", config], environment: environment, rows: rows, columns: columns),
+            app.read(until: { $0.highlightedLines.contains { $0.contains("Photos") } })
+        else {
+            report.add("screen", "the app did not show Home full screen on a pseudo-terminal")
+            return nil
+        }
+        return app
     }
 
     static func firstScreen(
