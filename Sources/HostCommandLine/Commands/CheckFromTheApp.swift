@@ -30,7 +30,7 @@ struct CheckFromTheApp: Sendable {
     }
 
     /// What a check of modules with these timeouts may take; `check` on the command line
-    /// keeps to the same (``LibraryProbe/deadline``).
+    /// keeps to the same, less the 3 s its own start and end take (`LibraryProbe.run(_:limit:)`).
     static func limit(timeouts: [Duration]) -> Duration {
         timeouts.reduce(.seconds(10)) { $0 + ($1 + .seconds(1)) * 4 + .seconds(5) }
     }
