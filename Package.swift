@@ -88,7 +88,7 @@ var targets: [Target] = [
     // The words: messages and strings, modules.json, descriptors, the trust checks.
     .target(name: "HostModel", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
     // The order of modules from their descriptors.
-    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit]),
+    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit, contracts]),
     // Code the host did not write: compatibility rules, the crash guard, the loader.
     .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, "CHostGuard"]),
     // The runtime: plan, load, start and stop one modules.json's modules.

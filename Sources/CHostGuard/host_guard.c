@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "host_guard.h"
+#include "guard_outcome.h"
 
 #include <errno.h>
 #include <execinfo.h>
@@ -109,7 +110,7 @@ static void write_marker(const char *text, size_t length) {
 
 /* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */
 static void write_report(const char *outcome) {
-    if (report_fd < 0 || strcmp(outcome, "running") == 0 || atomic_exchange(&reported_end, 1)) return;
+    if (report_fd < 0 || strcmp(outcome, MODHOST_OUTCOME_RUNNING) == 0 || atomic_exchange(&reported_end, 1)) return;
     (void)write(report_fd, "\n", 1);
     (void)write(report_fd, report_prefix, strlen(report_prefix));
     (void)write(report_fd, outcome, strlen(outcome));
@@ -229,7 +230,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)info;
     end_child_group();
     modhost_guard_restore_terminal();
-    char outcome[32] = "signal ";
+    char outcome[32] = MODHOST_OUTCOME_SIGNAL;
     strcat(outcome, signal_name(signal));
     int in_call = atomic_load(&active);
     /* The thread that made the guarded call: a crash without module frames on another
@@ -337,7 +338,7 @@ static void on_exit_hook(int status, void *argument) {
         }
         put(crash_suffix);
         put("\n");
-        char outcome[32] = "exit ";
+        char outcome[32] = MODHOST_OUTCOME_EXIT;
         strcat(outcome, number + position);
         write_outcome(outcome);
         /* Never exit 0 when a module ended the process. */
@@ -364,7 +365,7 @@ static void *watchdog(void *argument) {
             put(hang_line);
             put(crash_suffix);
             put("\n");
-            write_outcome("hang");
+            write_outcome(MODHOST_OUTCOME_HANG);
             end_child_group();
             modhost_guard_restore_terminal();
             /* The module still holds the thread that called it; end cleanly rather than run on
@@ -512,7 +513,7 @@ void modhost_guard_enter(const char *module, const char *crash, const char *suff
     copy(hang_line, hang, sizeof hang_line);
     copy(record, marker_record, sizeof record - 64);
     record_length = strlen(record);
-    write_outcome("running");
+    write_outcome(MODHOST_OUTCOME_RUNNING);
     atomic_store(&call_deadline_ms, timeout_ms > 0 ? now_ms() + timeout_ms : 0);
     atomic_store(&active, 1);
 }
@@ -537,7 +538,7 @@ void modhost_guard_suspend(void) {
 void modhost_guard_resume(void) {
     if (!suspended) return;
     suspended = 0;
-    write_outcome("running");
+    write_outcome(MODHOST_OUTCOME_RUNNING);
     atomic_store(&active, 1);
 }
 

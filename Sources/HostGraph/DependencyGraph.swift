@@ -1,3 +1,4 @@
+import Contracts
 import HostModel
 
 /// Orders modules from what they provide and require, and explains every module that cannot

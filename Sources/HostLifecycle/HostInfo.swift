@@ -49,7 +49,7 @@ package final class HostInfo: HostInfoRoute {
         let describe = describer.withLock { $0 }
         return reports.withLock { $0 }.map {
             ModuleStatus(
-                name: $0.name, state: $0.state.rawValue, reason: $0.reasonText.map(describe), version: $0.version, title: title($0.name))
+                name: $0.name, state: $0.state, reason: $0.reasonText.map(describe), version: $0.version, title: title($0.name))
         }
     }
 }

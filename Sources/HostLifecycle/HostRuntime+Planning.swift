@@ -14,6 +14,9 @@ extension HostRuntime {
             crashes.forgetAll()
         }
         if let problem = crashes.problem { logger.warn("crash records are neither read nor obeyed: \(problem)") }
+        for marker in crashes.unreadableMarkers {
+            logger.warn("crash marker '\(marker)' holds no record this host can read (another version's, or damaged); nothing is skipped for it")
+        }
         for record in crashes.vanished { logger.warn(record.warningText.description) }
         moduleGuard.watch(crashes.warnings)
         var reports: [ModuleReport] = []
@@ -188,7 +191,7 @@ extension HostRuntime {
             let provides = report.provides.contains(route) || disabled[report.name]?.provides.contains(route) == true
             guard provides else { continue }
             let reason = report.reasonText ?? .plain("")
-            switch report.state {
+            switch report.outcome {
             case .disabled: return HostText("reason.provider.disabled", "%@ is %@", [.plain(report.name), .text(reason)])
             case .failed: return HostText("reason.provider.failed", "%@ failed: %@", [.plain(report.name), .text(reason)])
             case .active, .skipped: return nil

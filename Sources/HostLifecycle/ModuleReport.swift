@@ -1,3 +1,4 @@
+import Contracts
 import HostGraph
 import HostModel
 import ModuleKit
@@ -7,7 +8,7 @@ public struct ModuleReport: Sendable, Equatable {
     public let name: String
     /// Where the module stands, with the reason exactly when it is not active. Redacted when
     /// it is set: the reason reaches `modules`, `--json`, `check` and About.
-    var outcome: Outcome {
+    package internal(set) var outcome: Outcome {
         didSet { outcome = outcome.redacted() }
     }
 
@@ -29,7 +30,9 @@ public struct ModuleReport: Sendable, Equatable {
             switch state {
             case .disabled: self = .disabled(reason)
             case .skipped: self = .skipped(reason)
+            // A state this host does not know (a later SDK's) cannot start either.
             case .failed, .active: self = .failed(reason)
+            @unknown default: self = .failed(reason)
             }
         }
 

@@ -43,7 +43,10 @@ package enum ProbeMessage: Equatable {
     /// might print there.
     package init?(line: String) {
         if line.hasPrefix(Self.endedPrefix) {
-            self = .ended(GuardOutcome(String(line.dropFirst(Self.endedPrefix.count))))
+            // An outcome that is none of the guard's words is no message: the wait status
+            // says how the probe ended.
+            guard let outcome = GuardOutcome(String(line.dropFirst(Self.endedPrefix.count))) else { return nil }
+            self = .ended(outcome)
             return
         }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)

@@ -32,13 +32,14 @@ let package = Package(
         .target(name: "Contracts"),
 
         // MARK: Build tooling
-        // Records the kit's SDK version and compiler in the kit, writes each module's
+        // SwiftPM build plugins, in BuildTools/ (the repository's Plugins/ holds its feature
+        // modules). Records the kit's SDK version and compiler in the kit, writes each module's
         // descriptor (Swift constants and an ELF section) from its manifest, and records a
         // contracts library's version in its library.
         .executableTarget(name: "KitBuildTool"),
-        .plugin(name: "KitBuildPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
-        .plugin(name: "ModuleDescriptorPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
-        .plugin(name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"]),
+        .plugin(name: "KitBuildPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/KitBuildPlugin"),
+        .plugin(name: "ModuleDescriptorPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/ModuleDescriptorPlugin"),
+        .plugin(name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/ContractsVersionPlugin"),
     ]
 )
 

@@ -38,7 +38,30 @@ import Testing
         let line =
             CrashRecord.markerPrefix(module: "Geo", phase: .command, library: "/x/libGeo.so", identity: nil, timeout: 10) + "running\n"
         try Data(line.utf8).write(to: URL(fileURLWithPath: data + "/.modhost/running-\(Self.dead[1])"))
-        #expect(CrashRecords(dataFolder: data, collect: true).records["Geo"]?.outcome == CrashRecord.vanishedTwice)
+        #expect(CrashRecords(dataFolder: data, collect: true).records["Geo"]?.outcome == .vanishedTwice)
+    }
+
+    /// A marker whose outcome is none of the guard's words (another version's, a damaged one)
+    /// is named, and neither warns of nor skips its module: it was once read as a vanishing.
+    @Test(arguments: ["crashed", "signal", "exit 1 2", "hanging", ""])
+    func aMarkerWithAnUnknownOutcomeIsNamedNotTakenForAVanishing(outcome: String) throws {
+        let data = try dataFolder(markersOf: [])
+        let line =
+            CrashRecord.markerPrefix(module: "Geo", phase: .start, library: "/x/libGeo.so", identity: nil, timeout: 10) + outcome + "\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: data + "/.modhost/running-\(Self.dead[0])"))
+        let records = CrashRecords(dataFolder: data, collect: true)
+        #expect(records.records["Geo"] == nil)
+        #expect(records.vanished.isEmpty)
+        #expect(records.unreadableMarkers == ["running-\(Self.dead[0])"])
+        #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/running-\(Self.dead[0])"))
+    }
+
+    @Test func everyOutcomeReadsBackAsItselfAndTheWordsAreTheGuards() {
+        let outcomes: [GuardOutcome] = [.signal("SIGSEGV"), .exit("3"), .hang, .vanished, .vanishedTwice]
+        for outcome in outcomes { #expect(GuardOutcome(outcome.text) == outcome) }
+        // The words markers left by earlier releases hold.
+        #expect(outcomes.map(\.text) == ["signal SIGSEGV", "exit 3", "hang", "running", "vanished twice"])
+        #expect(GuardOutcome("hung") == nil)
     }
 
     @Test(arguments: ["inf", "1e300", "-1", "nan"])

@@ -213,9 +213,9 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         #expect(info.environment == "test")
         #expect(
             info.modules == [
-                ModuleStatus(name: "FixtureProvider", state: "active", reason: nil, version: "1.2.3"),
+                ModuleStatus(name: "FixtureProvider", state: .active, reason: nil, version: "1.2.3"),
                 ModuleStatus(
-                    name: "FixtureNeedsNobody", state: "skipped",
+                    name: "FixtureNeedsNobody", state: .skipped,
                     reason: "requires 'UnprovidedRoute', which no active module provides", version: "1.0.0"),
             ])
     }

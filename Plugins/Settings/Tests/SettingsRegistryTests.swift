@@ -49,7 +49,7 @@ import Testing
         let settings = try harness.resolve((any SettingsRoute).self)
         try harness.run("set", ["settings.language", "el"])
         #expect(harness.locale.current == "el")
-        #expect(settings.value(of: "language", module: "Settings") == .text("el"))
+        #expect(settings.value(of: SettingsService.language.name) == .text("el"))
         #expect(throws: (any Error).self) { try harness.run("set", ["settings.language", "xx"]) }
         #expect(harness.locale.current == "el")
     }
@@ -95,10 +95,11 @@ import Testing
         let settings = try harness.resolve((any SettingsRoute).self)
         settings.register(
             [SettingDefinition(key: "perPage", title: { "Per page" }, kind: .number(3...200), defaultValue: .int(20))], module: "Photos")
+        // The form of callers written before SDK 1.7.0 still answers.
         #expect(settings.value(of: "perPage", module: "Photos") == .int(20))
         try harness.run("set", ["photos.perPage", "50"])
-        #expect(settings.value(of: "perPage", module: "Photos") == .int(50))
-        #expect(settings.value(of: "missing", module: "Photos") == nil)
+        #expect(settings.value(of: SettingName(module: "photos", key: "perPage")) == .int(50))
+        #expect(settings.value(of: SettingName(module: "Photos", key: "missing")) == nil)
         #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPage", "500"]) }
         #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPag", "5"]) }
         try harness.run("list", ["--json"])
@@ -117,9 +118,10 @@ import Testing
                     key: "defaultCountry", title: { "Default country" }, kind: .choice(["FR", "IT"]), defaultValue: .text("FR"))
             ],
             module: "Geo")
-        try service.store.set(.text("Italie"), module: "Geo", key: "defaultCountry")
-        #expect(service.value(of: "defaultCountry", module: "Geo") == .text("FR"))
-        #expect(service.unfitStoredValue(of: "defaultCountry", module: "Geo") == .text("Italie"))
+        let country = SettingName(module: "Geo", key: "defaultCountry")
+        try service.store.set(.text("Italie"), for: country)
+        #expect(service.value(of: country) == .text("FR"))
+        #expect(service.unfitStoredValue(of: country) == .text("Italie"))
 
         try harness.run("list")
         #expect(
@@ -136,7 +138,7 @@ import Testing
             "\(harness.terminal.output)")
 
         try harness.run("set", ["geo.defaultCountry", "IT"])
-        #expect(service.unfitStoredValue(of: "defaultCountry", module: "Geo") == nil)
-        #expect(service.value(of: "defaultCountry", module: "Geo") == .text("IT"))
+        #expect(service.unfitStoredValue(of: country) == nil)
+        #expect(service.value(of: country) == .text("IT"))
     }
 }

@@ -3,6 +3,7 @@
  * host's targets. */
 #include "child_pipe.h"
 #include "elf_section.h"
+#include "guard_outcome.h"
 #include "host_guard.h"
 #include "library_hash.h"
 #include "loaded_images.h"

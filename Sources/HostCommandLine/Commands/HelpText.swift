@@ -25,7 +25,7 @@ enum HelpText {
             let width = modules.map(\.name.count).max() ?? 0
             lines += modules.map { module in
                 let version = module.version.map { " \($0)" } ?? ""
-                let state = say("report.state." + module.state.rawValue, module.state.rawValue)
+                let state = module.state.word.render(strings)
                 return "  " + ModuleName(module.name).commandWord.padding(to: width + 1) + " \(state)\(version)"
             }
         }

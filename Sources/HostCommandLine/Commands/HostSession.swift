@@ -251,7 +251,7 @@ struct HostSession {
     /// recorded it).
     private func whyInactive(_ report: ModuleReport) -> String {
         let reason = report.reasonText?.render(runtime.strings) ?? runtime.strings[.reasonNone]
-        switch report.state {
+        switch report.outcome {
         case .disabled: return runtime.strings.format(.inactiveDisabled, reason, report.name)
         case .failed: return runtime.strings.format(.inactiveFailed, reason)
         case .skipped: return runtime.strings.format(.inactiveSkipped, reason)

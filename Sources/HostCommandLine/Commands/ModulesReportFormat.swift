@@ -17,7 +17,7 @@ enum ModulesReportFormat {
         ]
         let rows = modules.map { module in
             [
-                module.name, word("report.state." + module.state.rawValue, module.state.rawValue), module.version ?? "-",
+                module.name, module.state.word.render(strings), module.version ?? "-",
                 list(module.provides), list(module.requires), list(module.uses),
             ]
         }

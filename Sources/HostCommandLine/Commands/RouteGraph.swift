@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import HostGraph
 import HostLifecycle
@@ -52,7 +53,7 @@ struct RouteGraph {
     }
 
     private func state(_ module: ModuleReport) -> String {
-        HostText("report.state." + module.state.rawValue, module.state.rawValue).render(strings)
+        module.state.word.render(strings)
     }
 
     /// Each module, what it provides, and each route it needs with its provider.

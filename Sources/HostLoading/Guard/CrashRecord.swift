@@ -11,29 +11,24 @@ package struct CrashRecord: Sendable, Equatable {
     package let identity: FileIdentity?
     /// Seconds allowed for the call, for a hang.
     let timeout: Double
-    /// `signal SIGSEGV`, `exit 0`, `hang`, or `running` (the process vanished in the call).
-    let outcome: String
-
-    /// The outcome of a process that vanished in the call (the marker still said so).
-    static let vanishedOnce = GuardOutcome.vanished.text
-    /// The outcome once the same module and phase vanished twice in a row.
-    static let vanishedTwice = GuardOutcome.vanishedTwice.text
+    /// How the call ended (`.vanished`: the marker still said it was running).
+    let outcome: GuardOutcome
 
     /// Whether the module is skipped: every observed crash, exit or hang, and a vanishing
     /// only the second time in a row.
-    var skips: Bool { outcome != Self.vanishedOnce }
+    var skips: Bool { outcome != .vanished }
 
     /// This record, collected from a marker, given the record the module had before: a second
     /// vanishing in the same phase skips it.
     func afterVanishing(previous: CrashRecord?) -> CrashRecord {
-        guard outcome == Self.vanishedOnce, let previous, previous.phase == phase,
-            previous.outcome == Self.vanishedOnce || previous.outcome == Self.vanishedTwice
+        guard outcome == .vanished, let previous, previous.phase == phase,
+            previous.outcome == .vanished || previous.outcome == .vanishedTwice
         else { return self }
         return CrashRecord(
-            module: module, phase: phase, date: date, library: library, identity: identity, timeout: timeout, outcome: Self.vanishedTwice)
+            module: module, phase: phase, date: date, library: library, identity: identity, timeout: timeout, outcome: .vanishedTwice)
     }
 
-    init(module: String, phase: String, date: Date, library: String, identity: FileIdentity?, timeout: Double, outcome: String) {
+    init(module: String, phase: String, date: Date, library: String, identity: FileIdentity?, timeout: Double, outcome: GuardOutcome) {
         self.module = module
         self.phase = phase
         self.date = date
@@ -58,7 +53,7 @@ package struct CrashRecord: Sendable, Equatable {
     package var reasonText: HostText {
         let (when, phase) = (HostText.Argument.plain(Self.localTime(date)), HostText.Argument.plain("\(self.phase)"))
         let what: HostText
-        switch GuardOutcome(outcome) {
+        switch outcome {
         case .signal(let name):
             what = HostText("crash.signal", "crashed the host on %@ in %@ (%@)", [when, phase, .plain(name)])
         case .exit(let status):
@@ -99,10 +94,11 @@ package struct CrashRecord: Sendable, Equatable {
     var line: String {
         Self.markerPrefix(
             module: module, phase: GuardPhase(rawValue: phase) ?? .load, library: library, identity: identity, timeout: timeout,
-            date: date) + outcome
+            date: date) + outcome.text
     }
 
-    /// Parses one line of a marker or of the records file; `nil` for anything else.
+    /// Parses one line of a marker or of the records file; `nil` for anything else, an outcome
+    /// that is none of the guard's words included.
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 10, ModuleDescriptor.isIdentifier(fields[0]), GuardPhase(rawValue: fields[1]) != nil,
@@ -118,8 +114,8 @@ package struct CrashRecord: Sendable, Equatable {
             identity = nil
         }
         self.timeout = timeout
-        outcome = fields[9].trimmingCharacters(in: .whitespaces)
-        guard !outcome.isEmpty else { return nil }
+        guard let outcome = GuardOutcome(fields[9]) else { return nil }
+        self.outcome = outcome
     }
 
     /// `2026-11-29 14:03` in the local time zone.

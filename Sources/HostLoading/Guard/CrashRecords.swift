@@ -33,6 +33,9 @@ package struct CrashRecords {
     package private(set) var vanished: [CrashRecord] = []
     /// Why the records cannot be read or kept, if so (the folder or a file fails its checks).
     package private(set) var problem: String?
+    /// Markers of ended processes that hold no record this host can read (an outcome that is
+    /// none of the guard's words, a field out of range): removed with the others, and named.
+    package private(set) var unreadableMarkers: [String] = []
 
     /// Reads the records and collects the markers of dead processes; writes nothing when
     /// `collect` is false (a read-only look, as `check` takes). With `readingMarkers` false,
@@ -62,13 +65,16 @@ package struct CrashRecords {
         for name in readingMarkers ? storage.names() : [] {
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
-            if let bytes = try? storage.read(name, limit: 1 << 16),
-                let found = CrashRecord(line: Substring(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)))
-            {
-                let record = found.afterVanishing(previous: earlier[found.module])
-                if !record.skips { vanished.append(record) }
-                records[record.module] = record
-                changed = true
+            if let bytes = try? storage.read(name, limit: 1 << 16) {
+                if let found = CrashRecord(line: Substring(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines))) {
+                    let record = found.afterVanishing(previous: earlier[found.module])
+                    if !record.skips { vanished.append(record) }
+                    records[record.module] = record
+                    changed = true
+                } else {
+                    // Another version's marker, or a damaged one: said, never guessed at.
+                    unreadableMarkers.append(name)
+                }
             }
             if collect { try? storage.remove(name) }
         }

@@ -1,7 +1,8 @@
-import Foundation
+import CHostGuard
 
 /// How a guarded module call ended, as the C guard writes it into the crash marker and into a
-/// probe's report (see `modhost_guard_set_report`): the one vocabulary the two sides share.
+/// probe's report (see `modhost_guard_set_report`). Its words are defined once, for both
+/// sides, in `guard_outcome.h`.
 package enum GuardOutcome: Sendable, Equatable {
     /// A fatal signal, by name (`SIGSEGV`).
     case signal(String)
@@ -14,29 +15,39 @@ package enum GuardOutcome: Sendable, Equatable {
     /// The same module and phase vanished twice in a row (written by the host, not the guard).
     case vanishedTwice
 
-    package init(_ text: String) {
+    /// The outcome `text` spells; `nil` for a text that is none of the guard's words (a marker
+    /// of another version, a damaged record, a line a module printed): never taken as a
+    /// vanishing, which would warn of, or skip, a module for nothing it did.
+    package init?(_ text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("signal ") {
-            self = .signal(String(text.dropFirst("signal ".count)))
-        } else if text.hasPrefix("exit ") {
-            self = .exit(String(text.dropFirst("exit ".count)))
-        } else if text == "hang" {
+        func argument(after word: String) -> String? {
+            guard text.hasPrefix(word) else { return nil }
+            let rest = text.dropFirst(word.count)
+            return rest.isEmpty || rest.contains(" ") ? nil : String(rest)
+        }
+        if let name = argument(after: MODHOST_OUTCOME_SIGNAL) {
+            self = .signal(name)
+        } else if let status = argument(after: MODHOST_OUTCOME_EXIT) {
+            self = .exit(status)
+        } else if text == MODHOST_OUTCOME_HANG {
             self = .hang
-        } else if text == "vanished twice" {
+        } else if text == MODHOST_OUTCOME_RUNNING {
+            self = .vanished
+        } else if text == MODHOST_OUTCOME_VANISHED_TWICE {
             self = .vanishedTwice
         } else {
-            self = .vanished
+            return nil
         }
     }
 
     /// The outcome as the marker and the records spell it.
     package var text: String {
         switch self {
-        case .signal(let name): "signal \(name)"
-        case .exit(let status): "exit \(status)"
-        case .hang: "hang"
-        case .vanished: "running"
-        case .vanishedTwice: "vanished twice"
+        case .signal(let name): MODHOST_OUTCOME_SIGNAL + name
+        case .exit(let status): MODHOST_OUTCOME_EXIT + status
+        case .hang: MODHOST_OUTCOME_HANG
+        case .vanished: MODHOST_OUTCOME_RUNNING
+        case .vanishedTwice: MODHOST_OUTCOME_VANISHED_TWICE
         }
     }
 }

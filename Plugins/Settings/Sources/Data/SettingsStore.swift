@@ -30,7 +30,7 @@ public final class SettingsStore: Sendable {
     /// every start reads before anything is shown. Kept also in a small file beside the
     /// database (rewritten with every change of either), so that a start reads it without
     /// opening SQLite; a missing or unreadable file is made again from the database.
-    public func storedLanguage(module: String, key: String, baseKey: String) -> (code: String?, base: String?) {
+    public func storedLanguage(_ language: SettingName, base: SettingName) -> (code: String?, base: String?) {
         if let bytes = try? storage.files().read(Self.languageFile, limit: 256) {
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             if lines.count >= 2 {
@@ -40,7 +40,7 @@ public final class SettingsStore: Sendable {
         // No database yet: nothing was ever stored, and nothing needs opening to know it.
         let databaseExists = ((try? storage.files().info(Self.databaseFile)) ?? nil) != nil
         let stored =
-            databaseExists ? (Self.text(value(module: module, key: key)), Self.text(value(module: module, key: baseKey))) : (nil, nil)
+            databaseExists ? (Self.text(value(of: language)), Self.text(value(of: base))) : (nil, nil)
         rememberLanguage(stored)
         return stored
     }
@@ -60,9 +60,10 @@ public final class SettingsStore: Sendable {
         return nil
     }
 
-    public func value(module: String, key: String) -> SettingValue? {
+    /// The stored value of `name`; modules are stored in lowercase, so any case finds it.
+    public func value(of name: SettingName) -> SettingValue? {
         let rows = try? database.read {
-            try $0.query("SELECT kind, value FROM setting WHERE module = ? AND key = ?", [.text(module.lowercased()), .text(key)])
+            try $0.query("SELECT kind, value FROM setting WHERE module = ? AND key = ?", [.text(name.module.lowercased()), .text(name.key)])
         }
         guard let row = rows?.first, let kind = row.string("kind"), let text = row.string("value") else { return nil }
         switch kind {
@@ -72,7 +73,7 @@ public final class SettingsStore: Sendable {
         }
     }
 
-    public func set(_ value: SettingValue, module: String, key: String) throws {
+    public func set(_ value: SettingValue, for name: SettingName) throws {
         let (kind, text): (String, String) =
             switch value {
             case .bool(let flag): ("bool", flag ? "1" : "0")
@@ -84,7 +85,7 @@ public final class SettingsStore: Sendable {
         try database.transaction {
             try $0.execute(
                 "INSERT INTO setting (module, key, kind, value) VALUES (?, ?, ?, ?) ON CONFLICT(module, key) DO UPDATE SET kind = excluded.kind, value = excluded.value",
-                [.text(module.lowercased()), .text(key), .text(kind), .text(text)])
+                [.text(name.module.lowercased()), .text(name.key), .text(kind), .text(text)])
         }
     }
 }

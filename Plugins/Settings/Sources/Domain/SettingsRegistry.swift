@@ -22,21 +22,19 @@ public final class SettingsRegistry: Sendable {
     /// Every section, in the order modules registered.
     public var all: [(module: String, definitions: [SettingDefinition])] { sections.withLock { $0 } }
 
-    /// The definition under the full key `module.key` (module name in any case).
-    public func definition(fullKey: String) -> (module: String, definition: SettingDefinition)? {
-        guard let dot = fullKey.firstIndex(of: ".") else { return nil }
-        let module = fullKey[..<dot].lowercased()
-        let key = String(fullKey[fullKey.index(after: dot)...])
-        for section in all where section.module.lowercased() == module {
-            if let definition = section.definitions.first(where: { $0.key == key }) { return (section.module, definition) }
-        }
-        return nil
+    /// Every setting with its whole name (its module as the module registered it), in the
+    /// order modules registered.
+    public var entries: [(name: SettingName, definition: SettingDefinition)] {
+        all.flatMap { section in section.definitions.map { (SettingName(module: section.module, key: $0.key), $0) } }
     }
 
-    /// Every full key, for suggestions.
-    public var fullKeys: [String] {
-        all.flatMap { section in section.definitions.map { "\(section.module.lowercased()).\($0.key)" } }
+    /// The setting `name` (its module in any case), named as its module registered it.
+    public func definition(_ name: SettingName) -> (name: SettingName, definition: SettingDefinition)? {
+        entries.first { $0.name == name }
     }
+
+    /// Every setting's name as commands show it (`photos.perPage`), for suggestions.
+    public var names: [String] { entries.map(\.name.text) }
 
     /// Reads `text` as a value of `kind`.
     public static func parse(_ text: String, as kind: SettingKind) -> Result<SettingValue, SettingsError> {

@@ -14,7 +14,7 @@ public final class SettingsService: SettingsRoute {
     /// The app's language, a shipped locale's code.
     public static let language = SettingKey<String>(languageKey, module: module)
     /// Where the environment's language at the time of the choice is kept (not a setting).
-    static let languageBaseKey = "language.environment"
+    static let languageBase = SettingName(module: module, key: "language.environment")
 
     /// The process's environment, for the language it names.
     let environment: [String: String]
@@ -29,44 +29,47 @@ public final class SettingsService: SettingsRoute {
         registry.register(definitions, module: module)
     }
 
-    public func value(of key: String, module: String) -> SettingValue? {
-        guard
-            let definition = registry.all.first(where: { $0.module.lowercased() == module.lowercased() })?.definitions.first(where: {
-                $0.key == key
-            })
-        else { return nil }
-        if let stored = store.value(module: module, key: key), SettingsRegistry.fits(stored, definition.kind) { return stored }
+    public func value(of name: SettingName) -> SettingValue? {
+        guard let (_, definition) = registry.definition(name) else { return nil }
+        if let stored = store.value(of: name), SettingsRegistry.fits(stored, definition.kind) { return stored }
         return definition.defaultValue
     }
 
     /// The stored value of `key` when it no longer fits its setting (a choice removed, a
     /// range narrowed, a free text now a choice): `value(of:)` gives the default instead, and
     /// the screen and `settings list` say so, so the value is not silently lost from view.
-    public func unfitStoredValue(of key: String, module: String) -> SettingValue? {
-        guard let (_, definition) = registry.definition(fullKey: "\(module.lowercased()).\(key)"),
-            let stored = store.value(module: module, key: key), !SettingsRegistry.fits(stored, definition.kind)
+    public func unfitStoredValue(of name: SettingName) -> SettingValue? {
+        guard let (_, definition) = registry.definition(name), let stored = store.value(of: name),
+            !SettingsRegistry.fits(stored, definition.kind)
         else { return nil }
         return stored
     }
 
-    /// Validates `text` for the setting `fullKey` (`photos.perPage`), stores it, and applies
-    /// the language at once.
-    public func set(_ fullKey: String, to text: String) throws(SettingsError) -> SettingValue {
-        guard let (module, definition) = registry.definition(fullKey: fullKey) else {
-            throw SettingsError.unknownKey(fullKey, suggestion: Self.nearest(fullKey, registry.fullKeys))
+    /// The setting a person named (`photos.perPage`, the module in any case), or why none is.
+    public func setting(named text: String) throws(SettingsError) -> (name: SettingName, definition: SettingDefinition) {
+        guard let name = SettingName(text: text), let setting = registry.definition(name) else {
+            throw SettingsError.unknownKey(text, suggestion: Self.nearest(text, registry.names))
+        }
+        return setting
+    }
+
+    /// Validates `text` for the setting `name`, stores it, and applies the language at once.
+    public func set(_ name: SettingName, to text: String) throws(SettingsError) -> SettingValue {
+        guard let (name, definition) = registry.definition(name) else {
+            throw SettingsError.unknownKey(name.text, suggestion: Self.nearest(name.text, registry.names))
         }
         let value = try Self.read(text, for: definition).get()
         do {
-            try store.set(value, module: module, key: definition.key)
+            try store.set(value, for: name)
         } catch {
             throw SettingsError.storage("\(error)")
         }
-        if module == Self.module, definition.key == Self.languageKey, case .text(let code) = value {
+        if name == Self.language.name, case .text(let code) = value {
             locale.set(code)
             // The environment's language when this choice was made: a later run whose
             // environment names another one was asked for it explicitly (see applyStoredLanguage).
             let base = LocaleSetting.language(in: environment)
-            try? store.set(.text(base), module: module, key: Self.languageBaseKey)
+            try? store.set(.text(base), for: Self.languageBase)
             store.rememberLanguage((code, base))
         }
         return value
@@ -87,7 +90,7 @@ public final class SettingsService: SettingsRoute {
     /// whose language differs from the one the choice was made under (`LANG=de modhost`).
     func applyStoredLanguage() {
         // From the language file beside the database: no SQLite at start (see storedLanguage).
-        let stored = store.storedLanguage(module: Self.module, key: Self.languageKey, baseKey: Self.languageBaseKey)
+        let stored = store.storedLanguage(Self.language.name, base: Self.languageBase)
         guard let code = stored.code, ModuleStrings.shippedLocales.contains(code) else { return }
         if let all = environment["LC_ALL"], ["C", "POSIX"].contains(String(all.prefix { $0 != "." })) { return }
         if let base = stored.base, base != LocaleSetting.language(in: environment) { return }

@@ -38,11 +38,8 @@ struct SettingsCommands {
         ) {
             (invocation: CommandInvocation) throws in
             guard invocation.arguments.count == 1 else { throw CommandUsageError(strings[.usageGet]) }
-            guard let row = Self.rows(service).first(where: { $0.key.lowercased() == invocation.arguments[0].lowercased() }) else {
-                let key = invocation.arguments[0]
-                throw SettingsError.unknownKey(key, suggestion: SettingsService.nearest(key, service.registry.fullKeys))
-            }
-            context.ui.print(row.value)
+            let (name, definition) = try service.setting(named: invocation.arguments[0])
+            context.ui.print(Self.row(name, definition, service).value)
         }
     }
 
@@ -57,7 +54,7 @@ struct SettingsCommands {
             guard invocation.arguments.count == 2 else {
                 throw CommandUsageError(strings[.usageSet])
             }
-            let value = try service.set(invocation.arguments[0], to: invocation.arguments[1])
+            let value = try service.set(service.setting(named: invocation.arguments[0]).name, to: invocation.arguments[1])
             context.ui.print("\(invocation.arguments[0]) = \(SettingsRegistry.text(value))")
         }
     }
@@ -78,15 +75,15 @@ struct SettingsCommands {
     }
 
     static func rows(_ service: SettingsService) -> [Row] {
-        service.registry.all.flatMap { section in
-            section.definitions.map { definition in
-                Row(
-                    key: "\(section.module.lowercased()).\(definition.key)", title: definition.title(),
-                    value: SettingsRegistry.text(service.value(of: definition.key, module: section.module) ?? definition.defaultValue),
-                    defaultValue: SettingsRegistry.text(definition.defaultValue),
-                    unusableStoredValue: service.unfitStoredValue(of: definition.key, module: section.module).map(SettingsRegistry.text))
-            }
-        }
+        service.registry.entries.map { row($0.name, $0.definition, service) }
+    }
+
+    private static func row(_ name: SettingName, _ definition: SettingDefinition, _ service: SettingsService) -> Row {
+        Row(
+            key: name.text, title: definition.title(),
+            value: SettingsRegistry.text(service.value(of: name) ?? definition.defaultValue),
+            defaultValue: SettingsRegistry.text(definition.defaultValue),
+            unusableStoredValue: service.unfitStoredValue(of: name).map(SettingsRegistry.text))
     }
 }
 

@@ -39,14 +39,15 @@ final class SettingsScreen: Screen {
             let own = section.module == SettingsService.module
             var number = own ? 3 : (places[section.module] ?? modules.count + 1) * 10 + 1
             for definition in section.definitions {
-                var value = service.value(of: definition.key, module: section.module) ?? definition.defaultValue
+                let name = SettingName(module: section.module, key: definition.key)
+                var value = service.value(of: name) ?? definition.defaultValue
                 // The language this run speaks: the environment may name another one than the
                 // one saved (LANG=el_GR shows Greek, so the line says Ελληνικά, not English).
-                if own && definition.key == SettingsService.languageKey && ModuleStrings.shippedLocales.contains(context.locale.current) {
+                if name == SettingsService.language.name && ModuleStrings.shippedLocales.contains(context.locale.current) {
                     value = .text(context.locale.current)
                 }
                 var shown = display(SettingsRegistry.text(value), of: definition, in: section.module)
-                if let unfit = service.unfitStoredValue(of: definition.key, module: section.module) {
+                if let unfit = service.unfitStoredValue(of: name) {
                     shown = strings.format(.settingUnfit, shown, SettingsRegistry.text(unfit))
                 }
                 let module = titles[section.module] ?? section.module
@@ -114,7 +115,7 @@ final class SettingsScreen: Screen {
                     return .stay
                 }
                 do throws(SettingsError) {
-                    _ = try service.set("\(module.lowercased()).\(definition.key)", to: answer)
+                    _ = try service.set(SettingName(module: module, key: definition.key), to: answer)
                     ui.success(strings.format(.savedValue, definition.title(), display(answer, of: definition, in: module)))
                     return .stay
                 } catch {
@@ -123,7 +124,7 @@ final class SettingsScreen: Screen {
             }
         }
         do throws(SettingsError) {
-            _ = try service.set("\(module.lowercased()).\(definition.key)", to: text)
+            _ = try service.set(SettingName(module: module, key: definition.key), to: text)
             ui.success(strings.format(.savedValue, definition.title(), display(text, of: definition, in: module)))
         } catch {
             ui.error(error.message(strings))
@@ -134,7 +135,7 @@ final class SettingsScreen: Screen {
     /// "now 20, default 20, 3 to 200": what a typed setting's question shows.
     private func details(of definition: SettingDefinition, in module: String) -> String {
         let strings = context.strings
-        let current = service.value(of: definition.key, module: module) ?? definition.defaultValue
+        let current = service.value(of: SettingName(module: module, key: definition.key)) ?? definition.defaultValue
         let shown = { (value: SettingValue) -> String in
             let text = self.display(SettingsRegistry.text(value), of: definition, in: module)
             return text.isEmpty ? "-" : text
@@ -179,6 +180,18 @@ final class SettingsScreen: Screen {
         return .stay
     }
 
+    /// A module's state in the person's language.
+    private static func word(of state: ModuleState) -> StringKey {
+        switch state {
+        case .active: .stateActive
+        case .disabled: .stateDisabled
+        case .failed: .stateFailed
+        case .skipped: .stateSkipped
+        // A state of a later host: its failure word, until this module knows it.
+        @unknown default: .stateFailed
+        }
+    }
+
     private func about(_ ui: TerminalUI) -> Navigation {
         let strings = context.strings
         guard let host = try? context.resolver.resolve((any HostInfoRoute).self) else { return .stay }
@@ -188,10 +201,11 @@ final class SettingsScreen: Screen {
         ui.print(strings.format(.aboutData, host.dataFolder))
         ui.print(strings[.aboutModules])
         for module in host.modules {
-            let state = strings[StringKey("state." + module.state)]
+            let state = strings[Self.word(of: module.moduleState)]
             // No version when it is not known; a reason that says the state already stands alone.
             let version = module.version.map { " " + $0 } ?? ""
-            let reason = module.reason.map { $0.lowercased().hasPrefix(module.state.lowercased()) ? " — " + $0 : " — \(state): \($0)" }
+            let word = module.moduleState.rawValue
+            let reason = module.reason.map { $0.lowercased().hasPrefix(word) ? " — " + $0 : " — \(state): \($0)" }
             // The name the commands use ('modhost geo …'), its title for people beside it.
             let name = module.title == module.name ? module.name : "\(module.name) (\(module.title))"
             ui.print("  \(name)\(version)" + (reason ?? " — \(state)"))

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let host: any HostInfoRoute = try context.resolver.inject()
-/// for module in host.modules where module.state != "active" { print(module.name, module.reason ?? "") }
+/// for module in host.modules where module.moduleState != .active { print(module.name, module.reason ?? "") }
 /// ```
 public protocol HostInfoRoute: Sendable {
     /// The host's version (`modhost --version`).
@@ -32,12 +32,33 @@ extension HostInfoRoute {
     public func check() -> [String]? { nil }
 }
 
+/// Where a module ended start-up.
+///
+/// - Since: SDK 1.7.0. Later releases may add states: a `switch` over it needs
+///   `@unknown default`.
+public enum ModuleState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Registered and started.
+    case active
+    /// Turned off in `modules.json`, by `--disable`, or not selected by `--only`.
+    case disabled
+    /// Its own problem: it did not load, its config is wrong, it is in a cycle, it provides a
+    /// route another module provides, or it threw in register or start.
+    case failed
+    /// Not started because a route it requires is unavailable.
+    case skipped
+}
+
 /// One module as the host sees it.
 public struct ModuleStatus: Sendable, Hashable {
     /// The module's name.
     public let name: String
-    /// `active`, `disabled`, `failed` or `skipped`.
-    public let state: String
+    /// Where the module ended start-up.
+    ///
+    /// - Since: SDK 1.7.0.
+    public let moduleState: ModuleState
+    /// `active`, `disabled`, `failed` or `skipped`: ``moduleState``'s word.
+    @available(*, deprecated, renamed: "moduleState", message: "a typed state since SDK 1.7.0")
+    public var state: String { moduleState.rawValue }
     /// Why the module is not active; `nil` when it is.
     public let reason: String?
     /// The version the library reports; `nil` when it was not loaded.
@@ -46,11 +67,18 @@ public struct ModuleStatus: Sendable, Hashable {
     /// else its name.
     public let title: String
 
-    public init(name: String, state: String, reason: String?, version: String?, title: String? = nil) {
+    /// - Since: SDK 1.7.0.
+    public init(name: String, state: ModuleState, reason: String?, version: String?, title: String? = nil) {
         self.name = name
-        self.state = state
+        self.moduleState = state
         self.reason = reason
         self.version = version
         self.title = title ?? name
+    }
+
+    /// A state given as its word; a word this SDK does not know reads as `.failed`.
+    @available(*, deprecated, message: "give the state as a ModuleState (SDK 1.7.0)")
+    public init(name: String, state: String, reason: String?, version: String?, title: String? = nil) {
+        self.init(name: name, state: ModuleState(rawValue: state) ?? .failed, reason: reason, version: version, title: title)
     }
 }

@@ -57,7 +57,7 @@ extension SettingsRoute {
     /// The stored value of `setting`, or its default; `nil` when the setting is not registered
     /// (or is stored as another type, which its definition does not allow).
     public func value<Value>(_ setting: SettingKey<Value>) -> Value? {
-        value(of: setting.key, module: setting.module).flatMap(Value.init(settingValue:))
+        value(of: setting.name).flatMap(Value.init(settingValue:))
     }
 }
 
@@ -88,4 +88,49 @@ extension SettingDefinition {
     public init(_ setting: SettingKey<String>, title: @escaping @Sendable () -> String, maxLength: Int, defaultValue: String) {
         self.init(key: setting.key, title: title, kind: .text(maxLength: maxLength), defaultValue: .text(defaultValue))
     }
+}
+
+/// A setting's whole name: its module and its key within the module. Written and read as
+/// `<module>.<key>` with the module in lowercase (`photos.perPage`), by ``text`` and
+/// ``init(text:)`` alone; module names compare in any case.
+///
+/// - Since: SDK 1.7.0.
+public struct SettingName: Sendable, Hashable, CustomStringConvertible {
+    /// The module whose section holds the setting (`Photos`).
+    public let module: String
+    /// The key within the module (`perPage`).
+    public let key: String
+
+    public init(module: String, key: String) {
+        self.module = module
+        self.key = key
+    }
+
+    /// `photos.perPage` read back; `nil` without a dot, or with nothing on either side of it.
+    public init?(text: String) {
+        guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
+            return nil
+        }
+        self.init(module: String(text[..<dot]), key: String(text[text.index(after: dot)...]))
+    }
+
+    /// `photos.perPage`: as commands show and accept it.
+    public var text: String { "\(module.lowercased()).\(key)" }
+    public var description: String { text }
+
+    public static func == (left: SettingName, right: SettingName) -> Bool {
+        left.key == right.key && left.module.lowercased() == right.module.lowercased()
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(module.lowercased())
+        hasher.combine(key)
+    }
+}
+
+extension SettingKey {
+    /// The setting's whole name.
+    ///
+    /// - Since: SDK 1.7.0.
+    public var name: SettingName { SettingName(module: module, key: key) }
 }

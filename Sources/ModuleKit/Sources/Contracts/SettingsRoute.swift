@@ -18,8 +18,8 @@ public enum SettingKind: Sendable, Hashable {
 
 /// A setting a module contributes to the Settings screen and commands.
 public struct SettingDefinition: Sendable {
-    /// The key within the module (`perPage`); the full key is `<module>.<key>` in lowercase
-    /// module name (`photos.perPage`).
+    /// The key within the module (`perPage`); the setting's whole name, with its module, is a
+    /// ``SettingName`` (`photos.perPage`).
     public let key: String
     /// The title, in the current locale each time it is asked.
     public let title: @Sendable () -> String
@@ -63,6 +63,24 @@ public struct SettingRefusal: Error, Sendable, Equatable {
 public protocol SettingsRoute: Sendable {
     /// Adds `definitions` to `module`'s section; they live as long as the process.
     func register(_ definitions: [SettingDefinition], module: String)
-    /// The stored value, or the default; `nil` for an unknown key.
+    /// The stored value of the setting `name`, or its default; `nil` for an unknown setting.
+    ///
+    /// - Since: SDK 1.7.0. A conformance implements this one or, written before 1.7,
+    ///   ``value(of:module:)``: each calls the other by default.
+    func value(of name: SettingName) -> SettingValue?
+    /// The stored value, or the default; `nil` for an unknown key. The form of conformances
+    /// written before SDK 1.7.0; ask with a ``SettingName``.
     func value(of key: String, module: String) -> SettingValue?
+}
+
+extension SettingsRoute {
+    /// - Since: SDK 1.7.0.
+    public func value(of name: SettingName) -> SettingValue? {
+        value(of: name.key, module: name.module)
+    }
+
+    /// - Since: SDK 1.7.0.
+    public func value(of key: String, module: String) -> SettingValue? {
+        value(of: SettingName(module: module, key: key))
+    }
 }
