@@ -15,7 +15,8 @@ extension HostRuntime {
         }
         if let problem = crashes.problem { logger.warn("crash records are neither read nor obeyed: \(problem)") }
         for marker in crashes.unreadableMarkers {
-            logger.warn("crash marker '\(marker)' holds no record this host can read (another version's, or damaged); nothing is skipped for it")
+            logger.warn(
+                "crash marker '\(marker)' holds no record this host can read (another version's, or damaged); nothing is skipped for it")
         }
         for record in crashes.vanished { logger.warn(record.warningText.description) }
         moduleGuard.watch(crashes.warnings)

@@ -38,8 +38,12 @@ let package = Package(
         // contracts library's version in its library.
         .executableTarget(name: "KitBuildTool"),
         .plugin(name: "KitBuildPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/KitBuildPlugin"),
-        .plugin(name: "ModuleDescriptorPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/ModuleDescriptorPlugin"),
-        .plugin(name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"], path: "BuildTools/ContractsVersionPlugin"),
+        .plugin(
+            name: "ModuleDescriptorPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"],
+            path: "BuildTools/ModuleDescriptorPlugin"),
+        .plugin(
+            name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"],
+            path: "BuildTools/ContractsVersionPlugin"),
     ]
 )
 

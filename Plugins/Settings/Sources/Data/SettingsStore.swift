@@ -63,7 +63,8 @@ public final class SettingsStore: Sendable {
     /// The stored value of `name`; modules are stored in lowercase, so any case finds it.
     public func value(of name: SettingName) -> SettingValue? {
         let rows = try? database.read {
-            try $0.query("SELECT kind, value FROM setting WHERE module = ? AND key = ?", [.text(name.module.lowercased()), .text(name.key)])
+            try $0.query(
+                "SELECT kind, value FROM setting WHERE module = ? AND key = ?", [.text(name.module.lowercased()), .text(name.key)])
         }
         guard let row = rows?.first, let kind = row.string("kind"), let text = row.string("value") else { return nil }
         switch kind {
