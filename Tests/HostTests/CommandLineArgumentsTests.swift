@@ -15,7 +15,7 @@ import Testing
         #expect(parsed.enable == ["Photos"])
         #expect(parsed.disable == ["Settings"])
         #expect(parsed.logLevel == .debug)
-        #expect(parsed.command == .modules(json: true))
+        #expect(parsed.command as? Builtins.Modules == Builtins.Modules(json: true))
     }
 
     @Test func theHostWasBuiltAgainstTheKitItLoaded() {
@@ -24,17 +24,21 @@ import Testing
     }
 
     @Test func noCommandRunsTheApp() throws {
-        #expect(try CommandLineArguments.parse([]).command == .run)
-        #expect(try CommandLineArguments.parse(["--help"]).help)
-        #expect(try CommandLineArguments.parse(["-h"]).help)
+        #expect(try CommandLineArguments.parse([]).command is Builtins.App)
+        #expect(try CommandLineArguments.parse(["--help"]).command as? Builtins.Help == Builtins.Help())
+        #expect(try CommandLineArguments.parse(["-h"]).command as? Builtins.Help == Builtins.Help())
+        #expect(try CommandLineArguments.parse(["geo", "--help"]).command as? Builtins.Help == Builtins.Help(topic: "geo"))
+        #expect(try CommandLineArguments.parse(["check", "--help"]).command as? Builtins.Help == Builtins.Help(topic: "check"))
         #expect(try CommandLineArguments.parse(["--version"]).version)
     }
 
     @Test func moduleCommandArgumentsPassThroughUntouched() throws {
         let parsed = try CommandLineArguments.parse(["--log-level", "info", "auth", "register", "--email", "a@b.c", "--help"])
-        #expect(parsed.command == .module(name: "auth", command: "register", arguments: ["--email", "a@b.c", "--help"]))
+        #expect(
+            parsed.command as? Builtins.OfModule
+                == Builtins.OfModule(module: "auth", command: "register", arguments: ["--email", "a@b.c", "--help"]))
         #expect(!parsed.help, "--help after a module command belongs to the module")
-        #expect(try CommandLineArguments.parse(["geo"]).command == .module(name: "geo", command: nil, arguments: []))
+        #expect(try CommandLineArguments.parse(["geo"]).command as? Builtins.OfModule == Builtins.OfModule(module: "geo"))
     }
 
     @Test(arguments: [
@@ -63,12 +67,12 @@ import Testing
     }
 
     @Test func eachOptionIsDeclaredOnceAndAChildIsGivenWhatChoosesItsModules() throws {
-        let all = CommandLineTable.options + CommandLineTable.commandOptions
+        let all = CommandLineTable.options + CommandLineTable.commands.flatMap(\.options)
         #expect(Set(all.map(\.id)).count == all.count, "one declaration per option")
         // A spelling means one thing where it can be given: globally, or in one command.
-        for command in CommandLineTable.commands.compactMap(\.word) {
-            let names = (CommandLineTable.options + CommandLineTable.commandOptions.filter { $0.command == command }).flatMap(\.names)
-            #expect(Set(names).count == names.count, "\(command)")
+        for command in CommandLineTable.commands {
+            let names = (CommandLineTable.options + command.options).flatMap(\.names)
+            #expect(Set(names).count == names.count, "\(command.id)")
         }
         #expect(Set(CommandLineTable.commands.map(\.id)).count == CommandLineTable.commands.count)
         let parsed = try CommandLineArguments.parse([
@@ -90,34 +94,55 @@ import Testing
     /// Each built-in command parses from its own usage line into itself, never into a
     /// module's command: the table the help prints is the parser's.
     @Test(arguments: CommandLineTable.commands.filter { $0.word != nil })
-    func everyCommandParsesFromItsUsage(command: CommandLineTable.Builtin) throws {
-        let words = command.usage.split(separator: " ").map(String.init)
-        #expect(words.first == command.word)
-        // Placeholders filled in, optional parts ("[--json]", "[-- ARGS...]") left out.
-        let line = words.filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") }.map {
-            $0 == "SHELL" ? "bash" : $0 == $0.uppercased() && $0 != "--" ? "X" : $0
-        }
-        let parsed = try CommandLineArguments.parse(line)
-        if case .module = parsed.command { Issue.record("'\(command.usage)' parses as a module's command") }
-        if case .run = parsed.command { Issue.record("'\(command.usage)' parses as the app") }
+    func everyCommandParsesFromItsUsage(command: Builtin) throws {
+        #expect(command.usage.split(separator: " ").first.map(String.init) == command.word)
+        let parsed = try CommandLineArguments.parse(Self.sampleLine(command.usage))
+        #expect(parsed.declaration.id == command.id, "'\(command.usage)' parses as '\(parsed.declaration.usage)'")
     }
 
-    /// Every command and option `--help` lists has its summary in the host's strings (the help
-    /// would fall back to English without a word).
+    /// A command line a usage line describes: placeholders filled in, optional parts
+    /// ("[--json]", "[-- ARGS...]") left out.
+    static func sampleLine(_ usage: String) -> [String] {
+        usage.split(separator: " ").map(String.init).filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") }.map {
+            $0 == "SHELL" ? "bash" : $0 == $0.uppercased() && $0 != "--" ? "X" : $0
+        }
+    }
+
+    /// Every command `--help` lists, and every option, has its summary in each of the host's
+    /// languages (the help would fall back to English without a word): a command declared
+    /// without its strings fails here.
     @Test func everyListedCommandAndOptionHasItsHelpString() throws {
         let folder = TestEnvironment.buildFolder + "/ModuleHost_HostModel.resources/Strings"
-        let english = try ModuleStrings.load(module: "modhost", from: folder, locale: LocaleSetting(environment: ["LANG": "en_US.UTF-8"]))
+        let tables = try ModuleStrings.loadEveryLocale(module: "modhost", from: folder, locale: LocaleSetting(environment: [:])).tables
+        let listed = CommandLineTable.commands.filter { !$0.hidden }
         let keys =
-            CommandLineTable.commands.filter { !$0.hidden }.map { "help.command." + $0.id }
-            + CommandLineTable.options.map { "help.option." + $0.id }
-        for key in keys { #expect(english[StringKey(key)] != key, "\(key) is missing") }
+            listed.map { "help.command." + $0.id } + (CommandLineTable.options + listed.flatMap(\.options)).map { "help.option." + $0.id }
+        #expect(Set(tables.keys) == Set(ModuleStrings.shippedLocales))
+        for (language, table) in tables {
+            for key in keys { #expect(table[key] != nil, "\(language): \(key) is missing") }
+        }
+    }
+
+    /// Every declaration makes a command of its own kind, and that command has a handler: it
+    /// runs without modules, in a session, or both (`help`).
+    @Test(arguments: CommandLineTable.commands)
+    func everyDeclaredCommandHasItsHandler(command: Builtin) throws {
+        // The words after its own, from its usage line; a row without a word of its own names a module.
+        let rest = command.word == nil ? ["geo"] : Array(Self.sampleLine(command.usage).dropFirst())
+        let made = try command.make(rest, .init())
+        #expect(type(of: made).declaration.id == command.id || command.id == "module.help", "\(command.id)")
+        #expect(made is any CommandWithoutModules || made is any CommandInSession, "\(command.id) has no handler")
     }
 
     @Test func aCommandsOwnOptionsAreKnownOnlyThere() throws {
-        #expect(try CommandLineArguments.parse(["modules", "--json"]).command == .modules(json: true))
+        #expect(try CommandLineArguments.parse(["modules", "--json"]).command as? Builtins.Modules == Builtins.Modules(json: true))
         #expect(
-            try CommandLineArguments.parse(["new", "Notes", "--output", "/tmp/n", "--kit", "/k", "--route"]).command
-                == .new(name: "Notes", output: "/tmp/n", kit: "/k", route: true))
+            try CommandLineArguments.parse(["new", "Notes", "--output", "/tmp/n", "--kit", "/k", "--route"]).command as? Builtins.New
+                == Builtins.New(name: "Notes", output: "/tmp/n", kit: "/k", route: true))
+        #expect(try CommandLineArguments.parse(["graph", "--format=dot"]).command as? Builtins.Graph == Builtins.Graph(format: .dot))
+        #expect(throws: UsageError("'graph --format' takes text, dot or svg, found 'png'")) {
+            try CommandLineArguments.parse(["graph", "--format", "png"])
+        }
         #expect(throws: UsageError("unknown option '--json'; see 'modhost --help'")) {
             try CommandLineArguments.parse(["routes", "--json"])
         }

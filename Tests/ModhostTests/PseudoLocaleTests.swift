@@ -180,8 +180,14 @@ import Testing
             ["--nosuch"], ["nosuch"], ["new"], ["new", "bad-name"], ["new", "x"],
             ["new", "Fine", "--kit", folder + "/none"], ["new", "Fine", "--output", folder], ["new", "Fine", "--output", folder + "/Fine"],
             ["dev"], ["dev", folder], ["bisect"], ["bisect", "--", "auth", "nosuch"], ["bisect", "--", "modules"],
+            ["graph"], ["graph", "--format", "png"], ["completion", "tcsh"], ["help", "nosuch", "extra"],
         ]
-        for arguments in commands {
+        // And every command the host's help lists, from that list (not kept by hand): its
+        // help, both ways a person asks for it.
+        let words = try Self.listedCommandWords(app)
+        #expect(words.count >= 10 && words.contains("graph") && words.contains("manual"), "\(words)")
+        let helps = words.flatMap { [[$0, "--help"], ["help", $0]] }
+        for arguments in commands + helps {
             let result = try Self.run(app, arguments)
             // What the test typed is quoted back as it was (or capitalized, as a suggestion).
             let typed = arguments.filter { !$0.hasPrefix("-") && !["modules", "new", "dev", "bisect", "auth"].contains($0) }
@@ -193,11 +199,21 @@ import Testing
         }
     }
 
+    /// The built-in command words `modhost --help` lists: the first word of each command line
+    /// above the `<module>` rows (not `(none)`, nor an option's `--`).
+    static func listedCommandWords(_ app: TestHost) throws -> [String] {
+        let help = try run(app, ["--help"]).stdout.split(separator: "\n")
+        return help.prefix { !$0.hasPrefix("  <module>") }.compactMap { line -> String? in
+            guard line.hasPrefix("  "), let word = line.split(separator: " ").first, word.allSatisfy(\.isLetter) else { return nil }
+            return String(word)
+        }
+    }
+
     /// What `modhost new` prints for the person to type or paste (commands, a JSON entry),
     /// and the names in the host's tables (modules, routes, versions): not text.
     static func isToType(_ line: String) -> Bool {
         let names =
-            #"(?i)\b(auth|photos|geo|settings|hostinfo)(route)?\b|\((uses|requires)\)|\d+\.\d+\.\d+|\bFine\b|ModuleKit|SDK|-x|\b(trace|debug|info|warn|error|critical)\b"#
+            #"(?i)\b(auth|photos|geo|settings|hostinfo)(route)?\b|\((uses|requires)\)|\d+\.\d+\.\d+|\bFine\b|ModuleKit|SDK|-x|\b(trace|debug|info|warn|error|critical)\b|^\s*source <\("#
             // `--help`'s usage column: what to type, before the translated summary.
             + #"|^  \S.*?\s{2,}(?=\[!!)"#
         return line.hasPrefix("  swift ") || line.hasPrefix("  {")

@@ -2,43 +2,13 @@ import Foundation
 import HostModel
 import ModuleKit
 
-/// The `modhost` command line, parsed: global options, then a built-in command or a module
-/// command whose arguments pass through untouched.
-struct CommandLineArguments: Equatable {
-    enum Command: Equatable {
-        /// No command: start the modules and run until end of input or a signal.
-        case run
-        case modules(json: Bool, timing: Bool = false)
-        case check(json: Bool = false)
-        case routes
-        /// `modhost bisect [--keep NAME] -- ARGS…`: the modules with which `ARGS` fails.
-        case bisect(arguments: [String], keep: [String])
-        /// `modhost new NAME [--output DIR] [--kit DIR] [--route]`: writes a new module package.
-        case new(name: String, output: String?, kit: String?, route: Bool)
-        /// `modhost dev PATH [-- ARGS…]`: rebuilds a module package on change and runs ARGS.
-        case dev(package: String, arguments: [String])
-        /// `modhost help [COMMAND]`, and `modhost COMMAND --help` for a built-in command: the
-        /// host's help, or one command's (`nil`: the host's).
-        case help(topic: String?)
-        /// `modhost graph [--format text|dot|svg]`: the modules and their route edges.
-        case graph(format: String)
-        /// `modhost completion SHELL`: a completion script for bash, zsh or fish.
-        case completion(shell: String)
-        /// `modhost manual`: the manual page, in roff.
-        case manual
-        /// Internal: the names of modules.json's modules (`words`: as commands), for completion.
-        case listModules(words: Bool)
-        /// `__commands WORD [COMMAND]`: the commands module WORD's manifest declares, or that
-        /// command's options, for completion (no library opened).
-        case listCommands(module: String, command: String?)
-        /// Internal: load these modules in this process and report each (what `check` runs in
-        /// a child process, so a library's code cannot crash, stop or hang `check`).
-        case probe(names: [String])
-        /// `modhost <module> <command> ARGS…`; `command` is nil when only the module is named.
-        case module(name: String, command: String?, arguments: [String])
-    }
-
-    var command: Command = .run
+/// The `modhost` command line, parsed: global options, then a built-in command (its
+/// declaration in `Builtins/`) or a module command whose arguments pass through untouched.
+struct CommandLineArguments {
+    /// What to run, as its declaration made it from the words and options.
+    var command: any HostCommand = Builtins.App()
+    /// The declaration of ``command``: what it may write, how it reads modules.json.
+    var declaration: Builtin { type(of: command).declaration }
     var configPath: String?
     var dataFolder: String?
     var only: [String]?
@@ -57,18 +27,20 @@ struct CommandLineArguments: Equatable {
     /// line is parsed; the command carries them after.
     var commandOptions = CommandOptions()
 
+    /// What the options of the built-in commands set, while the line is parsed (each option is
+    /// declared with its command).
     struct CommandOptions: Equatable {
         var json = false
         var keep: [String] = []
         var timing = false
-        var format: String?
+        var format: GraphFormat?
         var output: String?
         var kit: String?
         var route = false
     }
 
-    /// What `check`'s child process is called with (see ``Command/probe(names:)``).
-    static var probeCommand: String { CommandLineTable.command(named: "__probe")?.word ?? "__probe" }
+    /// What `check`'s child process is called with (see ``Builtins/Probe``).
+    static var probeCommand: String { Builtins.Probe.declaration.word ?? "__probe" }
 
     /// Parses `arguments` (without the program name).
     ///
@@ -116,9 +88,10 @@ struct CommandLineArguments: Equatable {
             }
             try option.apply(&parsed, value, name)
         }
-        // `modhost new --help` is help, whatever `new` would need.
-        if parsed.help, let first = words.first, let builtin = CommandLineTable.command(named: first), !builtin.hidden {
-            parsed.command = .help(topic: builtin.word)
+        // `modhost new --help` is help, whatever `new` would need; `modhost geo --help` is
+        // Geo's help, `modhost --help` the host's.
+        if parsed.help, CommandLineTable.command(named: words.first ?? "").map({ !$0.hidden }) ?? true {
+            parsed.command = Builtins.Help(topic: words.first)
             return parsed
         }
         parsed.command = try command(from: words, options: parsed.commandOptions)
@@ -139,13 +112,12 @@ struct CommandLineArguments: Equatable {
 
     /// The command `words` name, with the options given for it: a built-in command as its
     /// declaration makes it, else a module's.
-    private static func command(from words: [String], options: CommandOptions) throws(UsageError) -> Command {
-        guard let first = words.first else { return .run }
-        let rest = Array(words.dropFirst())
-        if let make = CommandLineTable.command(named: first)?.make {
-            return try make(rest, options)
+    private static func command(from words: [String], options: CommandOptions) throws(UsageError) -> any HostCommand {
+        guard let first = words.first else { return Builtins.App() }
+        if let builtin = CommandLineTable.command(named: first) {
+            return try builtin.make(Array(words.dropFirst()), options)
         }
-        return .module(name: first, command: rest.first, arguments: Array(rest.dropFirst()))
+        return try Builtins.OfModule.declaration.make(words, options)
     }
 
     /// The global options a child `modhost` needs to see the same modules (what `dev`, `check`

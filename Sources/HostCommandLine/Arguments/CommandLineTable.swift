@@ -1,139 +1,22 @@
 import HostModel
 import ModuleKit
 
-/// The built-in commands and the options of `modhost`, each declared once, with its id (the
-/// key of its summary in the host's strings, `help.command.<id>` / `help.option.<id>`): `--help`
-/// renders them, the parser reads what each option sets from here, a child `modhost` is given
-/// the options that choose its modules from here, and a test holds the usage block of
-/// docs/USING.md to them.
+/// The built-in commands and the global options of `modhost`, each declared once, with its id
+/// (the key of its summary in the host's strings, `help.command.<id>` / `help.option.<id>`):
+/// `--help` renders them, the parser reads what each option sets from here, a child `modhost`
+/// is given the options that choose its modules from here, and a test holds the usage block
+/// of docs/USING.md to them. A command's declaration, with its own options and its handler,
+/// is in its file in `Builtins/`.
 enum CommandLineTable {
-    /// A command: what a person types, what it does (lines of at most 54 characters, so that
-    /// help fits 80 columns), and how its words become a ``CommandLineArguments/Command``.
-    /// Adding a built-in command means: a declaration here (and its case), its handler in
-    /// `HostSession.run` (or `ModhostCommandLine.main`, for one that starts no modules), and its
-    /// strings.
-    struct Builtin: Sendable {
-        typealias Make =
-            @Sendable (_ rest: [String], _ options: CommandLineArguments.CommandOptions) throws(UsageError) ->
-            CommandLineArguments.Command
-
-        let id: String
-        /// The word that names it (`modules`); `nil` for the rows that are no word of their own
-        /// (the app, a module's commands).
-        var word: String? = nil
-        let usage: String
-        let summary: [String]
-        /// Makes the command from the words after its own.
-        var make: Make? = nil
-        /// A whole command line that works, for its help.
-        var example: String? = nil
-        /// Not listed by `--help`: the internal child command of `check`.
-        var hidden = false
-        /// The words its argument takes, for completion (`completion`: the shells).
-        var arguments: [String] = []
-    }
-
+    /// Every built-in command, in the order `--help` lists them. Adding one: its declaration
+    /// and handler in a file of `Builtins/`, its line here, its strings in the six languages,
+    /// and the user docs (CONTRIBUTING.md, "Adding a host command").
     static let commands: [Builtin] = [
-        Builtin(id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"], example: "modhost"),
-        Builtin(
-            id: "modules", word: "modules", usage: "modules [--json]",
-            summary: ["List each module with its state, reason and routes", "(--timing: what each cost the start)"],
-            make: { rest, options throws(UsageError) in
-                try noArgument("modules", rest)
-                return .modules(json: options.json, timing: options.timing)
-            }, example: "modhost --disable Photos modules --json"),
-        Builtin(
-            id: "check", word: "check", usage: "check [--json]",
-            summary: ["Validate modules.json and every enabled library", "(loaded in a child process); start nothing"],
-            make: { rest, options throws(UsageError) in
-                try noArgument("check", rest)
-                return .check(json: options.json)
-            }, example: "modhost --config /etc/modhost/modules.json check"),
-        Builtin(
-            id: "routes", word: "routes", usage: "routes", summary: ["List each route, its provider and consumers"],
-            make: { rest, _ throws(UsageError) in
-                try noArgument("routes", rest)
-                return .routes
-            }, example: "modhost routes"),
-        Builtin(
-            id: "graph", word: "graph", usage: "graph [--format F]",
-            summary: ["Draw the modules and their routes: a text tree,", "or --format dot or svg (Graphviz)"],
-            make: { rest, options throws(UsageError) in
-                try noArgument("graph", rest)
-                let format = options.format ?? "text"
-                guard RouteGraph.formats.contains(format) else {
-                    throw UsageError(
-                        key: "usage.graph.format", [format], english: "'graph --format' takes text, dot or svg, found '\(format)'")
-                }
-                return .graph(format: format)
-            }, example: "modhost graph --format svg > modules.svg"),
-        Builtin(
-            id: "bisect", word: "bisect", usage: "bisect -- ARGS...",
-            summary: ["Find the modules that make 'modhost ARGS' fail", "(--keep NAME: keep a module in every try)"],
-            make: { rest, options throws(UsageError) in
-                guard !rest.isEmpty else {
-                    throw UsageError(key: "usage.bisect", english: "'bisect' needs the command to try: modhost bisect -- ARGS…")
-                }
-                return .bisect(arguments: rest, keep: options.keep)
-            }, example: "modhost bisect --keep Settings -- geo list"),
-        Builtin(
-            id: "new", word: "new", usage: "new NAME",
-            summary: ["Write a module package built against this host's kit", "(into ./NAME, or --output DIR; --kit DIR; --route)"],
-            make: { rest, options throws(UsageError) in
-                guard let name = rest.first else {
-                    throw UsageError(key: "usage.new", english: "'new' needs the module's name: modhost new NAME [--output DIR]")
-                }
-                if let extra = rest.dropFirst().first {
-                    throw UsageError(
-                        key: "usage.new.extra", [extra], english: "'new' takes one name, found '\(extra)' too; see 'modhost --help'")
-                }
-                return .new(name: name, output: options.output, kit: options.kit, route: options.route)
-            }, example: "modhost new Notes --output ~/src/Notes"),
-        Builtin(
-            id: "dev", word: "dev", usage: "dev PATH [-- ARGS...]",
-            summary: ["Rebuild the module package at PATH on every change", "and run 'modhost ARGS' (or the app) with it"],
-            make: { rest, _ throws(UsageError) in
-                guard let package = rest.first else {
-                    throw UsageError(key: "usage.dev", english: "'dev' needs the module package's folder: modhost dev PATH [-- ARGS…]")
-                }
-                return .dev(package: package, arguments: Array(rest.dropFirst()))
-            }, example: "modhost dev ~/src/Notes -- notes hello"),
-        Builtin(
-            id: "help", word: "help", usage: "help [COMMAND]", summary: ["Show this help, or a command's"],
-            make: { rest, _ throws(UsageError) in
-                if let extra = rest.dropFirst().first {
-                    throw UsageError(
-                        key: "usage.help.extra", [extra], english: "'help' takes one command, found '\(extra)' too; see 'modhost --help'")
-                }
-                return .help(topic: rest.first)
-            }, example: "modhost help bisect"),
-        Builtin(
-            id: "completion", word: "completion", usage: "completion SHELL", summary: ["Print a completion script for bash, zsh or fish"],
-            make: { rest, _ throws(UsageError) in
-                guard let shell = rest.first, ShellCompletion.shells.contains(shell), rest.count == 1 else {
-                    throw UsageError(
-                        key: "usage.completion", [rest.first ?? ""],
-                        english: "'completion' needs a shell, bash, zsh or fish, found '\(rest.first ?? "")'; see 'modhost help completion'"
-                    )
-                }
-                return .completion(shell: shell)
-            }, example: "source <(modhost completion bash)", arguments: ShellCompletion.shells),
-        Builtin(
-            id: "manual", word: "manual", usage: "manual", summary: ["Print the manual page (roff), to install as modhost.1"],
-            make: { rest, _ throws(UsageError) in
-                try noArgument("manual", rest)
-                return .manual
-            }, example: "modhost manual > ~/.local/share/man/man1/modhost.1"),
-        Builtin(id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"]),
-        Builtin(id: "module.help", usage: "<module> --help", summary: ["List a module's commands"]),
-        Builtin(
-            id: "modules.names", word: "__modules", usage: "__modules [words]", summary: [],
-            make: { rest, _ in .listModules(words: rest.first == "words") }, hidden: true),
-        Builtin(
-            id: "modules.commands", word: "__commands", usage: "__commands MODULE [COMMAND]", summary: [],
-            make: { rest, _ in .listCommands(module: rest.first ?? "", command: rest.dropFirst().first) }, hidden: true),
-        Builtin(
-            id: "probe", word: "__probe", usage: "__probe NAME...", summary: [], make: { rest, _ in .probe(names: rest) }, hidden: true),
+        Builtins.App.declaration, Builtins.Modules.declaration, Builtins.Check.declaration, Builtins.Routes.declaration,
+        Builtins.Graph.declaration, Builtins.Bisect.declaration, Builtins.New.declaration, Builtins.Dev.declaration,
+        Builtins.Help.declaration, Builtins.Completion.declaration, Builtins.Manual.declaration, Builtins.OfModule.declaration,
+        Builtins.ModuleHelp.declaration, Builtins.ListModules.declaration, Builtins.ListCommands.declaration,
+        Builtins.Probe.declaration,
     ]
 
     /// The built-in command named `word`, if there is one.
@@ -144,17 +27,9 @@ enum CommandLineTable {
     /// The word of every built-in command, for suggestions.
     static var commandWords: [String] { commands.filter { !$0.hidden }.compactMap(\.word) }
 
-    /// A command that takes no word after its own.
-    private static func noArgument(_ command: String, _ rest: [String]) throws(UsageError) {
-        if let extra = rest.first {
-            throw UsageError(
-                key: "usage.no.argument", [command, extra],
-                english: "'\(command)' takes no argument, found '\(extra)'; see 'modhost --help'")
-        }
-    }
-
-    /// An option: its spellings, the value it takes (if any), what it does, the command it
-    /// belongs to (`nil`: every command), what it sets, and how a child is given the same.
+    /// An option: its spellings, the value it takes (if any), what it does, what it sets, and
+    /// how a child is given the same. A global one is declared below; a command's own, with
+    /// its command.
     struct Option: Sendable {
         typealias Apply = @Sendable (_ parsed: inout CommandLineArguments, _ value: String, _ name: String) throws(UsageError) -> Void
 
@@ -162,8 +37,6 @@ enum CommandLineTable {
         let names: [String]
         let value: String?
         let summary: [String]
-        /// The built-in command it belongs to; `nil` for a global option.
-        var command: String? = nil
         /// Sets what it says in `parsed`; `value` is empty for an option that takes none.
         let apply: Apply
         /// The values that give a child `modhost` the same setting, each passed as
@@ -247,53 +120,14 @@ enum CommandLineTable {
         config, dataFolder, only, enable, disable, module, retry, noCrashRecords, plain, logLevel, help, version,
     ]
 
-    /// The options of one built-in command (its row's usage shows them).
-    static let commandOptions: [Option] = [
-        Option(
-            id: "modules.json", names: ["--json"], value: nil, summary: ["The list as one JSON document"], command: "modules",
-            apply: { parsed, _, _ in parsed.commandOptions.json = true }),
-        Option(
-            id: "bisect.keep", names: ["--keep"], value: "NAME", summary: ["Keep this module in every try (repeatable, or A,B)"],
-            command: "bisect",
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.commandOptions.keep += try CommandLineArguments.names(value, for: name)
-            }),
-        Option(
-            id: "check.json", names: ["--json"], value: nil, summary: ["The problems as one JSON document"], command: "check",
-            apply: { parsed, _, _ in parsed.commandOptions.json = true }),
-        Option(
-            id: "modules.timing", names: ["--timing"], value: nil,
-            summary: ["The time each module took in each phase, its share of the start, and the memory it added"], command: "modules",
-            apply: { parsed, _, _ in parsed.commandOptions.timing = true }),
-        Option(
-            id: "graph.format", names: ["--format"], value: "FORMAT", summary: ["text (the default), dot, or svg through Graphviz"],
-            command: "graph",
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.commandOptions.format = try CommandLineArguments.nonEmpty(value, for: name)
-            }, values: RouteGraph.formats),
-        Option(
-            id: "new.output", names: ["--output"], value: "DIR", summary: ["Where to write the package"], command: "new",
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.commandOptions.output = try CommandLineArguments.nonEmpty(value, for: name)
-            }),
-        Option(
-            id: "new.kit", names: ["--kit"], value: "DIR", summary: ["The kit package to build against"], command: "new",
-            apply: { parsed, value, name throws(UsageError) in
-                parsed.commandOptions.kit = try CommandLineArguments.nonEmpty(value, for: name)
-            }),
-        Option(
-            id: "new.route", names: ["--route"], value: nil, summary: ["Also write a contracts package with a route"], command: "new",
-            apply: { parsed, _, _ in parsed.commandOptions.route = true }),
-    ]
-
     /// The option named `name` where `command` (the first word, if any) is being parsed.
     static func option(named name: String, command: String?) -> Option? {
-        options.first { $0.names.contains(name) } ?? commandOptions.first { $0.command == command && $0.names.contains(name) }
+        options.first { $0.names.contains(name) } ?? command.flatMap(Self.command(named:))?.options.first { $0.names.contains(name) }
     }
 
     /// Every spelling of the options that can be given where `command` is parsed, for suggestions.
     static func optionNames(command: String?) -> [String] {
-        optionNames + commandOptions.filter { $0.command == command }.flatMap(\.names)
+        optionNames + (command.flatMap(Self.command(named:))?.options.flatMap(\.names) ?? [])
     }
 
     /// Every spelling of every option, for the parser's suggestions.

@@ -58,9 +58,9 @@ extension HelpText {
 
     /// `modhost COMMAND --help` and `modhost help COMMAND` for a built-in command, from its
     /// declaration, in `strings`' language.
-    static func renderBuiltin(_ builtin: CommandLineTable.Builtin, strings: ModuleStrings?) -> String {
+    static func renderBuiltin(_ builtin: Builtin, strings: ModuleStrings?) -> String {
         let summary = HostText("help.command." + builtin.id, builtin.summary.joined(separator: " ")).render(strings)
-        let options = CommandLineTable.commandOptions.filter { $0.command == builtin.id }.map { option in
+        let options = builtin.options.map { option in
             CommandOption(option.usage, HostText("help.option." + option.id, option.summary.joined(separator: " ")).render(strings))
         }
         let usage = builtin.word == nil ? "modhost" : "modhost " + builtin.usage

@@ -22,7 +22,7 @@ enum ManualPage {
         ]
         for command in CommandLineTable.commands where !command.hidden {
             lines += [".TP", ".B " + escape(command.usage), escape(command.summary.joined(separator: " "))]
-            for option in CommandLineTable.commandOptions where option.command == command.id {
+            for option in command.options {
                 lines += [".RS", ".TP", ".B " + escape(option.usage), escape(option.summary.joined(separator: " ")), ".RE"]
             }
             if let example = command.example { lines += [".RS", "Example: " + #"\fB"# + escape(example) + #"\fR"#, ".RE"] }

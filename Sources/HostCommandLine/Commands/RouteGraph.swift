@@ -9,9 +9,6 @@ import ModuleKit
 /// edges, each module with its state, from the descriptors only (no library is opened, so a
 /// module that fails to load is drawn too).
 struct RouteGraph {
-    /// What `--format` takes.
-    static let formats = ["text", "dot", "svg"]
-
     let modules: [ModuleReport]
     let strings: ModuleStrings?
 
@@ -61,9 +58,10 @@ struct RouteGraph {
         var lines: [String] = []
         for module in modules {
             lines.append("\(module.name) \(module.version ?? "-") (\(state(module)))")
-            for route in module.provides { lines.append("  provides \(route)") }
+            let provides = HostText("graph.provides", "provides").render(strings)
+            for route in module.provides { lines.append("  \(provides) \(route)") }
             for edge in edges where edge.from == module.name {
-                let verb = edge.required ? "requires" : "uses"
+                let verb = (edge.required ? HostText("graph.requires", "requires") : HostText("graph.uses", "uses")).render(strings)
                 let provider = edge.to.map { "← \($0)" } ?? HostText("graph.no.provider", "← no module provides it").render(strings)
                 lines.append("  \(verb) \(edge.route) \(provider)")
             }
@@ -113,5 +111,26 @@ struct RouteGraph {
     /// The `dot` executable on `PATH`, if Graphviz is installed.
     static func graphvizDot(path: String = ProcessInfo.processInfo.environment["PATH"] ?? "") -> String? {
         path.split(separator: ":").map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// What `graph --format` draws: parsed once, where the option is read.
+enum GraphFormat: String, CaseIterable, Sendable {
+    /// A tree for a terminal (the default).
+    case text
+    /// Graphviz's DOT language.
+    case dot
+    /// SVG, drawn from the DOT by Graphviz's `dot`.
+    case svg
+
+    /// The format `value` names, or why it names none.
+    static func parse(_ value: String) throws(UsageError) -> GraphFormat {
+        guard let format = GraphFormat(rawValue: value) else {
+            let names = allCases.map(\.rawValue)
+            throw UsageError(
+                key: "usage.graph.format", [value],
+                english: "'graph --format' takes \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), found '\(value)'")
+        }
+        return format
     }
 }

@@ -11,18 +11,23 @@ enum ShellCompletion {
     static var commandWords: [String] { CommandLineTable.commandWords }
 
     /// Every option the table declares, global ones first.
-    static var allOptions: [CommandLineTable.Option] { CommandLineTable.options + CommandLineTable.commandOptions }
+    static var allOptions: [CommandLineTable.Option] { CommandLineTable.options + commandOptions.map(\.option) }
+
+    /// Each built-in command's own options, with the word of their command.
+    static var commandOptions: [(command: String, option: CommandLineTable.Option)] {
+        CommandLineTable.commands.flatMap { command in command.word.map { word in command.options.map { (word, $0) } } ?? [] }
+    }
 
     /// The global options' spellings.
     static var globalOptionNames: [String] { CommandLineTable.options.flatMap(\.names) }
 
     /// The spellings of `command`'s own options, each once (`--json` is declared by several).
     static func optionNames(of command: String) -> [String] {
-        unique(CommandLineTable.commandOptions.filter { $0.command == command }.flatMap(\.names))
+        unique(CommandLineTable.command(named: command)?.options.flatMap(\.names) ?? [])
     }
 
     /// The commands that have options of their own.
-    static var commandsWithOptions: [String] { unique(CommandLineTable.commandOptions.compactMap(\.command)) }
+    static var commandsWithOptions: [String] { unique(commandOptions.map(\.command)) }
 
     /// Options whose value is module names, paths, or a log level, from their placeholder.
     static func options(taking kind: ValueKind) -> [String] {
@@ -164,9 +169,10 @@ enum ShellCompletion {
         ]
         // Each option once: a global one everywhere, a command's own after that command.
         var written: Set<String> = []
-        for option in allOptions {
+        let scoped = CommandLineTable.options.map { (command: String?.none, option: $0) } + commandOptions.map { ($0.command, $0.option) }
+        for (command, option) in scoped {
             let summary = option.summary.joined(separator: " ").replacingOccurrences(of: "'", with: "\\'")
-            let condition = option.command.map { " -n '__fish_seen_subcommand_from \($0)'" } ?? ""
+            let condition = command.map { " -n '__fish_seen_subcommand_from \($0)'" } ?? ""
             for name in option.names where written.insert(name + condition).inserted {
                 let flag = name.hasPrefix("--") ? "-l \(name.dropFirst(2))" : "-s \(name.dropFirst())"
                 var line = "complete -c modhost\(condition) \(flag) -d '\(summary)'"

@@ -45,42 +45,23 @@ public enum ModhostCommandLine {
             )
             return exitSuccess
         }
-        if case .help(let topic) = parsed.command {
-            // A built-in command's help needs no modules.json; the host's and a module's read it.
-            if let topic, let builtin = CommandLineTable.command(named: topic), !builtin.hidden {
-                console.out(HelpText.renderBuiltin(builtin, strings: hostStrings(environment)))
-                return exitSuccess
-            }
-            parsed.help = true
-            parsed.command = topic.map { .module(name: $0, command: nil, arguments: []) } ?? .run
+        // A command that needs no modules runs before modules.json is read.
+        if let command = parsed.command as? any CommandWithoutModules,
+            let status = command.run(CommandContext(arguments: parsed, environment: environment, console: console))
+        {
+            return status
         }
-        switch parsed.command {
-        case .completion(let shell):
-            console.out(ShellCompletion.script(for: shell) ?? "")
-            return exitSuccess
-        case .manual:
-            console.out(ManualPage.text(modules: declaredCommands(parsed, environment: environment)))
-            return exitSuccess
-        default:
-            break
+        guard let command = parsed.command as? any CommandInSession else {
+            // A declaration whose command has neither handler: a test holds every one to one.
+            console.error(HostText("", "'%@' has no handler", [.plain(parsed.declaration.usage)]))
+            return exitFailure
         }
-        if case .new(let name, let output, let kit, let route) = parsed.command, !parsed.help {
-            _ = hostStrings(environment)
-            return NewModuleCommand(console: console).run(name: name, output: output, kit: kit, route: route)
-        }
-        if case .dev(let package, let devArguments) = parsed.command, !parsed.help {
-            _ = hostStrings(environment)
-            return DevCommand(
-                console: console, package: ExtraModules.absolute(package), hostOptions: parsed.childOptions(), arguments: devArguments
-            ).run()
-        }
-        let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
+        let declaration = parsed.declaration
+        let configPath = Self.configPath(parsed, environment: environment)
         let reading = ModulesFileDecoder(defaultSearchPath: executableFolder()).read(contentsOf: configPath)
         // `check` (and its child) go on with what can still be checked, to tell every problem
         // at once; everything else stops at the file's problems.
-        var checksDespiteProblems = false
-        if case .check = parsed.command { checksDespiteProblems = !parsed.help }
-        if case .probe = parsed.command { checksDespiteProblems = true }
+        let checksDespiteProblems = declaration.checksDespiteProblems
         let configuration: HostConfiguration
         if checksDespiteProblems, let checkable = reading.checkable {
             configuration = checkable
@@ -88,7 +69,7 @@ public enum ModhostCommandLine {
             do throws(ModulesFileError) {
                 configuration = try reading.configuration()
             } catch {
-                if parsed.help {
+                if command is Builtins.Help {
                     console.out(HelpText.render(modules: [], strings: hostStrings(environment)))
                     console.warning(
                         HostText(
@@ -96,7 +77,7 @@ public enum ModhostCommandLine {
                             [.plain(configPath), .text(error.texts.first ?? .plain(""))]))
                     return exitSuccess
                 }
-                if case .check(json: true) = parsed.command {
+                if let check = command as? Builtins.Check, check.json {
                     console.out(CheckReport.json(fileProblems: reading, strings: hostStrings(environment)))
                     return exitFailure
                 }
@@ -118,18 +99,11 @@ public enum ModhostCommandLine {
         options.retry = parsed.retry
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
         options.recordsCrashes = parsed.recordsCrashes
-        switch parsed.command {
-        case .check, .probe, .bisect, .listCommands: options.readOnly = true
-        case .modules(let json, let timing):
-            options.hashLibraries = json
-            options.measuresMemory = timing
-        default: options.readOnly = parsed.help && parsed.command == .run
-        }
-        // The reports describe every module, a disabled one from its descriptor too.
-        switch parsed.command {
-        case .check, .modules, .graph: options.describesEveryModule = true
-        default: options.describesEveryModule = parsed.help
-        }
+        // As the command's declaration says: what it may write, what its report describes (a
+        // disabled module from its descriptor too).
+        options.readOnly = declaration.access == .readsOnly
+        options.describesEveryModule = declaration.describesEveryModule
+        command.configure(&options)
         let runtime: HostRuntime
         do {
             runtime = try HostRuntime(
@@ -141,8 +115,9 @@ public enum ModhostCommandLine {
         SignalTrap.runtime.withLock { $0 = runtime }
         let status = HostSession(
             runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil,
-            fullScreen: parsed.command == .run && FullScreenMode.wanted(plain: parsed.plain, environment: environment)
-        ).run(parsed)
+            fullScreen: command is Builtins.App && FullScreenMode.wanted(plain: parsed.plain, environment: environment),
+            arguments: parsed
+        ).run(command)
         runtime.moduleGuard.finish()
         return status
     }
@@ -181,27 +156,13 @@ public enum ModhostCommandLine {
             [.plain(compiled), .plain(ModuleKitABI.sdkVersion)])
     }
 
-    /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when
-    /// it cannot be: then opening it at start says why, and modules that store data fail.
-    /// The commands each enabled module of this run's modules.json declares in its manifest,
-    /// read from the descriptors as `--help` reads them (no library opened, no module code
-    /// run): for the manual page. Nothing when the file or a module cannot be read.
-    @MainActor
-    static func declaredCommands(_ parsed: CommandLineArguments, environment: [String: String]) -> [(String, [DeclaredCommand])] {
-        let configPath = parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
-        guard
-            let configuration = try? ModulesFileDecoder(defaultSearchPath: executableFolder()).read(contentsOf: configPath).configuration()
-        else { return [] }
-        var options = RuntimeOptions(
-            only: nil, enable: [], disable: [], logLevel: .critical,
-            dataFolder: dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
-        options.readOnly = true
-        guard let runtime = try? HostRuntime(configuration: configuration, options: options, environment: environment, logSink: { _ in })
-        else { return [] }
-        runtime.planOnly()
-        return runtime.modules.compactMap { module in module.commands.map { (ModuleName(module.name).commandWord, $0) } }
+    /// The modules.json this run reads: `--config`, else `MODHOST_CONFIG`, else ./modules.json.
+    static func configPath(_ parsed: CommandLineArguments, environment: [String: String]) -> String {
+        parsed.configPath ?? environment["MODHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? "modules.json"
     }
 
+    /// The data folder resolved once (see `ModuleStorage.resolveDataFolder`), or as given when
+    /// it cannot be: then opening it at start says why, and modules that store data fail.
     static func dataFolder(_ given: String) -> String {
         (try? ModuleStorage.resolveDataFolder(given)) ?? given
     }

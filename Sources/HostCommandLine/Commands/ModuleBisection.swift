@@ -11,7 +11,7 @@ import HostModel
 /// to one culprit, or to a smallest set that fails only together; then, without it, it looks
 /// again, so independent culprits are all found. Each try is an `--only` set, so what a module
 /// requires comes with it. Tries ignore recorded crashes and record none.
-struct Bisect {
+struct ModuleBisection {
     let runtime: HostRuntime
     let console: Console
     let options: [String]
@@ -78,8 +78,8 @@ struct Bisect {
     /// their routes require, transitively, from the descriptors.
     private func pinnedModules(for arguments: [String]) -> [String] {
         var roots = keep.compactMap { runtime.configuration.entry(named: $0)?.name }
-        if case .module(let word, _, _)? = try? CommandLineArguments.parse(arguments).command,
-            let entry = runtime.configuration.entry(named: word)
+        if let command = (try? CommandLineArguments.parse(arguments))?.command as? Builtins.OfModule,
+            let entry = runtime.configuration.entry(named: command.module)
         {
             roots.append(entry.name)
         }
@@ -101,14 +101,14 @@ struct Bisect {
 
     /// The tries of one bisection: each set once (the same set is never run twice), counted.
     struct Tries {
-        let bisect: Bisect
+        let bisect: ModuleBisection
         let arguments: [String]
         let pinned: [String]
         private var results: [Set<String>: Result] = [:]
         /// How many runs of `modhost` it took.
         private(set) var count = 0
 
-        init(bisect: Bisect, arguments: [String], pinned: [String]) {
+        init(bisect: ModuleBisection, arguments: [String], pinned: [String]) {
             self.bisect = bisect
             self.arguments = arguments
             self.pinned = pinned

@@ -1,0 +1,70 @@
+import CHostGuard
+import HostLifecycle
+import HostModel
+
+// The internal commands: not listed by `--help`; what completion and `check` run.
+extension Builtins {
+    /// `__modules [words]`: the names of modules.json's modules (`words`: as commands), for
+    /// completion. From modules.json only: completion never runs module code, nor opens a
+    /// library.
+    struct ListModules: CommandInSession, Equatable {
+        var asWords = false
+
+        static let declaration = Builtin(
+            id: "modules.names", word: "__modules", usage: "__modules [words]", summary: [], access: .readsOnly,
+            make: { rest, _ in ListModules(asWords: rest.first == "words") }, hidden: true)
+
+        func run(in session: HostSession) -> Int32 {
+            for entry in session.runtime.configuration.modules {
+                session.console.print(asWords ? ModuleName(entry.name).commandWord : entry.name)
+            }
+            return ModhostCommandLine.exitSuccess
+        }
+    }
+
+    /// `__commands WORD [COMMAND]`: the commands module WORD's manifest declares, or that
+    /// command's options, for completion (from the descriptors, as help: no library opened).
+    struct ListCommands: CommandInSession, Equatable {
+        let module: String
+        var command: String? = nil
+
+        static let declaration = Builtin(
+            id: "modules.commands", word: "__commands", usage: "__commands MODULE [COMMAND]", summary: [], access: .readsOnly,
+            make: { rest, _ in ListCommands(module: rest.first ?? "", command: rest.dropFirst().first) }, hidden: true)
+
+        func run(in session: HostSession) -> Int32 {
+            let runtime = session.runtime
+            runtime.planOnly()
+            let found = runtime.modules.first { ModuleName($0.name).commandWord == module && $0.state == .active }
+            let declared = found?.commands ?? []
+            if let command {
+                for option in declared.first(where: { $0.name == command })?.options ?? [] { session.console.print(option) }
+            } else {
+                for declaration in declared { session.console.print(declaration.name) }
+            }
+            return ModhostCommandLine.exitSuccess
+        }
+    }
+
+    /// `__probe NAME…`: loads these modules in this process and reports each: what `check`
+    /// runs in a child process, so that a library's code cannot crash, stop or hang `check`.
+    struct Probe: CommandInSession, Equatable {
+        let names: [String]
+
+        static let declaration = Builtin(
+            id: "probe", word: "__probe", usage: "__probe NAME...", summary: [], access: .readsOnly, checksDespiteProblems: true,
+            make: { rest, _ in Probe(names: rest) }, hidden: true)
+
+        func run(in session: HostSession) -> Int32 {
+            // Before any library: what a constructor starts ends with this probe, and it can
+            // signal nothing outside it (the check, the app, the shell).
+            ProcessCleanup.endDescendantsOnExit()
+            defer { ProcessCleanup.run() }
+            _ = modhost_scope_signals()
+            HostRuntime.reportEnds()
+            session.runtime.planOnly()
+            session.runtime.probe(names, write: session.console.out)
+            return ModhostCommandLine.exitSuccess
+        }
+    }
+}
