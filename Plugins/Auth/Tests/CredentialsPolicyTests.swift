@@ -20,7 +20,7 @@ import Testing
         (String(repeating: "a", count: 250) + "@b.co", "Ann", "secret12!", "secret12!", .inputTooLong(field: .email, limit: 254)),
         ("a@b.co", String(repeating: "n", count: 101), "secret12!", "secret12!", .inputTooLong(field: .name, limit: 100)),
     ])
-    func refusesWithTheSeedsInputErrors(email: String, name: String, password: String, confirmation: String, expected: AuthError) {
+    func refusesEachInputErrorWithItsReason(email: String, name: String, password: String, confirmation: String, expected: AuthError) {
         #expect(
             CredentialsPolicy.validateRegistration(email: email, name: name, password: password, confirmation: confirmation) == expected)
     }
