@@ -51,6 +51,25 @@ import Testing
         }
     }
 
+    /// Tests/README.md maps every suite to the code it covers: a new suite is named there.
+    @Test func everySuiteIsMappedToTheCodeItCovers() throws {
+        let map = try String(contentsOfFile: Self.repository + "/Tests/README.md", encoding: .utf8)
+        var suites: [String] = []
+        for root in ["Tests", "Plugins"] {
+            let enumerator = FileManager.default.enumerator(atPath: Self.repository + "/" + root)
+            while let file = enumerator?.nextObject() as? String {
+                guard file.hasSuffix(".swift"), !file.contains(".build/") else { continue }
+                let text = try String(contentsOfFile: Self.repository + "/" + root + "/" + file, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("@Suite") {
+                    guard let range = line.range(of: " struct ") else { continue }
+                    suites += line[range.upperBound...].split(separator: " ").prefix(1).map(String.init)
+                }
+            }
+        }
+        #expect(suites.count > 80, "\(suites.count)")
+        for suite in suites { #expect(map.contains("`\(suite)`"), "Tests/README.md does not name \(suite)") }
+    }
+
     /// The tour shows what `modhost modules` prints on the shipped `modules.json`, and that file.
     @Test func theTourIsRealOutput() throws {
         // The first block is the app's picture (FullScreenPictureTests holds it to the app).
