@@ -8,6 +8,8 @@ import PackageDescription
 // and every module share exactly one copy (docs/ARCHITECTURE.md, "Layout").
 let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
 let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+/// The C layout of the entry point a module library answers (modhost_abi.h), for the loader.
+let moduleABI: Target.Dependency = .product(name: "CModuleABI", package: "ModuleKit")
 let fixtureContracts: Target.Dependency = .product(name: "FixtureContracts", package: "FixtureContracts")
 /// The URLSession transport the kit opens on a first request (Sources/ModuleKit/ModuleKitNetworking).
 let networking: Target.Dependency = .product(name: "ModuleKitNetworking", package: "ModuleKitNetworking")
@@ -79,29 +81,42 @@ let hostileLibraries = [
 ]
 
 /// The host's layers, for the tests and benchmarks that reach into them.
-let hostLayers: [Target.Dependency] = ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostCommandLine"]
+let hostLayers: [Target.Dependency] = [
+    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses",
+]
 
 var targets: [Target] = [
     // MARK: Host
-    // Five layers, each a target, so the compiler holds their order (docs/ARCHITECTURE.md,
+    // Six layers, each a target, so the compiler holds their order (docs/ARCHITECTURE.md,
     // "Layers"): each depends only on those above it in this list.
     // The words: messages and strings, modules.json, descriptors, the trust checks.
-    .target(name: "HostModel", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")]),
+    .target(name: "HostModel", dependencies: [moduleKit, contracts, "CLibraryFile"], resources: [.copy("Resources/Strings")]),
     // The order of modules from their descriptors.
     .target(name: "HostGraph", dependencies: ["HostModel", moduleKit, contracts]),
     // Code the host did not write: compatibility rules, the crash guard, the loader.
-    .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, "CHostGuard"]),
+    .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, contracts, moduleABI, "CHostGuard", "CLibraryFile"]),
     // The runtime: plan, load, start and stop one modules.json's modules.
     .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts]),
-    // The command line, the app's shell and `modhost new`.
+    // The app the modules make up: its root (Welcome or Home) and its full-screen mode.
+    .target(name: "HostApp", dependencies: ["HostLifecycle", moduleKit, contracts, "CHostGuard"]),
+    // The command line: each command's declaration and handler, `modhost new`, `dev`, `check`.
     .target(
         name: "HostCommandLine",
-        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"]),
-    // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal);
-    // a bounded reader of ELF sections; SHA-256 through the system's libcrypto, opened
-    // privately on first use so that it never joins the symbol scope module libraries are
-    // linked against.
-    .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        dependencies: [
+            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", moduleKit, contracts, "CHostGuard",
+        ]),
+    // The host's child processes: started from the running binary's open file, their
+    // descendants adopted and ended, temporary folders removed on every way out.
+    .target(name: "HostProcesses", dependencies: ["CHostProcess"]),
+    // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal).
+    .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("pthread")]),
+    // What the host reads from a library file without running it: its ELF sections (bounded),
+    // its SHA-256 through the system's libcrypto (opened privately on first use, so that it
+    // never joins the symbol scope module libraries are linked against), and which loaded
+    // image an address is in.
+    .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
+    // Close-on-exec pipes and a check's process scope (subreaper, Landlock signal scope).
+    .target(name: "CHostProcess"),
     // The executable: installs the guard and runs the command line.
     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"]),
 
@@ -110,7 +125,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "ModhostBench",
         dependencies: [
-            fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
+            moduleKit, fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
             moduleHostTesting, "TestSupport",
         ] + hostLayers,
         path: "Benchmarks/ModhostBench"),
@@ -125,7 +140,7 @@ var targets: [Target] = [
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
-    .testTarget(name: "HostTests", dependencies: hostLayers + [moduleKit, fixtureContracts, "TestSupport"]),
+    .testTarget(name: "HostTests", dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting, moduleHostTesting]),
     // The integration-test library's own tests: its screen model against tmux, its worlds.
     .testTarget(name: "ModuleHostTestingTests", dependencies: [moduleHostTesting, "TestSupport"]),
@@ -180,7 +195,7 @@ let package = Package(
 )
 
 // MARK: - Settings for every Swift target
-let cTargets = Set(brokenLibraries + hostileLibraries + ["CHostGuard"])
+let cTargets = Set(brokenLibraries + hostileLibraries + ["CHostGuard", "CLibraryFile", "CHostProcess"])
 for target in package.targets where !cTargets.contains(target.name) && target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [

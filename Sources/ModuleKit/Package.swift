@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "ModuleKit", type: .dynamic, targets: ["ModuleKit"]),
         .library(name: "Contracts", type: .dynamic, targets: ["Contracts"]),
+        // The entry point's C layout (modhost_abi.h, no code), for the host's loader.
+        .library(name: "CModuleABI", targets: ["CModuleABI"]),
         // Applied to a module's target: generates its descriptor from its module.manifest.
         .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
         // Applied to a contracts target of another package: records its version in its library.
@@ -18,6 +20,8 @@ let package = Package(
         // MARK: The module boundary
         // The C layout of the handshake a module library answers before any Swift type crosses.
         .target(name: "CModuleABI"),
+        // The kit's terminal helpers in C: a character's display width, Ctrl-Z in full screen.
+        .target(name: "CTerminal"),
         // The system's SQLite (Debian: libsqlite3-dev), for module storage.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
@@ -25,7 +29,7 @@ let package = Package(
         // Locator, module protocol, entry point, lifecycle and the context handed to a module.
         .target(
             name: "ModuleKit",
-            dependencies: ["CModuleABI", "CSQLite"],
+            dependencies: ["CModuleABI", "CTerminal", "CSQLite"],
             plugins: ["KitBuildPlugin"]
         ),
         // Route protocols and shared entities of this app: protocols and value types only.
@@ -52,7 +56,7 @@ let package = Package(
 let sdkTargets: Set<String> = ["ModuleKit", "Contracts"]
 
 for target in package.targets where target.type == .regular || target.type == .executable {
-    guard target.name != "CModuleABI" else { continue }
+    guard target.name != "CModuleABI", target.name != "CTerminal" else { continue }
     var settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
     if sdkTargets.contains(target.name) {
         // Imports are internal unless a file says `public import`: what the SDK's interface

@@ -1,10 +1,5 @@
-/* CHostGuard: the crash guard, the ELF section reader, the library hash, the loaded images,
- * close-on-exec pipes and the process scope of a check (subreaper, signals confined), for the
- * host's targets. */
-#include "child_pipe.h"
-#include "elf_section.h"
+/* CHostGuard: the async-signal-safe crash guard around module code (fatal signals, exit,
+ * hangs, the terminal), crash sites found by address, and the outcome words it shares with
+ * the host. */
 #include "guard_outcome.h"
 #include "host_guard.h"
-#include "library_hash.h"
-#include "loaded_images.h"
-#include "process_scope.h"

@@ -1,4 +1,5 @@
 import Foundation
+import HostApp
 import HostModel
 @_spi(Host) import ModuleKit
 

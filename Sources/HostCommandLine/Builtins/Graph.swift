@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostProcesses
 
 extension Builtins {
     /// `modhost graph [--format text|dot|svg]`: the route graph from the descriptors (no

@@ -1,6 +1,6 @@
-import CHostGuard
 import HostLifecycle
 import HostModel
+import HostProcesses
 
 // The internal commands: not listed by `--help`; what completion and `check` run.
 extension Builtins {
@@ -60,7 +60,7 @@ extension Builtins {
             // signal nothing outside it (the check, the app, the shell).
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }
-            _ = modhost_scope_signals()
+            ProcessScope.confineSignals()
             HostRuntime.reportEnds()
             session.runtime.planOnly()
             session.runtime.probe(names, write: session.console.out)

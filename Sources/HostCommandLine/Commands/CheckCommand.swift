@@ -2,6 +2,7 @@ import Foundation
 import HostLifecycle
 import HostLoading
 import HostModel
+import HostProcesses
 import ModuleKit
 
 /// `modhost check`: every problem of `modules.json` and of each module it enables, in one

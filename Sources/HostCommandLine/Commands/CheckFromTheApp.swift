@@ -1,6 +1,7 @@
 import CHostGuard
 import Foundation
 import HostModel
+import HostProcesses
 import ModuleKit
 import Synchronization
 
@@ -39,8 +40,8 @@ struct CheckFromTheApp: Sendable {
     /// why there are none.
     func run() -> [String] {
         var ends: [Int32] = [0, 0]
-        guard modhost_pipe_cloexec(&ends) == 0 else { return [failure(errno)] }
-        let check = CommandLineTable.command(named: "check")?.word ?? "check"
+        guard ProcessScope.pipe(&ends) else { return [failure(errno)] }
+        let check = Builtins.Check.declaration.word ?? "check"
         // A group of its own: a check that overruns is ended with the probes it started.
         let program = replacement.map { ChildCommand.Program.command($0 + options + [check]) } ?? .host(options + [check])
         let spawned = ChildCommand.start(

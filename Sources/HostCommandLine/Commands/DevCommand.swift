@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HostLoading
 import HostModel
+import HostProcesses
 import ModuleKit
 
 /// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and

@@ -1,4 +1,3 @@
-import CHostGuard
 import Foundation
 import HostLifecycle
 import HostLoading

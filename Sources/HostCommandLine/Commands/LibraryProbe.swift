@@ -1,8 +1,8 @@
-import CHostGuard
 import Foundation
 import HostLifecycle
 import HostLoading
 import HostModel
+import HostProcesses
 import ModuleKit
 
 /// Proves that libraries load by loading them in a child process (`modhost __probe NAME…`),
@@ -73,7 +73,7 @@ struct LibraryProbe {
     private func runChild(_ names: [String], deadline limit: ContinuousClock.Instant) -> Outcome {
         var outcome = Outcome()
         var output: [Int32] = [0, 0]
-        guard modhost_pipe_cloexec(&output) == 0 else {
+        guard ProcessScope.pipe(&output) else {
             outcome.culpritProblem = HostText("probe.no.pipe", "could not be checked: no pipe for the child process")
             return outcome
         }

@@ -2,6 +2,7 @@ import Foundation
 import HostLifecycle
 import HostLoading
 import HostModel
+import HostProcesses
 
 /// `modhost bisect [--keep NAME] -- ARGS…`: finds the modules that make `modhost ARGS…` fail
 /// (exit status other than 0, a crash, or no end within the time limit).

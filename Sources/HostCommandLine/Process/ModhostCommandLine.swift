@@ -1,7 +1,9 @@
 import CHostGuard
 import Foundation
+import HostApp
 import HostLifecycle
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
 
 /// `modhost`: parses the command line, runs the command, and returns the exit code

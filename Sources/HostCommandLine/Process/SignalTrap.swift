@@ -2,6 +2,7 @@ import CHostGuard
 import Glibc
 import HostLifecycle
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import HostModel
+import HostProcesses
 import ModuleKit
 
 /// `modhost new NAME`: writes a new module package into a folder that does not exist yet.

@@ -1,4 +1,4 @@
-import CHostGuard
+import CLibraryFile
 import HostModel
 import ModuleKit
 

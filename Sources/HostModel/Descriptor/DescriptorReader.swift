@@ -1,4 +1,4 @@
-import CHostGuard
+import CLibraryFile
 import Glibc
 import ModuleKit
 

@@ -1,4 +1,4 @@
-import CHostGuard
+import CLibraryFile
 import Contracts
 import Glibc
 @_spi(Host) import ModuleKit

@@ -1,4 +1,4 @@
-import CHostGuard
+import CLibraryFile
 @_spi(Host) import ModuleKit
 
 /// The SHA-256 of a checked library file, for `sha256` pins and `modules --json`.

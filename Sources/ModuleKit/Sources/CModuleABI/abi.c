@@ -1,1 +1,1 @@
-// Intentionally empty: this target carries modhost_abi.h (and text_width.c its one helper).
+// Intentionally empty: this target carries modhost_abi.h, the C layout of the entry point.

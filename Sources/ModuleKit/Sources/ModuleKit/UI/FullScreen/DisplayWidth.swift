@@ -1,4 +1,4 @@
-import CModuleABI
+import CTerminal
 import Glibc
 
 /// How many terminal columns text takes, by the C library's `wcwidth` (East Asian wide

@@ -1,4 +1,4 @@
-import CModuleABI
+import CTerminal
 import Glibc
 import Synchronization
 

@@ -6,17 +6,17 @@ import ModuleKit
 /// while Auth is active and nobody is logged in, else Home — and switches between them when
 /// someone logs in or out.
 @MainActor
-final class AppShell {
+package final class AppShell {
     let runtime: HostRuntime
     let auth: (any AuthRoute)?
 
-    init(runtime: HostRuntime) {
+    package init(runtime: HostRuntime) {
         self.runtime = runtime
         auth = runtime.resolver.ifAvailable((any AuthRoute).self)
     }
 
     /// Runs the app until the person quits or input ends.
-    func run() {
+    package func run() {
         let (runtime, auth) = (self.runtime, self.auth)
         let navigator = runtime.navigator
         // Back to Welcome or Home when someone logs in or out, not when the same person
@@ -42,6 +42,7 @@ final class AppShell {
     }
 }
 
+/// The app's string keys; the texts are in the host's strings (HostModel).
 extension StringKey {
     static let welcomeTitle: StringKey = "welcome.title"
     static let welcomeLogIn: StringKey = "welcome.login"
@@ -58,26 +59,4 @@ extension StringKey {
     static let homeLogOutMessage: StringKey = "home.logout.confirm.message"
     static let homeEmpty: StringKey = "home.empty"
     static let appError: StringKey = "app.error"
-    static let helpUsage: StringKey = "help.usage"
-    static let helpOptions: StringKey = "help.options"
-    static let helpExample: StringKey = "help.example"
-    static let helpCommands: StringKey = "help.commands"
-    static let helpNone: StringKey = "help.none"
-    static let helpMore: StringKey = "help.more"
-    static let helpSeeCommand: StringKey = "help.see.command"
-    static let helpCommandWord: StringKey = "help.command.word"
-    static let labelError: StringKey = "label.error"
-    static let commandNeeded: StringKey = "command.needed"
-    static let moduleInactive: StringKey = "module.inactive"
-    static let checkValid: StringKey = "check.valid"
-    static let checkReady: StringKey = "check.ready"
-    static let inactiveDisabled: StringKey = "module.inactive.disabled"
-    static let inactiveFailed: StringKey = "module.inactive.failed"
-    static let inactiveSkipped: StringKey = "module.inactive.skipped"
-    static let reasonNone: StringKey = "module.reason.none"
-    static let commandUnknown: StringKey = "command.unknown"
-    static let commandUnknownSuggest: StringKey = "command.unknown.suggest"
-    static let hostCommandUnknown: StringKey = "host.command.unknown"
-    static let hostCommandUnknownSuggest: StringKey = "host.command.unknown.suggest"
-    static let labelWarning: StringKey = "label.warning"
 }

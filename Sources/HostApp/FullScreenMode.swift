@@ -5,11 +5,11 @@ import Glibc
 /// Whether the app runs full screen, and entering and leaving that mode with the guard told:
 /// a crash, a signal or the watchdog then put the screen back too, not only the terminal.
 @MainActor
-enum FullScreenMode {
+package enum FullScreenMode {
     /// Full screen when a person is at a terminal that can show it: standard input and output
     /// a TTY, `TERM` set and not `dumb`, the character locale not C, and neither `--plain` nor
     /// `MODHOST_UI=plain`. Pipes and scripts keep the line mode, exactly as before.
-    nonisolated static func wanted(plain: Bool, environment: [String: String]) -> Bool {
+    nonisolated package static func wanted(plain: Bool, environment: [String: String]) -> Bool {
         guard !plain, environment["MODHOST_UI"] != "plain" else { return false }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return false }
         guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else { return false }
@@ -18,7 +18,7 @@ enum FullScreenMode {
     }
 
     /// Enters the mode; `false` when the terminal refused (the line mode stays).
-    static func enter(_ ui: TerminalUI, strings: ModuleStrings) -> Bool {
+    package static func enter(_ ui: TerminalUI, strings: ModuleStrings) -> Bool {
         modhost_guard_set_screen_reset(TerminalUI.fullScreenResetSequence)
         let entered = ui.enterFullScreen(strings: { strings[StringKey($0)] }) { wait in
             // Waiting for a person: no module is running.
@@ -30,7 +30,7 @@ enum FullScreenMode {
         return entered
     }
 
-    static func leave(_ ui: TerminalUI) {
+    package static func leave(_ ui: TerminalUI) {
         ui.leaveFullScreen()
         modhost_guard_set_screen_reset(nil)
     }

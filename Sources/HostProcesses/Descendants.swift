@@ -1,4 +1,4 @@
-import CHostGuard
+import CHostProcess
 import Glibc
 
 /// Everything below this process, made its own and ended with it: a check and each of its
