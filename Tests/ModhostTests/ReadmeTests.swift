@@ -51,6 +51,25 @@ import Testing
         }
     }
 
+    /// Files small enough to read whole: no Swift or C source of the repository (tests, the
+    /// kit, the modules) passes 400 lines; a file that grows is split by what it holds.
+    @Test func noSourceFileIsLongerThan400Lines() throws {
+        var long: [String] = []
+        var count = 0
+        for root in ["Sources", "Plugins", "Tests", "Benchmarks"] {
+            let enumerator = FileManager.default.enumerator(atPath: Self.repository + "/" + root)
+            while let file = enumerator?.nextObject() as? String {
+                guard [".swift", ".c", ".h"].contains(where: file.hasSuffix), !file.contains(".build/") else { continue }
+                let text = try String(contentsOfFile: Self.repository + "/" + root + "/" + file, encoding: .utf8)
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+                count += 1
+                if lines > 400 { long.append("\(root)/\(file): \(lines) lines") }
+            }
+        }
+        #expect(count > 300, "\(count) files")
+        #expect(long == [])
+    }
+
     /// Tests/README.md maps every suite to the code it covers: a new suite is named there.
     @Test func everySuiteIsMappedToTheCodeItCovers() throws {
         let map = try String(contentsOfFile: Self.repository + "/Tests/README.md", encoding: .utf8)

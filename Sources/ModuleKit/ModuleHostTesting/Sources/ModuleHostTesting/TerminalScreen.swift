@@ -30,34 +30,34 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         public internal(set) var attributes: Attributes = []
     }
 
-    public private(set) var rows: Int
-    public private(set) var columns: Int
+    public internal(set) var rows: Int
+    public internal(set) var columns: Int
     /// Where the next character goes, from 0.
-    public private(set) var cursor: (row: Int, column: Int) = (0, 0)
+    public internal(set) var cursor: (row: Int, column: Int) = (0, 0)
     /// Whether the program switched to the alternate screen (full-screen programs do).
-    public private(set) var isAlternate = false
+    public internal(set) var isAlternate = false
     /// Whether the program hid the cursor.
-    public private(set) var cursorHidden = false
+    public internal(set) var cursorHidden = false
     /// Whether the program asked for mouse reports (xterm's modes 1000, 1002 or 1003): then
     /// a click is sent to it, not used by the terminal to select text.
-    public private(set) var reportsMouse = false
+    public internal(set) var reportsMouse = false
     /// Lines that scrolled off the top of the main screen, oldest first.
-    public private(set) var scrollback: [String] = []
+    public internal(set) var scrollback: [String] = []
 
-    private var main: [[Cell]]
-    private var alternate: [[Cell]]
-    private var savedCursor: (row: Int, column: Int, attributes: Attributes) = (0, 0, [])
-    private var savedMainCursor: (row: Int, column: Int, attributes: Attributes) = (0, 0, [])
-    private var scrollTop = 0
-    private var scrollBottom: Int
-    private var autowrap = true
+    var main: [[Cell]]
+    var alternate: [[Cell]]
+    var savedCursor: (row: Int, column: Int, attributes: Attributes) = (0, 0, [])
+    var savedMainCursor: (row: Int, column: Int, attributes: Attributes) = (0, 0, [])
+    var scrollTop = 0
+    var scrollBottom: Int
+    var autowrap = true
     /// The cursor stands past the last column: the next character wraps first.
-    private var pendingWrap = false
-    private var attributes: Attributes = []
-    private var parser = Parser.ground
-    private var utf8: [UInt8] = []
+    var pendingWrap = false
+    var attributes: Attributes = []
+    var parser = Parser.ground
+    var utf8: [UInt8] = []
 
-    private enum Parser: Sendable {
+    enum Parser: Sendable {
         case ground
         case escape
         /// After `ESC (` and the like: one byte names a character set.
@@ -143,7 +143,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         grid.filter { $0.contains { $0.attributes.contains(.reverse) && $0.character != " " } }.map(Self.text(of:))
     }
 
-    private var grid: [[Cell]] { isAlternate ? alternate : main }
+    var grid: [[Cell]] { isAlternate ? alternate : main }
 
     // MARK: - Writing
 
@@ -188,7 +188,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         pendingWrap = false
     }
 
-    private mutating func feed(_ byte: UInt8) {
+    mutating func feed(_ byte: UInt8) {
         switch parser {
         case .ground:
             ground(byte)
@@ -224,7 +224,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         }
     }
 
-    private mutating func ground(_ byte: UInt8) {
+    mutating func ground(_ byte: UInt8) {
         if byte == 0x1B {
             utf8.removeAll()
             parser = .escape
@@ -245,7 +245,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         for scalar in scalars { put(scalar) }
     }
 
-    private mutating func control(_ byte: UInt8) {
+    mutating func control(_ byte: UInt8) {
         switch byte {
         case 0x08:  // BS
             pendingWrap = false
@@ -263,7 +263,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         }
     }
 
-    private mutating func escape(_ byte: UInt8) {
+    mutating func escape(_ byte: UInt8) {
         parser = .ground
         switch byte {
         case UInt8(ascii: "["): parser = .csi(parameters: [], intermediates: [])
@@ -282,311 +282,4 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         default: break
         }
     }
-
-    // MARK: Control sequences
-
-    private mutating func controlSequence(_ final: UInt8, parameters raw: [UInt8], intermediates: [UInt8]) {
-        let isPrivate = raw.first.map { (0x3C...0x3F).contains($0) } ?? false
-        let digits = isPrivate ? Array(raw.dropFirst()) : raw
-        let numbers = String(decoding: digits, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map {
-            Int($0.prefix { $0 != ":" }) ?? 0
-        }
-        func parameter(_ index: Int, default value: Int = 1) -> Int {
-            index < numbers.count && numbers[index] != 0 ? numbers[index] : value
-        }
-        guard intermediates.isEmpty else { return }
-        if isPrivate {
-            if final == UInt8(ascii: "h") || final == UInt8(ascii: "l") {
-                for mode in numbers { setPrivateMode(mode, on: final == UInt8(ascii: "h")) }
-            }
-            return
-        }
-        switch final {
-        case UInt8(ascii: "A"): moveTo(row: max(cursor.row - parameter(0), cursor.row >= scrollTop ? scrollTop : 0), column: cursor.column)
-        case UInt8(ascii: "B"), UInt8(ascii: "e"):
-            moveTo(row: min(cursor.row + parameter(0), cursor.row <= scrollBottom ? scrollBottom : rows - 1), column: cursor.column)
-        case UInt8(ascii: "C"), UInt8(ascii: "a"): moveTo(row: cursor.row, column: cursor.column + parameter(0))
-        case UInt8(ascii: "D"): moveTo(row: cursor.row, column: cursor.column - parameter(0))
-        case UInt8(ascii: "E"): moveTo(row: min(cursor.row + parameter(0), scrollBottom), column: 0)
-        case UInt8(ascii: "F"): moveTo(row: max(cursor.row - parameter(0), scrollTop), column: 0)
-        case UInt8(ascii: "G"), UInt8(ascii: "`"): moveTo(row: cursor.row, column: parameter(0) - 1)
-        case UInt8(ascii: "d"): moveTo(row: parameter(0) - 1, column: cursor.column)
-        case UInt8(ascii: "H"), UInt8(ascii: "f"): moveTo(row: parameter(0) - 1, column: parameter(1) - 1)
-        case UInt8(ascii: "J"): eraseInDisplay(numbers.first ?? 0)
-        case UInt8(ascii: "K"): eraseInLine(numbers.first ?? 0)
-        case UInt8(ascii: "X"):
-            pendingWrap = false
-            for column in cursor.column..<min(columns, cursor.column + parameter(0)) { setCell(cursor.row, column, Cell()) }
-        case UInt8(ascii: "@"): insertCharacters(parameter(0))
-        case UInt8(ascii: "P"): deleteCharacters(parameter(0))
-        case UInt8(ascii: "L"): insertLines(parameter(0))
-        case UInt8(ascii: "M"): deleteLines(parameter(0))
-        case UInt8(ascii: "S"): scrollUp(parameter(0))
-        case UInt8(ascii: "T"): scrollDown(parameter(0))
-        case UInt8(ascii: "r"):
-            let top = parameter(0) - 1
-            let bottom = min(parameter(1, default: rows), rows) - 1
-            if top < bottom {
-                (scrollTop, scrollBottom) = (top, bottom)
-                moveTo(row: 0, column: 0)
-            }
-        case UInt8(ascii: "m"): selectGraphicRendition(digits.isEmpty ? [0] : numbers)
-        case UInt8(ascii: "s"): saveCursor()
-        case UInt8(ascii: "u"): restoreCursor()
-        default: break
-        }
-    }
-
-    private mutating func setPrivateMode(_ mode: Int, on: Bool) {
-        switch mode {
-        case 7: autowrap = on
-        case 25: cursorHidden = !on
-        case 1000, 1002, 1003: reportsMouse = on
-        case 47, 1047:
-            switchScreen(alternate: on, clear: false)
-        case 1049:
-            if on {
-                savedMainCursor = (cursor.row, cursor.column, attributes)
-                switchScreen(alternate: true, clear: true)
-            } else {
-                switchScreen(alternate: false, clear: false)
-                (cursor.row, cursor.column, attributes) = savedMainCursor
-            }
-        default: break
-        }
-    }
-
-    private mutating func switchScreen(alternate on: Bool, clear: Bool) {
-        guard on != isAlternate else { return }
-        isAlternate = on
-        if on && clear { alternate = Self.blank(rows: rows, columns: columns) }
-        pendingWrap = false
-    }
-
-    private mutating func selectGraphicRendition(_ codes: [Int]) {
-        var index = 0
-        while index < codes.count {
-            let code = codes[index]
-            switch code {
-            case 0: attributes = []
-            case 1: attributes.insert(.bold)
-            case 2: attributes.insert(.dim)
-            case 3: attributes.insert(.italic)
-            case 4: attributes.insert(.underline)
-            case 7: attributes.insert(.reverse)
-            case 8: attributes.insert(.hidden)
-            case 22: attributes.subtract([.bold, .dim])
-            case 23: attributes.remove(.italic)
-            case 24: attributes.remove(.underline)
-            case 27: attributes.remove(.reverse)
-            case 28: attributes.remove(.hidden)
-            case 30...37, 40...47, 90...97, 100...107: attributes.insert(.colored)
-            case 39, 49: attributes.remove(.colored)
-            case 38, 48:
-                // 38;5;N or 38;2;R;G;B: the colour's own numbers are not codes.
-                attributes.insert(.colored)
-                index += index + 1 < codes.count && codes[index + 1] == 2 ? 4 : 2
-            default: break
-            }
-            index += 1
-        }
-    }
-
-    // MARK: Putting characters
-
-    private mutating func put(_ scalar: Unicode.Scalar) {
-        // A combining mark joins the character before it.
-        if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
-            || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
-        {
-            let (row, column) = pendingWrap ? (cursor.row, cursor.column) : (cursor.row, max(0, cursor.column - 1))
-            var cell = grid[row][column]
-            cell.character.unicodeScalars.append(scalar)
-            setCell(row, column, cell)
-            return
-        }
-        let width = Self.isWide(scalar) ? 2 : 1
-        if pendingWrap || cursor.column + width > columns {
-            if autowrap {
-                cursor.column = 0
-                lineFeed()
-            } else {
-                cursor.column = columns - width
-            }
-            pendingWrap = false
-        }
-        setCell(cursor.row, cursor.column, Cell(character: String(Character(scalar)), attributes: attributes))
-        if width == 2 { setCell(cursor.row, cursor.column + 1, Cell(character: "", attributes: attributes)) }
-        if cursor.column + width >= columns {
-            cursor.column = columns - 1
-            pendingWrap = true
-        } else {
-            cursor.column += width
-        }
-    }
-
-    /// East Asian wide and full-width characters, and emoji presentation: two columns.
-    static func isWide(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-            0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            true
-        default:
-            false
-        }
-    }
-
-    // MARK: Moving and scrolling
-
-    private mutating func moveTo(row: Int, column: Int) {
-        pendingWrap = false
-        cursor.row = min(max(0, row), rows - 1)
-        cursor.column = min(max(0, column), columns - 1)
-    }
-
-    private mutating func lineFeed() {
-        pendingWrap = false
-        if cursor.row == scrollBottom {
-            scrollUp(1)
-        } else if cursor.row < rows - 1 {
-            cursor.row += 1
-        }
-    }
-
-    private mutating func reverseLineFeed() {
-        pendingWrap = false
-        if cursor.row == scrollTop {
-            scrollDown(1)
-        } else if cursor.row > 0 {
-            cursor.row -= 1
-        }
-    }
-
-    private mutating func scrollUp(_ count: Int) {
-        let count = min(count, scrollBottom - scrollTop + 1)
-        var grid = self.grid
-        let gone = grid[scrollTop..<(scrollTop + count)]
-        if !isAlternate && scrollTop == 0 { scrollback += gone.map(Self.text(of:)) }
-        grid.removeSubrange(scrollTop..<(scrollTop + count))
-        grid.insert(contentsOf: Array(repeating: Self.blankRow(columns), count: count), at: scrollBottom - count + 1)
-        setGrid(grid)
-    }
-
-    private mutating func scrollDown(_ count: Int) {
-        let count = min(count, scrollBottom - scrollTop + 1)
-        var grid = self.grid
-        grid.removeSubrange((scrollBottom - count + 1)...scrollBottom)
-        grid.insert(contentsOf: Array(repeating: Self.blankRow(columns), count: count), at: scrollTop)
-        setGrid(grid)
-    }
-
-    private mutating func insertLines(_ count: Int) {
-        guard (scrollTop...scrollBottom).contains(cursor.row) else { return }
-        let (top, saved) = (scrollTop, cursor.row)
-        scrollTop = saved
-        scrollDown(count)
-        scrollTop = top
-        cursor.column = 0
-        pendingWrap = false
-    }
-
-    private mutating func deleteLines(_ count: Int) {
-        guard (scrollTop...scrollBottom).contains(cursor.row) else { return }
-        let top = scrollTop
-        scrollTop = cursor.row
-        // Lines deleted inside the screen never reach the scrollback.
-        var grid = self.grid
-        let count = min(count, scrollBottom - scrollTop + 1)
-        grid.removeSubrange(scrollTop..<(scrollTop + count))
-        grid.insert(contentsOf: Array(repeating: Self.blankRow(columns), count: count), at: scrollBottom - count + 1)
-        setGrid(grid)
-        scrollTop = top
-        cursor.column = 0
-        pendingWrap = false
-    }
-
-    private mutating func insertCharacters(_ count: Int) {
-        pendingWrap = false
-        var row = grid[cursor.row]
-        row.insert(contentsOf: Array(repeating: Cell(), count: count), at: cursor.column)
-        setRow(cursor.row, Array(row.prefix(columns)))
-    }
-
-    private mutating func deleteCharacters(_ count: Int) {
-        pendingWrap = false
-        var row = grid[cursor.row]
-        row.removeSubrange(cursor.column..<min(columns, cursor.column + count))
-        setRow(cursor.row, row + Array(repeating: Cell(), count: columns - row.count))
-    }
-
-    private mutating func eraseInDisplay(_ mode: Int) {
-        pendingWrap = false
-        switch mode {
-        case 0:
-            eraseInLine(0)
-            for row in (cursor.row + 1)..<rows { setRow(row, Self.blankRow(columns)) }
-        case 1:
-            eraseInLine(1)
-            for row in 0..<cursor.row { setRow(row, Self.blankRow(columns)) }
-        case 2, 3:
-            setGrid(Self.blank(rows: rows, columns: columns))
-            if mode == 3 && !isAlternate { scrollback.removeAll() }
-        default: break
-        }
-    }
-
-    private mutating func eraseInLine(_ mode: Int) {
-        pendingWrap = false
-        let range: Range<Int>
-        switch mode {
-        case 0: range = cursor.column..<columns
-        case 1: range = 0..<(cursor.column + 1)
-        case 2: range = 0..<columns
-        default: return
-        }
-        for column in range { setCell(cursor.row, column, Cell()) }
-    }
-
-    private mutating func saveCursor() {
-        savedCursor = (cursor.row, cursor.column, attributes)
-    }
-
-    private mutating func restoreCursor() {
-        moveTo(row: savedCursor.row, column: savedCursor.column)
-        attributes = savedCursor.attributes
-    }
-
-    private mutating func reset() {
-        self = TerminalScreen(rows: rows, columns: columns)
-    }
-
-    // MARK: Storage
-
-    private mutating func setCell(_ row: Int, _ column: Int, _ cell: Cell) {
-        guard (0..<rows).contains(row), (0..<columns).contains(column) else { return }
-        if isAlternate { alternate[row][column] = cell } else { main[row][column] = cell }
-    }
-
-    private mutating func setRow(_ row: Int, _ cells: [Cell]) {
-        if isAlternate { alternate[row] = cells } else { main[row] = cells }
-    }
-
-    private mutating func setGrid(_ grid: [[Cell]]) {
-        if isAlternate { alternate = grid } else { main = grid }
-    }
-
-    private static func blankRow(_ columns: Int) -> [Cell] { Array(repeating: Cell(), count: columns) }
-
-    private static func blank(rows: Int, columns: Int) -> [[Cell]] {
-        Array(repeating: blankRow(columns), count: rows)
-    }
-
-    private static func text(of row: [Cell]) -> String {
-        var text = row.map(\.character).joined()
-        while text.last == " " { text.removeLast() }
-        return text
-    }
-
-    private static func linesOf(_ grid: [[Cell]]) -> [String] { grid.map(text(of:)) }
 }

@@ -6,17 +6,19 @@ import Synchronization
 /// line editing by the terminal; Ctrl-C still a signal), the size, and frames drawn by
 /// difference. Leaving restores the terminal as it was; the host's guard does the same on the
 /// paths that never come back here (a crash, a signal, the watchdog).
-final class FullScreenSession: @unchecked Sendable {
-    // Unchecked: used from the main actor only (the app's screens); the resize flag is atomic.
+/// The app's screens drive it, on the main actor; the signal handlers it installs talk to it
+/// only through ``ResizeSignal``'s pipe.
+@MainActor
+final class FullScreenSession {
     let input: Int32
     let output: Int32
     let usesColor: Bool
     /// What leaving writes: no more mouse reports, the cursor back, normal style, off the
     /// alternate screen.
-    static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    nonisolated static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
     /// The alternate screen, cleared; mouse clicks and the wheel reported (1000), in SGR form
     /// (1006: no limit on the column). Most terminals still select text with Shift held.
-    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
+    nonisolated static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
 
     private var saved = termios()
     /// The settings of this mode, put back after a Ctrl-Z and `fg`.

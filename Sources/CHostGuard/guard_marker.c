@@ -1,0 +1,118 @@
+#define _GNU_SOURCE
+/* The crash marker and a probe's report: where the guard writes whose call is running and how
+ * it ended, from the signal, exit and watchdog paths (async-signal-safe: pwrite, write). */
+#include "host_guard.h"
+#include "guard_marker.h"
+#include "guard_outcome.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { RECORD_SIZE = 1024 };
+
+static char record[RECORD_SIZE];
+static size_t record_length;
+static int marker_fd = -1;
+/* Where a call's end (crash, exit, hang) is also reported as one line, or -1 (see
+ * modhost_guard_set_report). */
+static int report_fd = -1;
+static char report_prefix[64];
+static atomic_int reported_end;
+static char marker_path[4096];
+static char backtrace_path[4096];
+
+/* The marker always holds MARKER_SIZE bytes: a record padded with spaces, so every update is
+ * one pwrite and never needs a truncate. */
+enum { MARKER_SIZE = RECORD_SIZE + 64 };
+
+void guard_write_marker(const char *text, size_t length) {
+    if (marker_fd < 0) return;
+    char buffer[MARKER_SIZE];
+    if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
+    memcpy(buffer, text, length);
+    memset(buffer + length, ' ', MARKER_SIZE - 1 - length);
+    buffer[MARKER_SIZE - 1] = '\n';
+    (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
+}
+
+/* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */
+static void write_report(const char *outcome) {
+    if (report_fd < 0 || strcmp(outcome, MODHOST_OUTCOME_RUNNING) == 0 || atomic_exchange(&reported_end, 1)) return;
+    (void)write(report_fd, "\n", 1);
+    (void)write(report_fd, report_prefix, strlen(report_prefix));
+    (void)write(report_fd, outcome, strlen(outcome));
+    (void)write(report_fd, "\n", 1);
+}
+
+/* Writes the prepared record plus `outcome` to the marker (and the report, for an end). */
+void guard_write_outcome(const char *outcome) {
+    write_report(outcome);
+    char buffer[MARKER_SIZE];
+    size_t length = record_length;
+    memcpy(buffer, record, length);
+    size_t extra = strlen(outcome);
+    if (length + extra >= sizeof buffer) extra = sizeof buffer - length - 1;
+    memcpy(buffer + length, outcome, extra);
+    guard_write_marker(buffer, length + extra);
+}
+
+void guard_set_record(const char *marker_record) {
+    strncpy(record, marker_record, sizeof record - 65);
+    record[sizeof record - 65] = '\0';
+    record_length = strlen(record);
+}
+
+int guard_has_marker(void) { return marker_fd >= 0; }
+
+void guard_remove_marker(void) {
+    if (marker_path[0] != '\0') unlink(marker_path);
+}
+
+const char *guard_backtrace_path(void) { return backtrace_path; }
+
+/* The number `value` in decimal into `buffer` (at least 24 bytes); returns where it starts. */
+static const char *decimal(int64_t value, char *buffer, size_t size) {
+    size_t position = size - 1;
+    buffer[position] = '\0';
+    int negative = value < 0;
+    uint64_t magnitude = negative ? (uint64_t)(-(value + 1)) + 1 : (uint64_t)value;
+    do {
+        buffer[--position] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0 && position > 1);
+    if (negative) buffer[--position] = '-';
+    return buffer + position;
+}
+
+/* The marker for a crash in `module`'s code outside a call the host made to it. */
+void guard_write_background_outcome(const struct crash_site_module *module, const char *outcome) {
+    if (module->record_head == NULL || module->record_tail == NULL) return;
+    char buffer[MARKER_SIZE], number[24];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    const char *parts[] = {module->record_head, decimal(now.tv_sec, number, sizeof number), module->record_tail, outcome};
+    size_t length = 0;
+    for (size_t index = 0; index < 4; index++) {
+        size_t extra = strlen(parts[index]);
+        if (length + extra >= sizeof buffer) extra = sizeof buffer - length - 1;
+        memcpy(buffer + length, parts[index], extra);
+        length += extra;
+    }
+    guard_write_marker(buffer, length);
+}
+
+void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
+    marker_fd = fd;
+    marker_path[0] = '\0';
+    backtrace_path[0] = '\0';
+    if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
+    if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
+}
+
+void modhost_guard_set_report(int fd, const char *prefix) {
+    report_prefix[0] = '\0';
+    if (prefix != NULL && strlen(prefix) < sizeof report_prefix) strcpy(report_prefix, prefix);
+    report_fd = fd;
+}

@@ -1,0 +1,27 @@
+#ifndef MODHOST_GUARD_MARKER_H
+#define MODHOST_GUARD_MARKER_H
+
+#include <stddef.h>
+
+#include "crash_site.h"
+
+/* What host_guard.c asks of guard_marker.c; not part of the module's interface. Every one is
+ * async-signal-safe. */
+#define GUARD_HIDDEN __attribute__((visibility("hidden")))
+
+/* The marker's whole text: `text`, padded with spaces, in one pwrite. */
+GUARD_HIDDEN void guard_write_marker(const char *text, size_t length);
+/* The prepared record plus `outcome` to the marker (and the report, for an end). */
+GUARD_HIDDEN void guard_write_outcome(const char *outcome);
+/* The marker of a crash in `module`'s code outside a call the host made to it. */
+GUARD_HIDDEN void guard_write_background_outcome(const struct crash_site_module *module, const char *outcome);
+/* The record of the call being entered (its fields before the outcome). */
+GUARD_HIDDEN void guard_set_record(const char *marker_record);
+/* Whether there is a marker to write to. */
+GUARD_HIDDEN int guard_has_marker(void);
+/* Removes the marker file (the host ends as itself). */
+GUARD_HIDDEN void guard_remove_marker(void);
+/* Where a crash's backtrace goes; empty for nowhere. */
+GUARD_HIDDEN const char *guard_backtrace_path(void);
+
+#endif
