@@ -7,7 +7,7 @@ packages=(
     binutils          # nm, used by the tests that prove one copy of the kit
     libsqlite3-dev    # module storage (ModuleKit's CSQLite)
     libcrypt-dev      # Auth's password hashing (CCrypt)
-    libssl3           # libcrypto, opened on demand for library SHA-256 pins
+    libssl3           # libcrypto: the kit's SHA-256 (library pins, reset tokens, cache names), opened on first use
     util-linux        # setpriv(1): the trust tests run a swapper as nobody
     gcc               # the trust tests build a C library with a run path of its own
     tmux              # the reference terminal the integration-test library's screen model is checked against

@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "CModuleABI"),
         // The kit's terminal helpers in C: a character's display width, Ctrl-Z in full screen.
         .target(name: "CTerminal"),
+        // SHA-256 through the system's libcrypto (Debian: libssl3), opened on first use.
+        .target(name: "CDigest"),
         // The system's SQLite (Debian: libsqlite3-dev), for module storage.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
@@ -29,7 +31,7 @@ let package = Package(
         // Locator, module protocol, entry point, lifecycle and the context handed to a module.
         .target(
             name: "ModuleKit",
-            dependencies: ["CModuleABI", "CTerminal", "CSQLite"],
+            dependencies: ["CModuleABI", "CTerminal", "CDigest", "CSQLite"],
             plugins: ["KitBuildPlugin"]
         ),
         // Route protocols and shared entities of this app: protocols and value types only.
@@ -56,7 +58,7 @@ let package = Package(
 let sdkTargets: Set<String> = ["ModuleKit", "Contracts"]
 
 for target in package.targets where target.type == .regular || target.type == .executable {
-    guard target.name != "CModuleABI", target.name != "CTerminal" else { continue }
+    guard !["CModuleABI", "CTerminal", "CDigest"].contains(target.name) else { continue }
     var settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
     if sdkTargets.contains(target.name) {
         // Imports are internal unless a file says `public import`: what the SDK's interface

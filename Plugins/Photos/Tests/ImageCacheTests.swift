@@ -73,7 +73,7 @@ import Testing
 
     @Test func aWriteThatNeverFinishedIsNeverServed() async throws {
         let folder = temporaryFolder()
-        let key = SHA256.hex(Array(url("x.png").absoluteString.utf8))
+        let key = try SHA256.hex(of: Array(url("x.png").absoluteString.utf8))
         // What a kill -9 during a write leaves: the temporary file only.
         let photos = try storageFolder(folder).path
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: photos + "/." + key + ".partial-123"))

@@ -1,19 +1,14 @@
-import CLibraryFile
 @_spi(Host) import ModuleKit
 
-/// The SHA-256 of a checked library file, for `sha256` pins and `modules --json`.
+/// The SHA-256 of a checked library file, for `sha256` pins and `modules --json`: the kit's,
+/// through libcrypto, from the checked descriptor.
 package enum SHA256File {
     package static func hex(of file: TrustedFile) -> Result<String, HashError> {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var error = [CChar](repeating: 0, count: 256)
-        guard modhost_sha256_file(file.descriptor, &digest, &error, error.count) == 0 else {
-            return .failure(
-                HashError(
-                    message: "cannot be hashed: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            )
+        do throws(SHA256.Unavailable) {
+            return .success(try SHA256.hex(ofFile: file.descriptor))
+        } catch {
+            return .failure(HashError(message: "cannot be hashed: " + error.reason))
         }
-        let digits = Array("0123456789abcdef")
-        return .success(String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] }))
     }
 }
 

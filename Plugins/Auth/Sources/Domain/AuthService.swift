@@ -125,7 +125,7 @@ public final class AuthService {
         let message = resetMessage(account.name, token)
         try storage {
             try store.storeResetToken(
-                digest: SHA256.hex(Array(token.utf8)), userID: account.id,
+                digest: try SHA256.hex(of: Array(token.utf8)), userID: account.id,
                 expiresAt: Int64(date.timeIntervalSince1970 + Self.resetTokenLifetime))
             try outbox.deliver(to: email, subject: message.subject, body: message.body, at: date)
         }
@@ -138,7 +138,7 @@ public final class AuthService {
         if let problem = CredentialsPolicy.validateNewPassword(password, confirmation: confirmation) { throw problem }
         guard token.count == 32, token.allSatisfy(\.isHexDigit) else { throw AuthError.invalidToken }
         guard let hash = hasher.hash(password) else { throw AuthError.storage("the system refused to hash the password") }
-        let account = try storage { try store.redeemResetToken(digest: SHA256.hex(Array(token.utf8)), newHash: hash, now: now) }
+        let account = try storage { try store.redeemResetToken(digest: try SHA256.hex(of: Array(token.utf8)), newHash: hash, now: now) }
         return account.user
     }
 

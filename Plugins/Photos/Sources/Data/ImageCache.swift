@@ -56,7 +56,12 @@ public actor ImageCache {
             touchMemory(address)
             return bytes
         }
-        let key = SHA256.hex(Array(address.utf8))
+        guard let key = try? SHA256.hex(of: Array(address.utf8)) else {
+            // No digest to name a file by (libcrypto cannot be opened): memory only.
+            let bytes = try await fetch(url, progress)
+            remember(address, bytes)
+            return bytes
+        }
         if disk[key] != nil, let bytes = try? folder.read(key) {
             touchDisk(key)
             remember(address, bytes)

@@ -14,16 +14,20 @@ struct ResponseCache: Sendable {
     }
 
     func get(_ key: String) -> [UInt8]? {
-        let name = self.name(key)
-        guard let info = try? folder.info(name), clock().timeIntervalSince1970 - info.modifiedSince1970 < Self.lifetime else { return nil }
+        guard let name = self.name(key), let info = try? folder.info(name),
+            clock().timeIntervalSince1970 - info.modifiedSince1970 < Self.lifetime
+        else { return nil }
         return try? folder.read(name)
     }
 
     func put(_ key: String, _ bytes: [UInt8]) {
-        try? folder.write(name(key), bytes)
+        guard let name = name(key) else { return }
+        try? folder.write(name, bytes)
     }
 
-    private func name(_ key: String) -> String {
-        SHA256.hex(Array(key.utf8)) + ".json"
+    /// The file of `key`: its digest; `nil` when there is none (libcrypto cannot be opened),
+    /// and then nothing is cached.
+    private func name(_ key: String) -> String? {
+        (try? SHA256.hex(of: Array(key.utf8))).map { $0 + ".json" }
     }
 }

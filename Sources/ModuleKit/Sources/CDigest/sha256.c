@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
-#include "library_hash.h"
+/* SHA-256 through the system's libcrypto, opened privately (RTLD_LOCAL) on first use, so that
+ * it never joins the symbol scope module libraries are linked against, and a run that hashes
+ * nothing does not map it. The one SHA-256 of the kit and the host. */
+#include "modhost_sha256.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -45,18 +48,48 @@ static void open_crypto(void) {
     }
 }
 
-int modhost_sha256_file(int fd, unsigned char digest[32], char *error, size_t error_size) {
+/* A SHA-256 context of libcrypto's, started; NULL with a message in `error`. */
+static void *start(char *error, size_t error_size) {
     pthread_once(&crypto_once, open_crypto);
     if (crypto.sha256 == NULL) {
         snprintf(error, error_size, "%s", crypto.problem);
-        return -1;
+        return NULL;
     }
     void *context = crypto.ctx_new();
     if (context == NULL || crypto.init(context, crypto.sha256(), NULL) != 1) {
         snprintf(error, error_size, "libcrypto could not start a SHA-256 digest");
         if (context) crypto.ctx_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+/* Ends `context` into `digest`: 0, or -1 with a message in `error`. */
+static int finish(void *context, unsigned char digest[32], char *error, size_t error_size) {
+    unsigned int length = 0;
+    int ok = crypto.final(context, digest, &length) == 1 && length == 32;
+    crypto.ctx_free(context);
+    if (!ok) {
+        snprintf(error, error_size, "libcrypto could not finish the SHA-256 digest");
         return -1;
     }
+    return 0;
+}
+
+int modhost_sha256(const void *bytes, size_t count, unsigned char digest[32], char *error, size_t error_size) {
+    void *context = start(error, error_size);
+    if (context == NULL) return -1;
+    if (count > 0 && crypto.update(context, bytes, count) != 1) {
+        snprintf(error, error_size, "libcrypto could not digest the bytes");
+        crypto.ctx_free(context);
+        return -1;
+    }
+    return finish(context, digest, error, error_size);
+}
+
+int modhost_sha256_file(int fd, unsigned char digest[32], char *error, size_t error_size) {
+    void *context = start(error, error_size);
+    if (context == NULL) return -1;
     unsigned char buffer[65536];
     off_t offset = 0;
     for (;;) {
@@ -71,12 +104,5 @@ int modhost_sha256_file(int fd, unsigned char digest[32], char *error, size_t er
         crypto.update(context, buffer, (size_t)count);
         offset += count;
     }
-    unsigned int length = 0;
-    int ok = crypto.final(context, digest, &length) == 1 && length == 32;
-    crypto.ctx_free(context);
-    if (!ok) {
-        snprintf(error, error_size, "libcrypto could not finish the SHA-256 digest");
-        return -1;
-    }
-    return 0;
+    return finish(context, digest, error, error_size);
 }
