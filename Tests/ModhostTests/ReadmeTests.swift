@@ -143,7 +143,7 @@ import Testing
         }.map { String($0.dropLast(6)) }
         #expect(Set(built).isSuperset(of: ["ModuleKit", "Contracts", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests"]), "\(built)")
         let allowed: Set<String> = [
-            "ModuleKit", "Contracts", "CModuleABI", "CTerminal", "CSQLite", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests",
+            "ModuleKit", "Contracts", "CModuleABI", "CTerminal", "CDigest", "CSQLite", "ModuleKitTesting", "GeoFeature", "Geo", "GeoTests",
             "GeoPackageTests",
             "GeoPackageDiscoveredTests", "KitBuildTool", "KitBuildTool-tool",
         ]

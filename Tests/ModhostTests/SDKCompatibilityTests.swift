@@ -222,7 +222,11 @@ import Testing
     /// module of its own, Atlas, built against that kit: it provides GeoRoute and uses what the
     /// later minor added. Named "ModuleHost" so the host finds its strings where it expects them.
     static func writeHostPackage(at host: String) throws {
-        for target in ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostCommandLine", "CHostGuard", "modhost"] {
+        let targets = [
+            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "CHostGuard",
+            "CLibraryFile", "CHostProcess", "modhost",
+        ]
+        for target in targets {
             try SourceTree.copy(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
         }
         try FileManager.default.createDirectory(atPath: host + "/Sources/Atlas", withIntermediateDirectories: true)
@@ -233,6 +237,7 @@ import Testing
 
             let moduleKit: Target.Dependency = .product(name: "ModuleKit", package: "ModuleKit")
             let contracts: Target.Dependency = .product(name: "Contracts", package: "ModuleKit")
+            let moduleABI: Target.Dependency = .product(name: "CModuleABI", package: "ModuleKit")
             let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 
             let package = Package(
@@ -243,18 +248,27 @@ import Testing
                 ],
                 dependencies: [.package(name: "ModuleKit", path: "../kit")],
                 targets: [
-                    .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+                    .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("pthread")]),
+                    .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
+                    .target(name: "CHostProcess"),
                     .target(
-                        name: "HostModel", dependencies: [moduleKit, contracts, "CHostGuard"], resources: [.copy("Resources/Strings")],
+                        name: "HostModel", dependencies: [moduleKit, contracts, "CLibraryFile"], resources: [.copy("Resources/Strings")],
                         swiftSettings: settings),
-                    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit], swiftSettings: settings),
-                    .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, "CHostGuard"], swiftSettings: settings),
+                    .target(name: "HostGraph", dependencies: ["HostModel", moduleKit, contracts], swiftSettings: settings),
+                    .target(
+                        name: "HostLoading", dependencies: ["HostModel", moduleKit, contracts, moduleABI, "CHostGuard", "CLibraryFile"],
+                        swiftSettings: settings),
                     .target(
                         name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts],
                         swiftSettings: settings),
+                    .target(name: "HostApp", dependencies: ["HostLifecycle", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
+                    .target(name: "HostProcesses", dependencies: ["CHostProcess"], swiftSettings: settings),
                     .target(
                         name: "HostCommandLine",
-                        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostLifecycle", moduleKit, contracts, "CHostGuard"],
+                        dependencies: [
+                            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", moduleKit, contracts,
+                            "CHostGuard",
+                        ],
                         swiftSettings: settings),
                     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"], swiftSettings: settings),
                     .target(
