@@ -9,6 +9,17 @@ import ModuleKit
 protocol HostCommand: Sendable {
     /// The declaration that makes it.
     static var declaration: Builtin { get }
+    /// The command as one that needs no modules, or `nil`. Given by the protocols below: the
+    /// dispatcher asks this rather than casting, since a cast to a protocol searches every
+    /// conformance of every loaded library the first time (a start pays for each one).
+    var withoutModules: (any CommandWithoutModules)? { get }
+    /// The command as one that runs against the modules, or `nil`.
+    var inSession: (any CommandInSession)? { get }
+}
+
+extension HostCommand {
+    var withoutModules: (any CommandWithoutModules)? { nil }
+    var inSession: (any CommandInSession)? { nil }
 }
 
 /// A command that needs no modules: it runs before `modules.json` is read (`new`, `dev`,
@@ -28,6 +39,11 @@ protocol CommandInSession: HostCommand {
 
 extension CommandInSession {
     func configure(_ options: inout RuntimeOptions) {}
+    var inSession: (any CommandInSession)? { self }
+}
+
+extension CommandWithoutModules {
+    var withoutModules: (any CommandWithoutModules)? { self }
 }
 
 /// What a command that needs no modules is run with.

@@ -48,12 +48,12 @@ public enum ModhostCommandLine {
             return exitSuccess
         }
         // A command that needs no modules runs before modules.json is read.
-        if let command = parsed.command as? any CommandWithoutModules,
+        if let command = parsed.command.withoutModules,
             let status = command.run(CommandContext(arguments: parsed, environment: environment, console: console))
         {
             return status
         }
-        guard let command = parsed.command as? any CommandInSession else {
+        guard let command = parsed.command.inSession else {
             // A declaration whose command has neither handler: a test holds every one to one.
             console.error(HostText("", "'%@' has no handler", [.plain(parsed.declaration.usage)]))
             return exitFailure
