@@ -5,12 +5,13 @@ import HostModel
 /// and again from its entry point (after): one rule for both, so the two can never disagree on
 /// what is accepted or on how a refusal is worded.
 package enum HandshakeRules {
-    /// The module ABI the library speaks must be the host's.
-    static func abiProblem(_ found: UInt32, rebuild: HostText) -> HostText? {
+    /// The module ABI the library speaks must be the host's. `rebuild` is asked only for a
+    /// refusal: it resolves paths (two `realpath`s, a `readlink` per folder on the way).
+    static func abiProblem(_ found: UInt32, rebuild: () -> HostText) -> HostText? {
         guard found != ModuleKitABI.version else { return nil }
         return HostText(
             "load.abi", "speaks module ABI version %@, the host speaks %@; rebuild it against this host's kit%@",
-            [.plain("\(found)"), .plain("\(ModuleKitABI.version)"), .text(rebuild)])
+            [.plain("\(found)"), .plain("\(ModuleKitABI.version)"), .text(rebuild())])
     }
 
     /// The module the library holds must be the one modules.json names for it.

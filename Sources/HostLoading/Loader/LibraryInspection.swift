@@ -77,7 +77,7 @@ package enum LibraryInspection {
         if let problem = SDKCompatibility.problem(with: descriptor, rebuild: { rebuildAdvice(name, path: path) }) {
             throw refuse(.sdkMismatch, problem)
         }
-        if let problem = HandshakeRules.abiProblem(descriptor.abiVersion, rebuild: rebuildAdvice(name, path: path)) {
+        if let problem = HandshakeRules.abiProblem(descriptor.abiVersion, rebuild: { rebuildAdvice(name, path: path) }) {
             throw refuse(.abiMismatch, problem)
         }
         if let problem = HandshakeRules.nameProblem(descriptor.name, expected: name) {

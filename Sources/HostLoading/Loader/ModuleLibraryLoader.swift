@@ -162,7 +162,7 @@ public final class ModuleLibraryLoader: Sendable {
         let descriptor = raw.assumingMemoryBound(to: modhost_descriptor.self)
         // abi_version is the first field in every layout: safe to read before anything else.
         let abi = descriptor.pointee.abi_version
-        if let problem = HandshakeRules.abiProblem(abi, rebuild: LibraryInspection.rebuildAdvice(name, path: file.path)) {
+        if let problem = HandshakeRules.abiProblem(abi, rebuild: { LibraryInspection.rebuildAdvice(name, path: file.path) }) {
             throw refuse(.abiMismatch, problem)
         }
         guard let sdkPointer = descriptor.pointee.sdk_version else {

@@ -32,10 +32,28 @@ import Synchronization
         if let known = resolvedFolders.withLock({ $0[folder] }) {
             resolvedFolder = known
         } else {
-            resolvedFolder = components(of: try walk(components(of: folder), from: [], path: path))
+            // Only what lies below the nearest folder above it that is resolved already: the
+            // files of a run (libraries, strings, data) share most of their way from /.
+            let (start, below) = nearestResolved(above: folder)
+            resolvedFolder = components(of: try walk(below, from: start, path: path))
             resolvedFolders.withLock { $0[folder] = resolvedFolder }
         }
         return try walk([name], from: resolvedFolder, path: path)
+    }
+
+    /// The resolution of the nearest folder above `folder` (as written) that this process has
+    /// resolved, and the components of `folder` below it; `([], all of them)` when there is none.
+    private static func nearestResolved(above folder: String) -> (start: [String], below: [String]) {
+        let all = components(of: folder)
+        let known = resolvedFolders.withLock { $0 }
+        guard !known.isEmpty else { return ([], all) }
+        var count = all.count - 1
+        while count > 0 {
+            let prefix = "/" + all[..<count].joined(separator: "/")
+            if let start = known[prefix] { return (start, Array(all[count...])) }
+            count -= 1
+        }
+        return ([], all)
     }
 
     /// Folders resolved so far, by the path as written.
@@ -97,7 +115,7 @@ import Synchronization
 
     /// Checks the owner and mode of a file or folder already examined with `stat`.
     public static func checkOwnerAndMode(of path: String, _ status: stat, isFolder: Bool) throws(TrustError) {
-        let user = geteuid()
+        let user = runningUser
         guard status.st_uid == 0 || status.st_uid == user else {
             throw .foreignOwner(path, owner: userName(status.st_uid), mode: status.st_mode, isFolder: isFolder, runningAs: userName(user))
         }
@@ -112,7 +130,7 @@ import Synchronization
     static func checkFolderHoldingSymlink(_ folder: String, link: String) throws(TrustError) {
         var status = stat()
         guard stat(folder, &status) == 0 else { throw .unreadable(folder, systemError()) }
-        let owned = status.st_uid == 0 || status.st_uid == geteuid()
+        let owned = status.st_uid == 0 || status.st_uid == runningUser
         guard owned && status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             throw .untrustedSymlink(link, folder: folder, owner: userName(status.st_uid), mode: status.st_mode)
         }
@@ -128,6 +146,9 @@ import Synchronization
         }
         return "\(String(cString: name)) (uid \(uid))"
     }
+
+    /// The user the host runs as, asked once: the host never changes it.
+    static let runningUser = geteuid()
 
     /// Folders already checked in this process, with every folder above them: the libraries
     /// of one run usually share all of them.
