@@ -14,19 +14,22 @@ import Testing
     /// starts ran the other user's constructor).
     static let runs = 200
 
-    /// The real library (FixtureProvider, with the contracts library it needs) and the evil
-    /// one, each in a folder of its own, plus the folder the symlink `libX.so` lives in.
+    /// The real library and the evil one, each in a folder of its own, plus the folder the
+    /// symlink `libX.so` lives in. The real one is either FixtureProvider with the contracts
+    /// library it needs beside it (loaded through a private folder of links), or Geo with
+    /// nothing beside it but its resources (loaded from `/proc/self/fd/N`: the common path).
     struct Stage {
+        let module: String
         let good: String
         let evil: String
         let links: String
         let evidence: String
         var link: String { links + "/libX.so" }
 
-        /// `modhost modules` with FixtureProvider loaded through the symlink, pinned or not.
+        /// `modhost modules` with the module loaded through the symlink, pinned or not.
         func config(pinned: Bool) throws -> String {
             let pin = pinned ? #", "sha256": "\#(try Self.sha256(good))""# : ""
-            return try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureProvider", #""library": "\#(link)"\#(pin)"#)]))
+            return try TestEnvironment.write(TestEnvironment.modulesJSON([(module, #""library": "\#(link)"\#(pin)"#)]))
         }
 
         static func sha256(_ path: String) throws -> String {
@@ -41,14 +44,16 @@ import Testing
         var ranEvil: Bool { FileManager.default.fileExists(atPath: evidence) }
     }
 
-    /// A stage whose folders are all reachable by `nobody` (mode 0755).
-    static func stage() throws -> Stage {
+    /// A stage whose folders are all reachable by `nobody` (mode 0755), for FixtureProvider
+    /// (`alone: false`) or Geo (`alone: true`).
+    static func stage(alone: Bool = false) throws -> Stage {
         let base = try TestEnvironment.temporaryFolder()
         chmod(base, 0o755)
         let good = base + "/good"
         let links = base + "/links"
         for folder in [good, links] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) }
-        for name in ["libFixtureProvider.so", "libFixtureContracts.so"] {
+        let module = alone ? "Geo" : "FixtureProvider"
+        for name in alone ? ["libGeo.so", "Geo_GeoFeature.resources"] : ["libFixtureProvider.so", "libFixtureContracts.so"] {
             try FileManager.default.copyItem(atPath: TestEnvironment.buildFolder + "/" + name, toPath: good + "/" + name)
         }
         let armed = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
@@ -56,9 +61,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: evil, withIntermediateDirectories: false)
         try FileManager.default.copyItem(atPath: armed, toPath: evil + "/libHostileLeavesEvidence.so")
         for path in [base, good, links, evil] { chmod(path, 0o755) }
-        symlink(good + "/libFixtureProvider.so", links + "/libX.so")
+        symlink(good + "/lib\(module).so", links + "/libX.so")
         return Stage(
-            good: good + "/libFixtureProvider.so", evil: base + "/evil/libHostileLeavesEvidence.so", links: links,
+            module: module, good: good + "/lib\(module).so", evil: base + "/evil/libHostileLeavesEvidence.so", links: links,
             evidence: base + "/evidence")
     }
 
@@ -71,25 +76,28 @@ import Testing
         }
     }
 
-    @Test func aSymlinkSwappedWhileTheHostLoadsNeverRunsTheOtherFile() throws {
+    /// Both ways a library is loaded: through a folder of links (a dependency beside it) and
+    /// from its descriptor (nothing beside it).
+    @Test(arguments: [false, true])
+    func aSymlinkSwappedWhileTheHostLoadsNeverRunsTheOtherFile(alone: Bool) throws {
         // The same user swaps the link in a folder only they can write: the host may see
         // either file, but runs only the one whose sha256 it checked against the pin.
-        let stage = try Self.stage()
+        let stage = try Self.stage(alone: alone)
         chmod(stage.links, 0o700)
         let config = try stage.config(pinned: true)
         let swapper = try ChildProcess.start("/bin/sh", ["-c", stage.swapLoop])
         defer { swapper.send(SIGKILL) }
         let results = try Self.race(stage, config: config, swapper: swapper, runs: Self.runs)
         #expect(!stage.ranEvil, "the evil library ran: \((try? String(contentsOfFile: stage.evidence, encoding: .utf8)) ?? "")")
-        let loaded = results.filter { $0.stdout.contains("FixtureProvider active") }.count
+        let loaded = results.filter { $0.stdout.contains("\(stage.module)") && $0.stdout.contains(" active ") }.count
         let refused = results.filter { $0.stdout.contains("has sha256") }.count
         #expect(loaded + refused == Self.runs, "each run either loaded the checked file or refused the other")
         #expect(loaded > 0, "the pinned library loads through the symlink")
     }
 
-    @Test(.enabled(if: geteuid() == 0, "needs root to run the swapper as nobody"))
-    func anotherUsersSwappedSymlinkNeverRunsTheirCodeAsRoot() throws {
-        let stage = try Self.stage()
+    @Test(.enabled(if: geteuid() == 0, "needs root to run the swapper as nobody"), arguments: [false, true])
+    func anotherUsersSwappedSymlinkNeverRunsTheirCodeAsRoot(alone: Bool) throws {
+        let stage = try Self.stage(alone: alone)
         #expect(chown(stage.links, 65534, 65534) == 0)
         #expect(lchown(stage.link, 65534, 65534) == 0)
         #expect(chown(stage.evil, 65534, 65534) == 0)
@@ -122,5 +130,34 @@ import Testing
             result.stderr
                 == "modhost: error: '\(config)': modules[0] ('FixtureProvider'): library '\(link)' goes through symlink '\(link)', in folder '\(stage.links)' (owner \(TrustTests.owner()), mode 01777), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write\n"
         )
+    }
+}
+
+/// What the dynamic linker opens is the checked descriptor, never the configured path, on
+/// both ways a library is loaded — told by the linker itself (`LD_DEBUG=files`), so that no
+/// race has to be lost to see it.
+@Suite struct WhatTheLinkerMapsTests {
+    @Test func everyModuleLibraryIsOpenedFromItsCheckedDescriptor() throws {
+        let alone = try LoadRaceTests.stage(alone: true)
+        let beside = try LoadRaceTests.stage(alone: false)
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([
+                ("Geo", #""library": "\#(alone.link)""#), ("FixtureProvider", #""library": "\#(beside.link)""#),
+            ]))
+        let result = try ChildProcess.run(TestEnvironment.modhost, ["--config", config, "modules"], environment: ["LD_DEBUG": "files"])
+        #expect(result.stdout.contains("Geo") && result.stdout.contains("FixtureProvider"), "\(result)")
+        #expect(result.stdout.split(separator: "\n").filter { $0.contains(" active ") }.count == 2, "\(result.stdout)")
+        let opened = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.range(of: "file="), line.contains("dynamically loaded by") else { return nil }
+            return String(line[start.upperBound...].prefix { $0 != " " })
+        }
+        // Geo has nothing beside it: its descriptor, by number.
+        #expect(opened.contains { $0.hasPrefix("/proc/self/fd/") }, "\(opened)")
+        // FixtureProvider has its contracts library beside it: the private folder of links.
+        #expect(opened.contains { $0.contains("/modhost-load-") && $0.hasSuffix("/libFixtureProvider.so") }, "\(opened)")
+        // Never a path that was configured, resolved or checked.
+        for path in [alone.link, alone.good, beside.link, beside.good] {
+            #expect(!result.stderr.contains("file=\(path)"), "the linker opened '\(path)' itself")
+        }
     }
 }
