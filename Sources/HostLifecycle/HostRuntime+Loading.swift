@@ -48,9 +48,9 @@ extension HostRuntime {
     ///
     /// - Throws: ``LoadError``.
     func open(_ entry: ModuleEntry, _ inspected: InspectedLibrary) throws -> LoadedModule {
-        let before = TrustedLibrary.loadedPaths.count
+        let before = TrustedLibrary.loadedCount
         defer {
-            for path in TrustedLibrary.loadedPaths.dropFirst(before) {
+            for path in TrustedLibrary.loadedPaths(after: before) {
                 logger.debug("module '\(entry.name)': loaded '\(path)' from the file that was checked")
             }
         }

@@ -22,7 +22,16 @@ import Synchronization
 
     /// The resolved paths of the files loaded so far, in order (dependencies after the
     /// library that needed them): what `--log-level debug` reports the host loaded.
-    public static var loadedPaths: [String] { keptOpen.withLock { $0.map(\.resolvedPath) } }
+    public static var loadedPaths: [String] { loadedPaths(after: 0) }
+
+    /// How many files have been loaded so far.
+    public static var loadedCount: Int { keptOpen.withLock { $0.count } }
+
+    /// The resolved paths of the files loaded after the first `count`: what one load added,
+    /// without copying every earlier one (a run of 200 modules asked 200 times).
+    public static func loadedPaths(after count: Int) -> [String] {
+        keptOpen.withLock { $0.dropFirst(count).map(\.resolvedPath) }
+    }
 
     /// Loads `file` (`RTLD_NOW | RTLD_LOCAL`) and returns its handle.
     ///
