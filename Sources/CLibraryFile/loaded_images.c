@@ -2,13 +2,43 @@
 #include "loaded_images.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 
+struct image_query {
+    uintptr_t address;
+    const char *name;
+};
+
+/* Whether a loadable segment of this image holds the address. */
+static int holds(struct dl_phdr_info *image, size_t size, void *data) {
+    (void)size;
+    struct image_query *query = data;
+    for (int index = 0; index < image->dlpi_phnum; index++) {
+        const ElfW(Phdr) *segment = &image->dlpi_phdr[index];
+        if (segment->p_type != PT_LOAD) continue;
+        uintptr_t start = image->dlpi_addr + segment->p_vaddr;
+        if (query->address >= start && query->address < start + segment->p_memsz) {
+            query->name = image->dlpi_name;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* By the images' segments (dl_iterate_phdr), not dladdr: dladdr also looks for the nearest
+ * symbol, a walk of the whole symbol table of a library as large as the kit, at every start. */
 const char *modhost_image_path(const void *address) {
-    Dl_info info;
-    if (dladdr(address, &info) == 0) return NULL;
-    return info.dli_fname;
+    struct image_query query = {(uintptr_t)address, NULL};
+    if (dl_iterate_phdr(holds, &query) == 0 || query.name == NULL) return NULL;
+    /* The main program's name is empty here; dladdr names it. */
+    if (query.name[0] == '\0') {
+        Dl_info info;
+        if (dladdr(address, &info) == 0) return NULL;
+        return info.dli_fname;
+    }
+    return query.name;
 }
 
 /* The Swift runtime's demangler (swift/Demangling/Demangle.h: swift_demangle), looked up in

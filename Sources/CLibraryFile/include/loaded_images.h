@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-/* The path the dynamic linker mapped the image holding `address` from (dladdr), or NULL. */
+/* The path the dynamic linker mapped the image holding `address` from, or NULL. */
 const char *modhost_image_path(const void *address);
 
 /* Writes the readable form of the Swift symbol `mangled` ("$s9ModuleKit…") into `output`, at
