@@ -97,7 +97,8 @@ import Testing
             [SettingDefinition(key: "perPage", title: { "Per page" }, kind: .number(3...200), defaultValue: .int(20))], module: "Photos")
         // The form of callers written before SDK 1.7.0 still answers.
         #expect(settings.value(of: "perPage", module: "Photos") == .int(20))
-        try harness.run("set", ["photos.perPage", "50"])
+        try harness.run("set", ["PHOTOS.perPage", "50"])
+        #expect(harness.terminal.output.hasSuffix("photos.perPage = 50\n"), "the setting's own name, however it was typed")
         #expect(settings.value(of: SettingName(module: "photos", key: "perPage")) == .int(50))
         #expect(settings.value(of: SettingName(module: "Photos", key: "missing")) == nil)
         #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPage", "500"]) }

@@ -54,8 +54,10 @@ struct SettingsCommands {
             guard invocation.arguments.count == 2 else {
                 throw CommandUsageError(strings[.usageSet])
             }
-            let value = try service.set(service.setting(named: invocation.arguments[0]).name, to: invocation.arguments[1])
-            context.ui.print("\(invocation.arguments[0]) = \(SettingsRegistry.text(value))")
+            let name = try service.setting(named: invocation.arguments[0]).name
+            let value = try service.set(name, to: invocation.arguments[1])
+            // The setting's own name, however it was typed (`PHOTOS.perPage` is `photos.perPage`).
+            context.ui.print("\(name.text) = \(SettingsRegistry.text(value))")
         }
     }
 
