@@ -110,10 +110,8 @@ var targets: [Target] = [
     .target(name: "HostProcesses", dependencies: ["CHostProcess"]),
     // The async-signal-safe guard around module code (crash, exit, hang, signals, terminal).
     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("pthread")]),
-    // What the host reads from a library file without running it: its ELF sections (bounded),
-    // its SHA-256 through the system's libcrypto (opened privately on first use, so that it
-    // never joins the symbol scope module libraries are linked against), and which loaded
-    // image an address is in.
+    // What the host reads from a library file without running it: its ELF sections (bounded)
+    // and which loaded image an address is in. (Its SHA-256 is the kit's, through libcrypto.)
     .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
     // Close-on-exec pipes and a check's process scope (subreaper, Landlock signal scope).
     .target(name: "CHostProcess"),

@@ -59,8 +59,10 @@ void guard_write_outcome(const char *outcome) {
 }
 
 void guard_set_record(const char *marker_record) {
-    strncpy(record, marker_record, sizeof record - 65);
-    record[sizeof record - 65] = '\0';
+    /* Room left for the outcome a later write appends (see guard_write_outcome). */
+    size_t room = sizeof record - 64;
+    strncpy(record, marker_record, room - 1);
+    record[room - 1] = '\0';
     record_length = strlen(record);
 }
 

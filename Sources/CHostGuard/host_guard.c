@@ -5,15 +5,12 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <time.h>
@@ -355,7 +352,7 @@ void modhost_guard_enter(const char *module, const char *crash, const char *suff
 int modhost_guard_leave(void) {
     atomic_store(&active, 0);
     atomic_store(&call_deadline_ms, 0);
-    guard_write_marker("idle", 4);
+    guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
     return guard_restore_standard_descriptors();
 }
 
@@ -366,7 +363,7 @@ void modhost_guard_suspend(void) {
     if (!atomic_load(&active)) return;
     suspended = 1;
     atomic_store(&active, 0);
-    guard_write_marker("idle", 4);
+    guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
 }
 
 void modhost_guard_resume(void) {

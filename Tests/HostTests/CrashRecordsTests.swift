@@ -56,6 +56,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/running-\(Self.dead[0])"))
     }
 
+    /// A process killed between module calls leaves its marker saying so (or blank): nothing
+    /// to record, and nothing to name.
+    @Test(arguments: ["idle" + String(repeating: " ", count: 40) + "\n", "", "   \n"])
+    func anIdleMarkerIsNoRecordAndNoWarning(marker: String) throws {
+        let data = try dataFolder(markersOf: [])
+        try Data(marker.utf8).write(to: URL(fileURLWithPath: data + "/.modhost/running-\(Self.dead[0])"))
+        let records = CrashRecords(dataFolder: data, collect: true)
+        #expect(records.records.isEmpty && records.vanished.isEmpty)
+        #expect(records.unreadableMarkers.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/running-\(Self.dead[0])"))
+    }
+
     @Test func everyOutcomeReadsBackAsItselfAndTheWordsAreTheGuards() {
         let outcomes: [GuardOutcome] = [.signal("SIGSEGV"), .exit("3"), .hang, .vanished, .vanishedTwice]
         for outcome in outcomes { #expect(GuardOutcome(outcome.text) == outcome) }

@@ -48,11 +48,14 @@ import Testing
             HostText(
                 "e.f",
                 #"raw "text""#)
+            UsageError(
+                key: "i.j", [x],
+                english: "split \(x)")
             HostText("", "no key"); HostText("g.h", "one, " + "two")
             """#
         let found = SwiftLiterals.messages(in: Array(code.unicodeScalars))
-        #expect(found.map(\.key) == ["a.b", "c.d", "e.f", "g.h"])
-        #expect(found.map(\.english) == [#"it's "quoted""#, "'%@' and %@!", #"raw "text""#, "one, two"])
+        #expect(found.map(\.key) == ["a.b", "c.d", "e.f", "i.j", "g.h"])
+        #expect(found.map(\.english) == [#"it's "quoted""#, "'%@' and %@!", #"raw "text""#, "split %@", "one, two"])
     }
 }
 
@@ -72,8 +75,8 @@ enum SwiftLiterals {
                         found.append((key, english))
                     }
                 }
-            } else if matches(text, index, "UsageError(key: ") {
-                let at = index + "UsageError(key: ".count
+            } else if matches(text, index, "UsageError("), matches(text, skipSpace(text, index + "UsageError(".count), "key: ") {
+                let at = skipSpace(text, index + "UsageError(".count) + "key: ".count
                 if let (key, afterKey) = literal(text, at), let english = find(text, afterKey, "english: ") {
                     if let value = joined(text, english) { found.append((key, value)) }
                 }

@@ -170,6 +170,7 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(try app.waitForExit().signal == SIGKILL)
         let after = try host.run("geo", "list")
         #expect(after.succeeded, "\(after)")
+        #expect(!after.stderr.contains("crash marker"), "an idle marker is no record to warn of: \(after.stderr)")
     }
 
     @Test func aVanishingIsForgottenOnceTheModuleComesThroughThatPhase() throws {

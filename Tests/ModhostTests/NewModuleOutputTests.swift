@@ -30,6 +30,26 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: shared + "/Foo/Package.swift"))
     }
 
+    /// A folder above that another user owns is theirs to change, sticky or not: refused with
+    /// the owner named (it once said "not sticky" of a sticky one), nothing made in it.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give the folder to nobody"), arguments: [0o755, 0o1777])
+    func aFolderAboveAnotherUserOwnsIsRefused(mode: Int) throws {
+        let top = try TestEnvironment.temporaryFolder()
+        chmod(top, 0o755)
+        let theirs = top + "/theirs"
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+        chmod(theirs, mode_t(mode))
+        #expect(chown(theirs, 65534, 65534) == 0)
+        let refused = try new(theirs + "/Foo")
+        #expect(refused.status == 1)
+        let octal = "0" + String(mode, radix: 8)
+        #expect(
+            refused.stderr
+                == "modhost: error: new: cannot create '\(theirs)/Foo': it is in folder '\(theirs)', which is owned by nobody (uid 65534) (mode \(octal)), not by root, so another user could change it; fix it with 'chown root \(theirs)' or move it; choose a folder only you can write with --output DIR\n",
+            "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/Foo"))
+    }
+
     /// nobody swaps `Foo` for a link to a folder of root's as fast as it can, moving away what
     /// is there (root's new folder too, where the folder above lets it) and planting the link;
     /// root runs `new` twenty times into a non-sticky shared folder and twenty into a sticky one.

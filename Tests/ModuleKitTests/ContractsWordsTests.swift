@@ -17,7 +17,7 @@ import Testing
     }
 
     /// A conformance written before 1.7.0 implements only `value(of:module:)`; one written
-    /// after, only `value(of:)`: each answers both forms and typed reads.
+    /// after also answers `value(of:)` itself: each answers both forms and typed reads.
     @Test func bothFormsOfTheSettingsRouteAnswer() {
         struct Before: SettingsRoute {
             func register(_ definitions: [SettingDefinition], module: String) {}
@@ -26,6 +26,7 @@ import Testing
         struct After: SettingsRoute {
             func register(_ definitions: [SettingDefinition], module: String) {}
             func value(of name: SettingName) -> SettingValue? { name == SettingName(module: "photos", key: "perPage") ? .int(20) : nil }
+            func value(of key: String, module: String) -> SettingValue? { value(of: SettingName(module: module, key: key)) }
         }
         let perPage = SettingKey<Int>("perPage", module: "Photos")
         for route in [Before() as any SettingsRoute, After()] {

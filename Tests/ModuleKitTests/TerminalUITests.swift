@@ -1,5 +1,6 @@
-import ModuleKit
 import Testing
+
+@testable import ModuleKit
 
 func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
     let terminal = ScriptedTerminal(lines: lines)
@@ -14,6 +15,18 @@ func makeUI(_ lines: [String]) -> (TerminalUI, ScriptedTerminal) {
         #expect(terminal.output.contains("  1. One\n  2. Two\n  0 button.back · q app.quit\nChoose: "))
         #expect(terminal.output.components(separatedBy: "! prompt.choose.among").count == 3)
         #expect(!terminal.output.contains("\u{1B}["), "no escape codes on a plain terminal")
+    }
+
+    /// A module's numbers fewer than its items: the items without one are not shown, in the
+    /// line mode as full screen (where reading a number past the last one would trap).
+    @Test func itemsBeyondTheLastNumberAreNotShown() {
+        let paired = TerminalUI.numbered(["One", "Two", "Three"], [7, 9])
+        #expect(paired.items == ["One", "Two"] && paired.keys == [7, 9])
+        #expect(TerminalUI.numbered(["One"], [4, 5]).keys == [4])
+        #expect(TerminalUI.numbered(["One", "Two"], nil).keys == [1, 2])
+        let (ui, terminal) = makeUI(["9"])
+        #expect(ui.menu("Pick", ["One", "Two", "Three"], numbers: [7, 9]) == .item(1))
+        #expect(!terminal.output.contains("Three"))
     }
 
     @Test(arguments: [("0", MenuChoice.back), ("", .back), ("  ", .back), ("q", .quit), ("Q", .quit)])

@@ -99,6 +99,8 @@ import Testing
         #expect(settings.value(of: "perPage", module: "Photos") == .int(20))
         try harness.run("set", ["PHOTOS.perPage", "50"])
         #expect(harness.terminal.output.hasSuffix("photos.perPage = 50\n"), "the setting's own name, however it was typed")
+        try harness.run("get", ["photos.perpage"])
+        #expect(harness.terminal.output.hasSuffix("50\n"), "a key in any case, when it names one setting")
         #expect(settings.value(of: SettingName(module: "photos", key: "perPage")) == .int(50))
         #expect(settings.value(of: SettingName(module: "Photos", key: "missing")) == nil)
         #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPage", "500"]) }

@@ -13,6 +13,9 @@
 /* The call is running: what the marker says until the call returns. Found by a later start,
  * the process vanished in the call. Never reported as an end. */
 #define MODHOST_OUTCOME_RUNNING "running"
+/* No module call is running: the whole marker between calls. A process that ended while it
+ * said so ended in nobody's code, and leaves no record. */
+#define MODHOST_MARKER_IDLE "idle"
 /* The same module and phase vanished twice in a row: written by the host, not the guard. */
 #define MODHOST_OUTCOME_VANISHED_TWICE "vanished twice"
 

@@ -1,3 +1,5 @@
+import HostLifecycle
+
 extension Builtins {
     /// `modhost help [COMMAND]`, and `--help` anywhere before a module's command: a built-in
     /// command's help (no modules.json read), a module's commands (the module started to ask
@@ -7,7 +9,9 @@ extension Builtins {
         var topic: String? = nil
 
         static let declaration = Builtin(
-            id: "help", word: "help", usage: "help [COMMAND]", summary: ["Show this help, or a command's"], access: .readsOnly,
+            // A module's help starts the module, as a run does (a crash in its start is recorded
+            // and skipped next time); the host's help plans only (see `configure`).
+            id: "help", word: "help", usage: "help [COMMAND]", summary: ["Show this help, or a command's"], access: .writesData,
             describesEveryModule: true,
             make: { rest, _ throws(UsageError) in
                 if let extra = rest.dropFirst().first {
@@ -16,6 +20,11 @@ extension Builtins {
                 }
                 return Help(topic: rest.first)
             }, example: "modhost help bisect")
+
+        /// The host's help reads the descriptors only: it changes nothing in the data folder.
+        func configure(_ options: inout RuntimeOptions) {
+            if topic == nil { options.readOnly = true }
+        }
 
         /// A built-in command's help; else `nil`, to answer in a session.
         func run(_ context: CommandContext) -> Int32? {

@@ -24,7 +24,7 @@ extension Builtins {
     /// `modhost <module> --help`: documented as a row of its own; parsed as ``Help``.
     enum ModuleHelp: HostCommand {
         static let declaration = Builtin(
-            id: "module.help", usage: "<module> --help", summary: ["List a module's commands"], access: .readsOnly,
+            id: "module.help", usage: "<module> --help", summary: ["List a module's commands"], access: .writesData,
             describesEveryModule: true, make: { rest, _ in Help(topic: rest.first) })
     }
 }

@@ -112,7 +112,23 @@ struct LibraryProbe {
         var ended: GuardOutcome?
         /// The probe's wait status, once it is seen to have ended.
         var status: Int32?
+        /// Once it ended: how long what is still on the pipe is read (a daemon it started may
+        /// hold the pipe and write for ever).
+        var drainUntil: ContinuousClock.Instant?
         while true {
+            // Looked at on every pass, not only when the pipe is quiet: a child (or what it
+            // started) that keeps writing must not keep its end or its limit from being seen.
+            if status == nil, let ended = ChildCommand.poll(pid) {
+                status = ended
+                drainUntil = ContinuousClock.now + .seconds(1)
+            }
+            if let drainUntil, ContinuousClock.now >= drainUntil { break }
+            if status == nil, ContinuousClock.now >= min(deadline, limit) {
+                timedOut = true
+                // SIGKILL ends a stopped process too; what it started is this process's to end.
+                kill(pid, SIGKILL)
+                break
+            }
             // A stopped child says nothing either: its limit covers it as a hang.
             let remaining = min(deadline, limit) - ContinuousClock.now
             let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
@@ -121,20 +137,17 @@ struct LibraryProbe {
             // the pipe (a daemon) gives no end of file, but its wait status says it ended.
             let ready = poll(&poller, 1, Int32(clamping: min(milliseconds, 100)))
             if ready < 0 && errno == EINTR { continue }
+            // Quiet: done once it ended (what it wrote before is read), else look again.
             if ready == 0 {
                 if status != nil { break }
-                status = ChildCommand.poll(pid)
-                if status != nil { continue }  // one more look at what it wrote before it ended
-                guard milliseconds <= 100 else { continue }
-                timedOut = true
-                // SIGKILL ends a stopped process too; what it started is this process's to end.
-                kill(pid, SIGKILL)
-                break
+                continue
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
             if count <= 0 { break }
             buffer += chunk[0..<count]
+            // Output without line ends (a module's own bytes) is no message: not kept for ever.
+            if buffer.count > 1 << 20, !buffer.contains(UInt8(ascii: "\n")) { buffer.removeAll() }
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)

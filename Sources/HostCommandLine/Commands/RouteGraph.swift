@@ -126,10 +126,7 @@ enum GraphFormat: String, CaseIterable, Sendable {
     /// The format `value` names, or why it names none.
     static func parse(_ value: String) throws(UsageError) -> GraphFormat {
         guard let format = GraphFormat(rawValue: value) else {
-            let names = allCases.map(\.rawValue)
-            throw UsageError(
-                key: "usage.graph.format", [value],
-                english: "'graph --format' takes \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), found '\(value)'")
+            throw UsageError(key: "usage.graph.format", [value], english: "'graph --format' takes text, dot or svg, found '\(value)'")
         }
         return format
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HostModel
 import HostProcesses
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// `modhost new NAME`: writes a new module package into a folder that does not exist yet.
 ///
@@ -101,11 +101,18 @@ struct ModuleScaffold {
         defer { close(above) }
         var status = stat()
         guard fstat(above, &status) == 0 else { throw ScaffoldError.cannot(.create, output) }
-        // Another user's folder is theirs to change, sticky or not; one others may write is
-        // safe only when sticky (others cannot rename what this run makes there).
-        let othersWrite = status.st_mode & (S_IWGRP | S_IWOTH) != 0
-        let foreign = status.st_uid != geteuid() && status.st_uid != 0
-        if foreign || othersWrite && status.st_mode & S_ISVTX == 0 {
+        // The trust rule of every folder the host reads from: another user's folder is theirs
+        // to change, sticky or not; one others may write is safe only when sticky (others
+        // cannot rename what this run makes there).
+        do throws(TrustError) {
+            try TrustedPath.checkOwnerAndMode(of: parent, status, isFolder: true)
+        } catch {
+            if case .foreignOwner = error {
+                throw ScaffoldError(
+                    HostText(
+                        "new.foreign.parent", "cannot create '%@': it %@; choose a folder only you can write with --output DIR",
+                        [.plain(Escaped(output).description), .text(HostText.refusal(error, of: output))]))
+            }
             throw ScaffoldError(
                 HostText(
                     "new.unsafe.parent",

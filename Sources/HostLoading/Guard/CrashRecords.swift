@@ -1,3 +1,4 @@
+import CHostGuard
 import Foundation
 @_spi(Host) import ModuleKit
 
@@ -66,7 +67,10 @@ package struct CrashRecords {
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
             if let bytes = try? storage.read(name, limit: 1 << 16) {
-                if let found = CrashRecord(line: Substring(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines))) {
+                let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if text.isEmpty || text == MODHOST_MARKER_IDLE {
+                    // Ended between module calls (or before the first): nobody's doing.
+                } else if let found = CrashRecord(line: Substring(text)) {
                     let record = found.afterVanishing(previous: earlier[found.module])
                     if !record.skips { vanished.append(record) }
                     records[record.module] = record

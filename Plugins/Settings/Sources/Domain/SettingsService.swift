@@ -29,6 +29,10 @@ public final class SettingsService: SettingsRoute {
         registry.register(definitions, module: module)
     }
 
+    public func value(of key: String, module: String) -> SettingValue? {
+        value(of: SettingName(module: module, key: key))
+    }
+
     public func value(of name: SettingName) -> SettingValue? {
         guard let (_, definition) = registry.definition(name) else { return nil }
         if let stored = store.value(of: name), SettingsRegistry.fits(stored, definition.kind) { return stored }
@@ -45,9 +49,12 @@ public final class SettingsService: SettingsRoute {
         return stored
     }
 
-    /// The setting a person named (`photos.perPage`, the module in any case), or why none is.
+    /// The setting a person named (`photos.perPage`; `photos.perpage` too, when no other
+    /// setting differs from it only in case), or why none is.
     public func setting(named text: String) throws(SettingsError) -> (name: SettingName, definition: SettingDefinition) {
-        guard let name = SettingName(text: text), let setting = registry.definition(name) else {
+        if let name = SettingName(text: text), let setting = registry.definition(name) { return setting }
+        let caseless = registry.entries.filter { $0.name.text.lowercased() == text.lowercased() }
+        guard caseless.count == 1, let setting = caseless.first else {
             throw SettingsError.unknownKey(text, suggestion: Self.nearest(text, registry.names))
         }
         return setting

@@ -45,6 +45,7 @@ static void open_crypto(void) {
     if (!crypto.sha256 || !crypto.ctx_new || !crypto.ctx_free || !crypto.init || !crypto.update || !crypto.final) {
         snprintf(crypto.problem, sizeof crypto.problem, "libcrypto lacks the EVP digest functions");
         crypto.sha256 = NULL;
+        dlclose(library);
     }
 }
 
@@ -101,7 +102,11 @@ int modhost_sha256_file(int fd, unsigned char digest[32], char *error, size_t er
             return -1;
         }
         if (count == 0) break;
-        crypto.update(context, buffer, (size_t)count);
+        if (crypto.update(context, buffer, (size_t)count) != 1) {
+            snprintf(error, error_size, "libcrypto could not digest the file");
+            crypto.ctx_free(context);
+            return -1;
+        }
         offset += count;
     }
     return finish(context, digest, error, error_size);

@@ -65,11 +65,12 @@ public protocol SettingsRoute: Sendable {
     func register(_ definitions: [SettingDefinition], module: String)
     /// The stored value of the setting `name`, or its default; `nil` for an unknown setting.
     ///
-    /// - Since: SDK 1.7.0. A conformance implements this one or, written before 1.7,
-    ///   ``value(of:module:)``: each calls the other by default.
+    /// - Since: SDK 1.7.0. By default, ``value(of:module:)``'s answer: a conformance written
+    ///   before 1.7 answers both.
     func value(of name: SettingName) -> SettingValue?
-    /// The stored value, or the default; `nil` for an unknown key. The form of conformances
-    /// written before SDK 1.7.0; ask with a ``SettingName``.
+    /// The stored value, or the default; `nil` for an unknown key. Every conformance implements
+    /// it (it has no default, so that neither form can call the other for ever); callers ask
+    /// with a ``SettingName``.
     func value(of key: String, module: String) -> SettingValue?
 }
 
@@ -77,10 +78,5 @@ extension SettingsRoute {
     /// - Since: SDK 1.7.0.
     public func value(of name: SettingName) -> SettingValue? {
         value(of: name.key, module: name.module)
-    }
-
-    /// - Since: SDK 1.7.0.
-    public func value(of key: String, module: String) -> SettingValue? {
-        value(of: SettingName(module: module, key: key))
     }
 }

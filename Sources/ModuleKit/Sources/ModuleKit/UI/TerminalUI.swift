@@ -103,13 +103,23 @@ public final class TerminalUI {
     /// on one answers its `value`; the line mode asks exactly as ``ask(_:secret:)``. The
     /// suggestions are listed in the given order while nothing is typed (put the likeliest
     /// first: ↓ then Enter picks it). Nothing is selected on an empty line until ↓, so Enter
-    /// there answers "" in both modes (the module's cancel); once something is typed, the
-    /// best match is selected. A click selects a suggestion, a second click on it answers.
+    /// there answers "" in both modes (the module's cancel); once something is typed, only an
+    /// exact answer (a suggestion's value, title or term) is selected by itself, so Enter
+    /// answers the line as typed until the person moves the selection. A click selects a
+    /// suggestion, a second click on it answers.
     ///
     /// - Since: SDK 1.3.0.
     public func ask(_ prompt: String, suggestions: [Suggestion]) -> String? {
         guard let fullScreen else { return ask(prompt) }
         return fullScreen.ask(prompt, secret: false, suggestions: suggestions)
+    }
+
+    /// Each item with its number: `numbers`, else from 1. Items beyond the last number are not
+    /// shown (a module's list of numbers shorter than its items), in either mode.
+    static func numbered(_ items: [String], _ numbers: [Int]?) -> (items: [String], keys: [Int]) {
+        guard let numbers else { return (items, items.indices.map { $0 + 1 }) }
+        let count = min(items.count, numbers.count)
+        return (Array(items.prefix(count)), Array(numbers.prefix(count)))
     }
 
     /// The one navigation model of every menu: the title, `details` under it (what the screen
@@ -120,7 +130,7 @@ public final class TerminalUI {
         _ title: String, _ items: [String], details: [String] = [], numbers: [Int]? = nil, canGoBack: Bool = true,
         shortcuts: [MenuShortcut] = []
     ) -> MenuChoice {
-        let keys = numbers ?? items.indices.map { $0 + 1 }
+        let (items, keys) = Self.numbered(items, numbers)
         if let fullScreen {
             return fullScreen.menu(title, items, details: details, keys: keys, canGoBack: canGoBack, shortcuts: shortcuts)
         }
