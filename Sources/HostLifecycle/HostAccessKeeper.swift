@@ -7,15 +7,22 @@ import Synchronization
 package enum HostAccessKeeper {
     /// Each locator is kept with its access (or the `nil` it answered): a freed locator's
     /// address, reused by a new one, would otherwise find the old one's answer.
-    private static let claimed = Mutex<[ObjectIdentifier: (locator: ServiceLocator, access: HostAccess?)]>([:])
+    /// A list, not a dictionary keyed by `ObjectIdentifier`: a process has one locator or a
+    /// few, and a new `Hashable` key type costs the runtime a scan of every conformance record.
+    private static let claimed = Mutex<[Claim]>([])
+
+    private struct Claim: Sendable {
+        let locator: ServiceLocator
+        let access: HostAccess?
+    }
 
     /// The access to `locator`, claimed now if the host has not yet; `nil` when someone else
     /// claimed it first (never in the host, which claims before loading modules).
     static func access(to locator: ServiceLocator) -> HostAccess? {
         claimed.withLock { claimed in
-            if let known = claimed[ObjectIdentifier(locator)] { return known.access }
+            for claim in claimed where claim.locator === locator { return claim.access }
             let access = locator.claimHostAccess()
-            claimed[ObjectIdentifier(locator)] = (locator, access)
+            claimed.append(Claim(locator: locator, access: access))
             return access
         }
     }

@@ -15,7 +15,11 @@ extension HostRuntime {
     /// loaded conformance again (about 250 K instructions), once per library otherwise.
     func load(_ state: inout Snapshot) {
         var failures: [String: HostText] = [:]
+        // Made before the first `dlopen`, so that their storage types are instantiated while
+        // the conformance cache still holds `String: Hashable`.
         state.loaded.reserveCapacity(state.plan.order.count)
+        state.strings.reserveCapacity(state.plan.order.count)
+        failures.reserveCapacity(1)
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             do {
@@ -91,18 +95,20 @@ extension HostRuntime {
     /// Tells the locator why routes declared by loaded modules have no working provider, so
     /// that a module resolving them gets the reason.
     func markUnavailableRoutes(_ state: Snapshot) {
-        // Keyed by the route's type, as the locator keys it (a Set<RouteKey> would cost a
-        // scan of every loaded conformance).
-        var declared: [ObjectIdentifier: RouteKey] = [:]
+        // Told apart by the route's type, as the locator keys them, in a list: this runs after
+        // the last `dlopen`, when a new `Hashable` key type (a Set or a dictionary keyed by
+        // `ObjectIdentifier`) costs a scan of every loaded conformance record.
+        var declared: [RouteKey] = []
         for module in state.loaded.values {
-            for route in module.manifest.declaredRoutes { declared[route.id] = route }
+            for route in module.manifest.declaredRoutes where !declared.contains(where: { $0.id == route.id }) {
+                declared.append(route)
+            }
         }
-        let planned = Set(state.plan.order)
-        for route in declared.values {
+        for route in declared {
             if let provider = state.plan.providers[route.name] {
                 if let blocked = state.plan.blocked[provider] {
                     locator.markUnavailable(route, reason: "'\(provider)' \(blocked.state.rawValue): \(blocked.reason.description)")
-                } else if !planned.contains(provider) && provider != Self.hostName {
+                } else if !state.plan.order.contains(provider) && provider != Self.hostName {
                     locator.markUnavailable(route, reason: "'\(provider)' is not selected by --only")
                 }
             } else {

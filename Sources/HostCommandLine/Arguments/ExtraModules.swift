@@ -8,24 +8,22 @@ enum ExtraModules {
     /// `configuration` with each library of `paths` as an enabled module named after its file
     /// (`libNotes.so` → `Notes`). A module the file already lists takes the library instead,
     /// keeping its `config`; the descriptor check still holds the file to that name.
-    static func add(_ paths: [String], to configuration: HostConfiguration) -> Result<HostConfiguration, UsageError> {
+    static func add(_ paths: [String], to configuration: HostConfiguration) throws(UsageError) -> HostConfiguration {
         var extended = configuration
         for path in paths {
             let file = URL(fileURLWithPath: path).lastPathComponent
             guard file.hasPrefix("lib"), file.hasSuffix(".so"), file.count > 6 else {
-                return .failure(
-                    UsageError(
-                        HostText(
-                            "usage.module.file", "--module '%@': expected a module library named lib<Name>.so",
-                            [.plain(Escaped(path).description)])))
+                throw UsageError(
+                    HostText(
+                        "usage.module.file", "--module '%@': expected a module library named lib<Name>.so",
+                        [.plain(Escaped(path).description)]))
             }
             let name = String(file.dropFirst(3).dropLast(3))
             guard ModuleDescriptor.isIdentifier(name) else {
-                return .failure(
-                    UsageError(
-                        HostText(
-                            "usage.module.name", "--module '%@': '%@' is not a module name",
-                            [.plain(Escaped(path).description), .plain(Escaped(name).description)])))
+                throw UsageError(
+                    HostText(
+                        "usage.module.name", "--module '%@': '%@' is not a module name",
+                        [.plain(Escaped(path).description), .plain(Escaped(name).description)]))
             }
             let absolute = absolute(path)
             let existing = extended.modules.firstIndex { ModuleName($0.name) == ModuleName(name) }
@@ -36,7 +34,7 @@ enum ExtraModules {
                 index: existing.flatMap { extended.modules[$0].index })
             if let existing { extended.modules[existing] = entry } else { extended.modules.append(entry) }
         }
-        return .success(extended)
+        return extended
     }
 
     /// `path`, relative to the working folder unless absolute.

@@ -88,12 +88,14 @@ public enum ModhostCommandLine {
                 return exitFailure
             }
         }
+        // Typed throws, not `Result`: a `Result<_, UsageError>` asks the runtime whether
+        // `UsageError` is an `Error`, a scan of every conformance record (docs/PERFORMANCE.md).
         let configurationWithExtras: HostConfiguration
-        switch ExtraModules.add(parsed.extraModules, to: configuration) {
-        case .failure(let error):
+        do throws(UsageError) {
+            configurationWithExtras = try ExtraModules.add(parsed.extraModules, to: configuration)
+        } catch {
             console.error(error.message(in: hostStrings(environment)))
             return exitUsage
-        case .success(let extended): configurationWithExtras = extended
         }
         var options = RuntimeOptions(
             only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,

@@ -23,10 +23,14 @@ package struct ModuleName: Hashable, Sendable, CustomStringConvertible {
     package var commandWord: String { key }
 }
 
-extension Sequence where Element == String {
+extension Array where Element == String {
     /// Whether one of these names names `name` (without regard to case).
+    ///
+    /// On `Array`, not `Sequence`: an unspecialised generic here costs the runtime a scan of
+    /// every conformance record at each first call after a module library is opened.
     package func containsModule(_ name: String) -> Bool {
         let wanted = ModuleName(name)
-        return contains { ModuleName($0) == wanted }
+        for candidate in self where ModuleName(candidate) == wanted { return true }
+        return false
     }
 }

@@ -45,15 +45,30 @@ import Synchronization
     /// resolved, and the components of `folder` below it; `([], all of them)` when there is none.
     private static func nearestResolved(above folder: String) -> (start: [String], below: [String]) {
         let all = components(of: folder)
-        let known = resolvedFolders.withLock { $0 }
-        guard !known.isEmpty else { return ([], all) }
-        var count = all.count - 1
-        while count > 0 {
-            let prefix = "/" + all[..<count].joined(separator: "/")
-            if let start = known[prefix] { return (start, Array(all[count...])) }
-            count -= 1
+        // Each prefix built by hand and looked up under the lock: slices and `joined` are
+        // unspecialised generics, each costing a scan of every conformance record the first
+        // time after a library is opened.
+        var prefixes: [String] = []
+        prefixes.reserveCapacity(all.count)
+        var prefix = ""
+        for component in all {
+            prefix.append("/")
+            prefix.append(component)
+            prefixes.append(prefix)
         }
-        return ([], all)
+        return resolvedFolders.withLock { known in
+            var count = all.count - 1
+            while count > 0 {
+                if let start = known[prefixes[count - 1]] {
+                    var below: [String] = []
+                    below.reserveCapacity(all.count - count)
+                    for index in count..<all.count { below.append(all[index]) }
+                    return (start, below)
+                }
+                count -= 1
+            }
+            return ([], all)
+        }
     }
 
     /// Folders resolved so far, by the path as written.
