@@ -46,17 +46,18 @@ static int say(int outcome, char *error, size_t error_size, const char *text) {
     return outcome;
 }
 
-int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, size_t capacity, size_t *size, char *error,
-                             size_t error_size) {
-    *size = 0;
+int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sections *index, char *error,
+                              size_t error_size) {
+    memset(index, 0, sizeof *index);
+    index->fd = fd;
+    index->file_size = file_size;
     if (error_size > 0) error[0] = 0;
-    struct stat status;
-    if (fstat(fd, &status) != 0) return say(MODHOST_SECTION_NOT_ELF, error, error_size, "cannot be examined");
-    uint64_t file_size = (uint64_t)status.st_size;
 
+    /* One read of the whole header (the identity first, for its own messages). */
     Elf64_Ehdr header;
     memset(&header, 0, sizeof header);
-    if (file_size < EI_NIDENT || read_at(fd, header.e_ident, EI_NIDENT, 0) != 0 ||
+    size_t first_read = file_size < sizeof header ? EI_NIDENT : sizeof header;
+    if (file_size < EI_NIDENT || read_at(fd, &header, first_read, 0) != 0 ||
         memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "is not an ELF file");
     if (header.e_ident[EI_CLASS] != ELFCLASS64)
@@ -65,7 +66,7 @@ int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, si
     if (header.e_ident[EI_DATA] != ELFDATA2LSB)
         return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size,
                    "is a big-endian ELF file; this host loads little-endian libraries");
-    if (file_size < sizeof header || read_at(fd, &header, sizeof header, 0) != 0)
+    if (first_read < sizeof header)
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has a damaged ELF header (the file ends inside it)");
     if (header.e_type != ET_DYN)
         return say(MODHOST_SECTION_NOT_SHARED_OBJECT, error, error_size, "is an ELF file but not a shared library");
@@ -76,12 +77,17 @@ int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, si
     if (header.e_shentsize != sizeof(Elf64_Shdr))
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers of an unexpected size");
 
-    /* Section 0 holds the count and the names' index when they do not fit the header. */
-    Elf64_Shdr first;
-    if (!inside(header.e_shoff, sizeof first, file_size) || read_at(fd, &first, sizeof first, header.e_shoff) != 0)
-        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
-    uint64_t count = header.e_shnum != 0 ? header.e_shnum : first.sh_size;
-    uint64_t names_index = header.e_shstrndx != SHN_XINDEX ? header.e_shstrndx : first.sh_link;
+    /* Section 0 holds the count and the names' index when they do not fit the header; read
+     * on its own only then. */
+    uint64_t count = header.e_shnum;
+    uint64_t names_index = header.e_shstrndx;
+    if (count == 0 || names_index == SHN_XINDEX) {
+        Elf64_Shdr first;
+        if (!inside(header.e_shoff, sizeof first, file_size) || read_at(fd, &first, sizeof first, header.e_shoff) != 0)
+            return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
+        if (count == 0) count = first.sh_size;
+        if (names_index == SHN_XINDEX) names_index = first.sh_link;
+    }
     if (count == 0 || count > file_size / sizeof(Elf64_Shdr) ||
         !inside(header.e_shoff, count * sizeof(Elf64_Shdr), file_size))
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
@@ -90,43 +96,67 @@ int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, si
 
     Elf64_Shdr *sections = malloc(count * sizeof(Elf64_Shdr));
     if (sections == NULL) return say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read (out of memory)");
-    int outcome = MODHOST_SECTION_MISSING;
-    char *names = NULL;
     if (read_at(fd, sections, count * sizeof(Elf64_Shdr), header.e_shoff) != 0) {
-        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
-        goto done;
+        free(sections);
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
     }
     Elf64_Shdr table = sections[names_index];
     if (table.sh_type != SHT_STRTAB || table.sh_size == 0 || table.sh_size > MAXIMUM_NAMES_SIZE ||
         !inside(table.sh_offset, table.sh_size, file_size)) {
-        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
-        goto done;
+        free(sections);
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
     }
-    names = malloc(table.sh_size + 1);
+    char *names = malloc(table.sh_size + 1);
     if (names == NULL || read_at(fd, names, table.sh_size, table.sh_offset) != 0) {
-        outcome = say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
-        goto done;
+        free(names);
+        free(sections);
+        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
     }
     names[table.sh_size] = 0; /* a name running off the table's end stops here */
-    for (uint64_t index = 1; index < count; index++) {
-        Elf64_Shdr section = sections[index];
-        if (section.sh_name >= table.sh_size || strcmp(names + section.sh_name, name) != 0) continue;
+    index->count = count;
+    index->sections = sections;
+    index->names = names;
+    index->names_size = table.sh_size;
+    return MODHOST_SECTION_FOUND;
+}
+
+int modhost_elf_sections_read(const struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
+                              size_t capacity, size_t *size, char *error, size_t error_size) {
+    *size = 0;
+    if (error_size > 0) error[0] = 0;
+    const Elf64_Shdr *sections = index->sections;
+    if (sections == NULL) return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section headers");
+    for (uint64_t number = 1; number < index->count; number++) {
+        Elf64_Shdr section = sections[number];
+        if (section.sh_name >= index->names_size || strcmp(index->names + section.sh_name, name) != 0) continue;
         *size = (size_t)section.sh_size;
-        if (section.sh_size > capacity) {
-            outcome = MODHOST_SECTION_TOO_LARGE;
-        } else if (section.sh_type != SHT_PROGBITS) {
-            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "is not a section of data stored in the file");
-        } else if (!inside(section.sh_offset, section.sh_size, file_size)) {
-            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "lies outside the file (truncated?)");
-        } else if (read_at(fd, buffer, section.sh_size, section.sh_offset) != 0) {
-            outcome = say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read");
-        } else {
-            outcome = MODHOST_SECTION_FOUND;
-        }
-        break;
+        if (section.sh_size > capacity) return MODHOST_SECTION_TOO_LARGE;
+        if (section.sh_type != SHT_PROGBITS)
+            return say(MODHOST_SECTION_MALFORMED, error, error_size, "is not a section of data stored in the file");
+        if (!inside(section.sh_offset, section.sh_size, index->file_size))
+            return say(MODHOST_SECTION_MALFORMED, error, error_size, "lies outside the file (truncated?)");
+        if (read_at(index->fd, buffer, section.sh_size, section.sh_offset) != 0)
+            return say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read");
+        return MODHOST_SECTION_FOUND;
     }
-done:
-    free(names);
-    free(sections);
+    return MODHOST_SECTION_MISSING;
+}
+
+void modhost_elf_sections_close(struct modhost_elf_sections *index) {
+    free(index->names);
+    free(index->sections);
+    memset(index, 0, sizeof *index);
+}
+
+int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, size_t capacity, size_t *size, char *error,
+                             size_t error_size) {
+    *size = 0;
+    struct stat status;
+    if (fstat(fd, &status) != 0) return say(MODHOST_SECTION_NOT_ELF, error, error_size, "cannot be examined");
+    struct modhost_elf_sections index;
+    int outcome = modhost_elf_sections_open(fd, (uint64_t)status.st_size, &index, error, error_size);
+    if (outcome != MODHOST_SECTION_FOUND) return outcome;
+    outcome = modhost_elf_sections_read(&index, name, buffer, capacity, size, error, error_size);
+    modhost_elf_sections_close(&index);
     return outcome;
 }

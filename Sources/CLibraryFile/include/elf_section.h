@@ -2,6 +2,7 @@
 #define MODHOST_ELF_SECTION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Outcomes of modhost_read_elf_section. */
 enum {
@@ -13,15 +14,35 @@ enum {
     MODHOST_SECTION_MALFORMED = 5
 };
 
+/* A library's section headers and their names, read once (see modhost_elf_sections_open). */
+struct modhost_elf_sections {
+    int fd;
+    uint64_t file_size;
+    uint64_t count;
+    void *sections;
+    char *names;
+    uint64_t names_size;
+};
+
 /*
- * Copies the section named `name` of the 64-bit little-endian ELF shared library open at `fd`
- * into `buffer` (at most `capacity` bytes; `*size` is the section's size). It reads only the
- * header, the section headers, their names and that section, with pread, and checks every
- * offset and size against the file's before reading: no library (libelf was one, with libz:
- * a millisecond and 170 KiB of every start) and nothing the file says is trusted. `error`
- * says what is wrong for the failing outcomes.
+ * Reads the header, the section headers and their names of the 64-bit little-endian ELF
+ * shared library open at `fd`, whose size (from the caller's one fstat) is `file_size`, with
+ * pread, checking every offset and size against the file's before reading: no library (libelf
+ * was one, with libz: a millisecond and 170 KiB of every start) and nothing the file says is
+ * trusted. MODHOST_SECTION_FOUND when `index` is ready for modhost_elf_sections_read (close it
+ * with modhost_elf_sections_close); otherwise `error` says what is wrong.
  */
+int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sections *index, char *error,
+                              size_t error_size);
+
+/* Copies the section named `name` into `buffer` (at most `capacity` bytes; `*size` is the
+ * section's size), checked against the file's size first. */
+int modhost_elf_sections_read(const struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
+                              size_t capacity, size_t *size, char *error, size_t error_size);
+
+void modhost_elf_sections_close(struct modhost_elf_sections *index);
+
+/* One section of the library open at `fd`: open (after an fstat for the size), read, close. */
 int modhost_read_elf_section(int fd, const char *name, unsigned char *buffer, size_t capacity, size_t *size, char *error,
                              size_t error_size);
-
 #endif

@@ -124,7 +124,7 @@ package enum ContractsCheck {
                 : .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .text(HostText.refusal(error, of: path))]))
         }
         do {
-            guard let found = try DescriptorReader.readContractsVersion(fileDescriptor: file.descriptor) else {
+            guard let found = try DescriptorReader.readContractsVersion(fileDescriptor: file.descriptor, size: file.identity.size) else {
                 return .unrecorded(path: path)
             }
             guard found.name == name else {

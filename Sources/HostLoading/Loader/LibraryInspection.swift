@@ -54,7 +54,7 @@ package enum LibraryInspection {
         }
         let descriptor: ModuleDescriptor
         do {
-            descriptor = try DescriptorReader.read(fileDescriptor: file.descriptor)
+            descriptor = try DescriptorReader.read(fileDescriptor: file.descriptor, size: file.identity.size)
         } catch {
             switch error {
             case .notELF(let what):

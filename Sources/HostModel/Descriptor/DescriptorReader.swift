@@ -15,40 +15,77 @@ package enum DescriptorReader {
     static let commandsSectionName = ".modhost_commands"
 
     /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved), with
-    /// the commands its manifest declares when the library records them.
-    package static func read(fileDescriptor fd: Int32) throws(DescriptorError) -> ModuleDescriptor {
-        var descriptor = try ModuleDescriptor(section: try section(sectionName, of: fd))
+    /// the commands its manifest declares when the library records them. `size` is the file's
+    /// size when the caller has it from its own `fstat` (a ``TrustedFile``'s identity).
+    package static func read(fileDescriptor fd: Int32, size: Int64? = nil) throws(DescriptorError) -> ModuleDescriptor {
+        // The section headers and their names read once for both sections.
+        let library = try SectionIndex(fd, size: size)
+        var descriptor = try ModuleDescriptor(section: try library.section(sectionName))
         // Only for completion and the manual: a library without them (built before SDK 1.6.0)
         // or with a broken list loads as before.
         // A manifest with no 'command' line declares nothing (not "no commands").
-        let declared = try? DeclaredCommand.list(section: try section(commandsSectionName, of: fd))
+        let declared = try? DeclaredCommand.list(section: try library.section(commandsSectionName))
         descriptor.commands = declared?.isEmpty == false ? declared : nil
         return descriptor
     }
 
     /// Reads the version a contracts library records (`nil` when it records none: its target
     /// does not apply the kit's ContractsVersionPlugin).
-    package static func readContractsVersion(fileDescriptor fd: Int32) throws(DescriptorError) -> ContractsVersion? {
+    package static func readContractsVersion(fileDescriptor fd: Int32, size: Int64? = nil) throws(DescriptorError)
+        -> ContractsVersion?
+    {
         do {
-            return try ContractsVersion(section: try section(contractsSectionName, of: fd))
+            return try ContractsVersion(section: try SectionIndex(fd, size: size).section(contractsSectionName))
         } catch .missing {
             return nil
         }
     }
 
-    private static func section(_ name: String, of fd: Int32) throws(DescriptorError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: SectionFrame.maximumSize)
-        var size = 0
-        var error = [CChar](repeating: 0, count: 256)
-        let outcome = Int(modhost_read_elf_section(fd, name, &buffer, buffer.count, &size, &error, error.count))
+    /// The section headers of one open library (`elf_section.c`), closed with it.
+    private final class SectionIndex {
+        private var index = modhost_elf_sections()
+
+        init(_ fd: Int32, size: Int64?) throws(DescriptorError) {
+            var fileSize = size ?? -1
+            if size == nil {
+                var status = stat()
+                guard fstat(fd, &status) == 0 else { throw .notELF("cannot be examined") }
+                fileSize = Int64(status.st_size)
+            }
+            guard fileSize >= 0 else { throw .notELF("cannot be examined") }
+            var error = [CChar](repeating: 0, count: 256)
+            let outcome = Int(modhost_elf_sections_open(fd, UInt64(fileSize), &index, &error, error.count))
+            guard outcome == MODHOST_SECTION_FOUND else { throw DescriptorReader.failure(outcome, size: 0, error) }
+        }
+
+        deinit { modhost_elf_sections_close(&index) }
+
+        func section(_ name: String) throws(DescriptorError) -> [UInt8] {
+            var size = 0
+            var error = [CChar](repeating: 0, count: 256)
+            var failed: DescriptorError?
+            let bytes = [UInt8](unsafeUninitializedCapacity: SectionFrame.maximumSize) { buffer, count in
+                let outcome = Int(
+                    modhost_elf_sections_read(&index, name, buffer.baseAddress, buffer.count, &size, &error, error.count))
+                if outcome == MODHOST_SECTION_FOUND {
+                    count = size
+                } else {
+                    failed = DescriptorReader.failure(outcome, size: size, error)
+                }
+            }
+            if let failed { throw failed }
+            return bytes
+        }
+    }
+
+    private static func failure(_ outcome: Int, size: Int, _ error: [CChar]) -> DescriptorError {
         let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch outcome {
-        case MODHOST_SECTION_FOUND: return Array(buffer.prefix(size))
-        case MODHOST_SECTION_MISSING: throw .missing
+        case MODHOST_SECTION_MISSING: return .missing
         case MODHOST_SECTION_TOO_LARGE:
-            throw .malformed("is \(size) bytes, more than the \(SectionFrame.maximumSize) a section may have")
-        case MODHOST_SECTION_MALFORMED: throw .malformed(message)
-        default: throw .notELF(message)
+            return .malformed("is \(size) bytes, more than the \(SectionFrame.maximumSize) a section may have")
+        case MODHOST_SECTION_MALFORMED: return .malformed(message)
+        default: return .notELF(message)
         }
     }
 }

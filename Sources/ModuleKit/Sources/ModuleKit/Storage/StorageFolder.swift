@@ -153,7 +153,7 @@ public final class StorageFolder: Sendable {
             throw failure("cannot open", name)
         }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == TrustedPath.runningUser else {
             close(fd)
             throw refusal(name, status)
         }
@@ -179,7 +179,7 @@ public final class StorageFolder: Sendable {
         switch status.st_mode & S_IFMT {
         case S_IFLNK:
             return StorageError(.open, "'\(full)' is a symlink; a module's data is never reached through one, so it is refused — remove it")
-        case S_IFREG where status.st_uid != geteuid():
+        case S_IFREG where status.st_uid != TrustedPath.runningUser:
             return Self.foreign(full, status)
         case S_IFREG:
             return StorageError(.open, "'\(full)' cannot be used")
@@ -230,10 +230,15 @@ public final class StorageFolder: Sendable {
         throws(StorageError) -> StorageFolder
     {
         let path = parentPath + "/" + name
-        if mkdirat(parent, name, 0o700) != 0 && errno != EEXIST {
-            throw StorageError(.open, "cannot create folder '\(path)': \(String(cString: strerror(errno)))")
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var fd = openat(parent, name, flags)
+        // Made only when it is not there: a folder that exists costs one open.
+        if fd < 0 && errno == ENOENT {
+            if mkdirat(parent, name, 0o700) != 0 && errno != EEXIST {
+                throw StorageError(.open, "cannot create folder '\(path)': \(String(cString: strerror(errno)))")
+            }
+            fd = openat(parent, name, flags)
         }
-        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {
                 var status = stat()
@@ -279,27 +284,36 @@ public final class StorageFolder: Sendable {
     /// leads to must be theirs.
     static func openRoot(_ given: String, report: @escaping @Sendable (String) -> Void) throws(StorageError) -> StorageFolder {
         let path = try resolve(dataFolder: given)
-        var partial = ""
-        for component in path.split(separator: "/") {
-            partial.append("/")
-            partial.append(contentsOf: component)
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw StorageError(.open, "cannot create folder '\(partial)': \(String(cString: strerror(errno)))")
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var fd = Glibc.open(path, flags)
+        // Made (with its parents) only when it is not there: a folder that exists costs one open.
+        if fd < 0 && errno == ENOENT {
+            var partial = ""
+            for component in path.split(separator: "/") {
+                partial.append("/")
+                partial.append(contentsOf: component)
+                if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+                    throw StorageError(.open, "cannot create folder '\(partial)': \(String(cString: strerror(errno)))")
+                }
             }
+            fd = Glibc.open(path, flags)
         }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError(.open, "cannot open the data folder '\(path)': \(String(cString: strerror(errno)))") }
         var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            close(fd)
+            throw StorageError(.open, "cannot examine folder '\(path)': \(String(cString: strerror(errno)))")
+        }
         // A shared folder such as /tmp is never made private (that would lock everyone else
         // out): it cannot be a data folder at all.
-        if fstat(fd, &status) == 0, status.st_mode & S_ISVTX != 0 {
+        if status.st_mode & S_ISVTX != 0 {
             close(fd)
             throw StorageError(
                 .open,
                 "the data folder '\(path)' is a shared folder (mode \(octal(status.st_mode))); give modhost a folder of its own with --data-dir or MODHOST_DATA_DIR"
             )
         }
-        return try checked(fd, path: path, report: report)
+        return try checked(fd, status, path: path, report: report)
     }
 
     private static func checked(_ fd: Int32, path: String, report: @escaping @Sendable (String) -> Void) throws(StorageError)
@@ -310,7 +324,14 @@ public final class StorageFolder: Sendable {
             close(fd)
             throw StorageError(.open, "cannot examine folder '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard status.st_uid == geteuid() else {
+        return try checked(fd, status, path: path, report: report)
+    }
+
+    /// Keeps `fd`, examined as `status`, when it is the running user's (tightened to 0700).
+    private static func checked(_ fd: Int32, _ status: stat, path: String, report: @escaping @Sendable (String) -> Void)
+        throws(StorageError) -> StorageFolder
+    {
+        guard status.st_uid == TrustedPath.runningUser else {
             close(fd)
             throw foreign(path, status)
         }

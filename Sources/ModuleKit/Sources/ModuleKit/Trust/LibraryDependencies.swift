@@ -10,19 +10,19 @@ struct LibraryDependencies {
     /// Its run paths as written, each a `:`-separated list.
     let runPaths: [String]
 
-    /// The dependencies of `fd`'s library; none when it has no dynamic section.
+    /// The dependencies of `fd`'s library, `size` bytes long (from the caller's `fstat`); none
+    /// when it has no dynamic section.
     ///
     /// - Throws: a short English reason when the file is not a 64-bit ELF file one can read.
-    init(fileDescriptor fd: Int32) throws(LibraryError) {
-        let (needed, runPaths) = try Self.read(fileDescriptor: fd)
+    init(fileDescriptor fd: Int32, size: Int64) throws(LibraryError) {
+        let (needed, runPaths) = try Self.read(fileDescriptor: fd, fileSize: size)
         self.needed = needed
         self.runPaths = runPaths
     }
 
-    private static func read(fileDescriptor fd: Int32) throws(LibraryError) -> (needed: [String], runPaths: [String]) {
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .malformed("cannot be examined") }
-        let size = UInt64(status.st_size)
+    private static func read(fileDescriptor fd: Int32, fileSize: Int64) throws(LibraryError) -> (needed: [String], runPaths: [String]) {
+        guard fileSize >= 0 else { throw .malformed("cannot be examined") }
+        let size = UInt64(fileSize)
         // Elf64_Ehdr: e_shoff at 40, e_shentsize at 58, e_shnum at 60.
         let header = try read(fd, count: 64, at: 0, fileSize: size)
         guard header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
@@ -54,23 +54,39 @@ struct LibraryDependencies {
             offsets.append(offset)
             isNeeded.append(tag == UInt64(DT_NEEDED))
         }
-        guard let first = offsets.min(), let last = offsets.max() else { return ([], []) }
-        // The names lie together near the table's start: one read of their span (each name
-        // at most 256 bytes), bounded by the table and the file. Every figure comes from the
-        // file, so each step is checked before it is added.
-        guard last - first <= 1 << 20, strings.offset <= size, first <= size - strings.offset else {
-            throw .malformed("has a string table outside the file (truncated?)")
+        guard !offsets.isEmpty else { return ([], []) }
+        guard strings.offset <= size else { throw .malformed("has a string table outside the file (truncated?)") }
+        // The names lie in a few clusters of the table (the needed names together, a run path
+        // often far after them): one read per cluster, each name at most 256 bytes, bounded
+        // by the table and the file. Every figure comes from the file, so each step is
+        // checked before it is added.
+        var texts = [String](repeating: "", count: offsets.count)
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var next = 0
+        while next < order.count {
+            let first = offsets[order[next]]
+            var last = first
+            var end = next + 1
+            while end < order.count, offsets[order[end]] - last <= 1_024 {
+                last = offsets[order[end]]
+                end += 1
+            }
+            guard first <= size - strings.offset else { throw .malformed("has a string table outside the file (truncated?)") }
+            let span = min(last - first + 256, strings.size - first, size - strings.offset - first)
+            let bytes = try read(fd, count: Int(span), at: strings.offset + first, fileSize: size)
+            for position in next..<end {
+                let index = order[position]
+                let start = Int(offsets[index] - first)
+                guard start < bytes.count, let stop = bytes[start...].firstIndex(of: 0) else {
+                    throw .malformed("names a needed library or a run path without an end")
+                }
+                texts[index] = String(decoding: bytes[start..<stop], as: UTF8.self)
+            }
+            next = end
         }
-        let span = min(last - first + 256, strings.size - first, size - strings.offset - first)
-        let bytes = try read(fd, count: Int(span), at: strings.offset + first, fileSize: size)
         var needed: [String] = []
         var runPaths: [String] = []
-        for (index, offset) in offsets.enumerated() {
-            let start = Int(offset - first)
-            guard start < bytes.count, let end = bytes[start...].firstIndex(of: 0) else {
-                throw .malformed("names a needed library or a run path without an end")
-            }
-            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        for (index, text) in texts.enumerated() {
             if isNeeded[index] { needed.append(text) } else { runPaths.append(text) }
         }
         return (needed, runPaths)

@@ -22,9 +22,11 @@ public import Glibc
     /// - Throws: ``TrustError`` naming the file or folder, its owner and mode.
     public init(path: String, maximumSize: Int) throws(TrustError) {
         self.path = path
-        resolvedPath = try TrustedPath.resolve(path)
-        var status = stat()
-        guard lstat(resolvedPath, &status) == 0 else { throw .unreadable(resolvedPath, TrustedPath.systemError()) }
+        let (resolved, examined) = try TrustedPath.resolveExamined(path)
+        resolvedPath = resolved
+        // The walk's own lstat of the file when it has one: the same question, asked once.
+        var status = examined ?? stat()
+        guard examined != nil || lstat(resolvedPath, &status) == 0 else { throw .unreadable(resolvedPath, TrustedPath.systemError()) }
         if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolvedPath, kind) }
         try TrustedPath.checkOwnerAndMode(of: resolvedPath, status, isFolder: false)
         try TrustedPath.checkFolders(above: resolvedPath)

@@ -64,13 +64,16 @@ import Synchronization
     private static func collectDependencies(
         of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
     ) throws(LibraryError) {
-        let dependencies = try LibraryDependencies(fileDescriptor: file.descriptor)
+        let dependencies = try LibraryDependencies(fileDescriptor: file.descriptor, size: file.identity.size)
         // Loaded from its descriptor (or the link folder), the library's $ORIGIN is no longer
         // its folder: a run path relative to it ("$ORIGIN/../lib") would send the linker to a
-        // folder nobody checked, perhaps one anyone can write.
-        for entry in dependencies.runPaths.flatMap({ $0.split(separator: ":").map(String.init) })
-        where entry.contains("ORIGIN") && entry != "$ORIGIN" && entry != "${ORIGIN}" {
-            throw .relativeRunPath(entry)
+        // folder nobody checked, perhaps one anyone can write. (Searched in UTF-8: Foundation's
+        // `contains` bridges to NSString for each entry of every library.)
+        for list in dependencies.runPaths {
+            for entry in list.utf8.split(separator: UInt8(ascii: ":")) where mentionsOrigin(entry) {
+                let text = String(decoding: entry, as: UTF8.self)
+                if text != "$ORIGIN" && text != "${ORIGIN}" { throw .relativeRunPath(text) }
+            }
         }
         for name in dependencies.needed {
             guard !name.utf8.contains(UInt8(ascii: "/")), !beside.contains(where: { $0.name == name }) else { continue }
@@ -88,6 +91,17 @@ import Synchronization
             beside.append((name, dependency))
             try collectDependencies(of: dependency, in: folder, into: &beside, maximumSize: maximumSize)
         }
+    }
+
+    private static func mentionsOrigin(_ entry: Substring.UTF8View) -> Bool {
+        let origin = Array("ORIGIN".utf8)
+        guard entry.count >= origin.count else { return false }
+        var start = entry.startIndex
+        while entry.distance(from: start, to: entry.endIndex) >= origin.count {
+            if entry[start...].starts(with: origin) { return true }
+            start = entry.index(after: start)
+        }
+        return false
     }
 
     /// The names in `folder`, read once per process: the libraries of a run share a few

@@ -19,6 +19,13 @@ import Synchronization
     /// - Throws: ``TrustError``: `.missing` when nothing is at `path`, `.danglingSymlink`,
     ///   `.symlinkLoop`, `.untrustedSymlink`, `.unreadable` or `.nulInPath`.
     public static func resolve(_ path: String) throws(TrustError) -> String {
+        try resolveExamined(path).path
+    }
+
+    /// ``resolve(_:)``, with the `lstat` of what the resolved path names when the walk's last
+    /// step examined it (`nil` after a last `..`): a caller that checks the file needs no
+    /// second `lstat`.
+    static func resolveExamined(_ path: String) throws(TrustError) -> (path: String, status: stat?) {
         guard !path.utf8.contains(0) else { throw .nulInPath(path) }
         let absolute = path.hasPrefix("/") ? path : FilePaths.currentFolder + "/" + path
         // The folder is resolved once per process: the libraries of a run share a few folders,
@@ -35,7 +42,7 @@ import Synchronization
             // Only what lies below the nearest folder above it that is resolved already: the
             // files of a run (libraries, strings, data) share most of their way from /.
             let (start, below) = nearestResolved(above: folder)
-            resolvedFolder = components(of: try walk(below, from: start, path: path))
+            resolvedFolder = components(of: try walk(below, from: start, path: path).path)
             resolvedFolders.withLock { $0[folder] = resolvedFolder }
         }
         return try walk([name], from: resolvedFolder, path: path)
@@ -79,14 +86,18 @@ import Synchronization
     }
 
     /// Follows `remaining` from the resolved folder `start`, symlinks and all (see ``resolve(_:)``).
-    private static func walk(_ remaining: [String], from start: [String], path: String) throws(TrustError) -> String {
+    private static func walk(_ remaining: [String], from start: [String], path: String) throws(TrustError) -> (
+        path: String, status: stat?
+    ) {
         var pending = Array(remaining.reversed())
         var current = start
         var links = 0
+        var examined: stat?
         while let component = pending.popLast() {
             if component == "." { continue }
             if component == ".." {
                 _ = current.popLast()
+                examined = nil
                 continue
             }
             let folder = joined(current)
@@ -99,8 +110,10 @@ import Synchronization
             }
             guard status.st_mode & S_IFMT == S_IFLNK else {
                 current.append(component)
+                examined = status
                 continue
             }
+            examined = nil
             links += 1
             guard links <= maximumLinks else { throw .symlinkLoop(path) }
             try checkFolderHoldingSymlink(folder, link: candidate)
@@ -108,7 +121,7 @@ import Synchronization
             if target.hasPrefix("/") { current = [] }
             pending += components(of: target).reversed()
         }
-        return joined(current)
+        return (joined(current), examined)
     }
 
     /// Checks every folder above `path` (which must be absolute and resolved), up to `/` or to
