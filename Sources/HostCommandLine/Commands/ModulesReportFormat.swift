@@ -105,7 +105,14 @@ enum ModulesReportFormat {
     }
 
     private static func list(_ routes: [String]) -> String {
-        routes.isEmpty ? "-" : routes.joined(separator: ",")
+        // Joined by hand: the standard library's `joined(separator:)` is generic over the
+        // sequence, and its first call after a `dlopen` scans every conformance record.
+        guard var text = routes.first else { return "-" }
+        for route in routes.dropFirst() {
+            text.append(",")
+            text.append(route)
+        }
+        return text
     }
 }
 
