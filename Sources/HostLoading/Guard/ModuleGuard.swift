@@ -46,15 +46,15 @@ package final class ModuleGuard: Sendable {
         }
         defer { depth.withLock { $0 -= 1 } }
         guard isOutermost else { return try body() }
-        let retry = "; it is skipped from the next start; 'modhost --retry \(module)' tries it again"
-        let suffix = recordsCrashes ? retry : ""
         let seconds = timeout.map { Self.seconds($0) } ?? 0
-        let record = CrashRecord.markerPrefix(module: module, phase: phase, library: library, identity: identity, timeout: seconds)
+        let shared = texts(of: module, library: library, identity: identity, seconds: seconds)
+        let phaseName = phase.rawValue
+        let record = shared.head + phaseName + "\t" + String(time(nil)) + shared.tail
         ensureMarker()
         modhost_guard_enter(
-            module, "module '\(module)' crashed the host in \(phase.rawValue)", suffix,
-            "module '\(module)' called exit(%) in \(phase.rawValue)",
-            "module '\(module)' has not returned from \(phase.rawValue) after \(Self.format(seconds)) s", record,
+            module, shared.named + "' crashed the host in " + phaseName, shared.suffix,
+            shared.named + "' called exit(%) in " + phaseName,
+            shared.named + "' has not returned from " + phaseName + " after " + shared.secondsText + " s", record,
             timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)
         defer { Self.sayRestored(modhost_guard_leave(), by: module, in: phase) }
         let result = try body()
@@ -69,12 +69,46 @@ package final class ModuleGuard: Sendable {
         vanishings.withLock { $0.watched = Set(warnings.map { "\($0.module)\t\($0.phase)" }) }
     }
 
+    /// What every guarded call of one module shares, made at its first call: a start makes
+    /// five calls of each module, and the library's fields and the time limit do not change.
+    private struct CallTexts: Sendable {
+        let library: String?
+        let identity: FileIdentity?
+        let seconds: Double
+        /// "module '<name>" — each line goes on from there.
+        let named: String
+        /// The marker's fields before the phase ("<name>\t"), and after the time (see
+        /// ``CrashRecord/markerParts(module:phase:library:identity:timeout:)``).
+        let head: String
+        let tail: String
+        let suffix: String
+        let secondsText: String
+    }
+
+    private let callTexts = Mutex<[String: CallTexts]>([:])
+
+    private func texts(of module: String, library: String?, identity: FileIdentity?, seconds: Double) -> CallTexts {
+        if let known = callTexts.withLock({ $0[module] }), known.library == library, known.identity == identity,
+            known.seconds == seconds
+        {
+            return known
+        }
+        let (_, tail) = CrashRecord.markerParts(module: module, phase: .load, library: library, identity: identity, timeout: seconds)
+        let made = CallTexts(
+            library: library, identity: identity, seconds: seconds, named: "module '" + module, head: module + "\t", tail: tail,
+            suffix: recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : "",
+            secondsText: Self.format(seconds))
+        callTexts.withLock { $0[module] = made }
+        return made
+    }
+
     /// Forgets the warning of `module` in `phase` the first time a call comes through it, at
     /// once: the process may end without `finish()` (a closed pipe, a signal).
     private func notePassed(_ module: String, _ phase: GuardPhase) {
-        let key = "\(module)\t\(phase.rawValue)"
         let first = vanishings.withLock { state in
-            guard !state.watched.isEmpty, state.watched.contains(key), !state.passed.contains(key) else { return false }
+            guard !state.watched.isEmpty else { return false }
+            let key = "\(module)\t\(phase.rawValue)"
+            guard state.watched.contains(key), !state.passed.contains(key) else { return false }
             state.passed.insert(key)
             return true
         }
