@@ -4,10 +4,10 @@ public import Glibc
 /// file that root or the running user owns and no one else may write, in folders likewise, and
 /// reached through symlinks only in folders no one else may write.
 ///
-/// The path is resolved once. The file is opened from the resolved path without following a
-/// last symlink and without blocking (a FIFO cannot hang the host), and the open descriptor is
-/// checked to be the file that was examined: what is then read, hashed or loaded (see
-/// ``TrustedLibrary``) is that open file, never the path again.
+/// The path is resolved once. The file is opened relative to its folder's held descriptor
+/// without following a last symlink and without blocking (a FIFO cannot hang the host), and the
+/// open descriptor is checked to be the file that was examined: what is then read, hashed or
+/// loaded (see ``TrustedLibrary``) is that open file, never the path again.
 @_spi(Host) public final class TrustedFile: Sendable {
     /// The path as given.
     public let path: String
@@ -18,33 +18,67 @@ public import Glibc
 
     /// Opens `path` after checking it and every folder on the way to it.
     ///
+    /// The file is looked up, checked and opened relative to its folder's held descriptor
+    /// (``TrustedFolder``): one `fstatat` before the open (a device or FIFO is never opened),
+    /// one `fstat` after (what was opened is what was examined).
+    ///
     /// - Parameter maximumSize: The largest file accepted, in bytes.
     /// - Throws: ``TrustError`` naming the file or folder, its owner and mode.
     public init(path: String, maximumSize: Int) throws(TrustError) {
         self.path = path
-        let (resolved, examined) = try TrustedPath.resolveExamined(path)
-        resolvedPath = resolved
-        // The walk's own lstat of the file when it has one: the same question, asked once.
-        var status = examined ?? stat()
-        guard examined != nil || lstat(resolvedPath, &status) == 0 else { throw .unreadable(resolvedPath, TrustedPath.systemError()) }
-        if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolvedPath, kind) }
-        try TrustedPath.checkOwnerAndMode(of: resolvedPath, status, isFolder: false)
-        try TrustedPath.checkFolders(above: resolvedPath)
-        let fd = open(resolvedPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(resolvedPath, TrustedPath.systemError()) }
-        var opened = stat()
-        guard fstat(fd, &opened) == 0, opened.st_dev == status.st_dev, opened.st_ino == status.st_ino,
-            (opened.st_mode & S_IFMT) == S_IFREG
-        else {
-            close(fd)
-            throw .changed(resolvedPath)
+        var target = path
+        // A last component that is a symlink is resolved by the path rules and looked up
+        // again; one that turns into a symlink once more was swapped meanwhile.
+        for _ in 0..<2 {
+            guard let (components, name) = try TrustedPath.resolveFolder(of: target) else { break }
+            let (folder, status) = try Self.examine(name, in: components)
+            if status.st_mode & S_IFMT == S_IFLNK {
+                target = try TrustedPath.resolve(target)
+                continue
+            }
+            let resolved = folder.path == "/" ? "/" + name : folder.path + "/" + name
+            if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolved, kind) }
+            try TrustedPath.checkOwnerAndMode(of: resolved, status, isFolder: false)
+            try folder.checkTrusted()
+            let fd = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else { throw .unreadable(resolved, TrustedPath.systemError()) }
+            var opened = stat()
+            guard fstat(fd, &opened) == 0, opened.st_dev == status.st_dev, opened.st_ino == status.st_ino,
+                (opened.st_mode & S_IFMT) == S_IFREG
+            else {
+                close(fd)
+                throw .changed(resolved)
+            }
+            guard Int(opened.st_size) <= maximumSize else {
+                close(fd)
+                throw .tooLarge(resolved, size: Int(opened.st_size), limit: maximumSize)
+            }
+            resolvedPath = resolved
+            descriptor = fd
+            identity = FileIdentity(opened)
+            return
         }
-        guard Int(opened.st_size) <= maximumSize else {
-            close(fd)
-            throw .tooLarge(resolvedPath, size: Int(opened.st_size), limit: maximumSize)
+        // Not a file name at its end (`/`, `..`), or a symlink swapped in twice.
+        let resolved = try TrustedPath.resolve(target)
+        var status = stat()
+        guard lstat(resolved, &status) == 0 else { throw .unreadable(resolved, TrustedPath.systemError()) }
+        if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolved, kind) }
+        throw .changed(resolved)
+    }
+
+    /// The folder `components` held open, and `name`'s `lstat` in it; looked up again from a
+    /// fresh walk when the held folder no longer has it (removed and made again at its path).
+    private static func examine(_ name: String, in components: [String]) throws(TrustError) -> (TrustedFolder, stat) {
+        var status = stat()
+        let folder = try TrustedFolder.open(components)
+        if fstatat(folder.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 { return (folder, status) }
+        guard errno == ENOENT else { throw .unreadable(folder.path + "/" + name, TrustedPath.systemError()) }
+        let fresh = try TrustedFolder.open(components, fresh: true)
+        guard fstatat(fresh.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { throw .missing }
+            throw .unreadable(fresh.path + "/" + name, TrustedPath.systemError())
         }
-        descriptor = fd
-        identity = FileIdentity(opened)
+        return (fresh, status)
     }
 
     deinit { close(descriptor) }

@@ -26,26 +26,34 @@ import Synchronization
     /// step examined it (`nil` after a last `..`): a caller that checks the file needs no
     /// second `lstat`.
     static func resolveExamined(_ path: String) throws(TrustError) -> (path: String, status: stat?) {
+        guard let (folder, name) = try resolveFolder(of: path) else {
+            let absolute = path.hasPrefix("/") ? path : FilePaths.currentFolder + "/" + path
+            return try walk(components(of: absolute), from: [], path: path)
+        }
+        return try walk([name], from: folder, path: path)
+    }
+
+    /// The folder of `path` (made absolute against the current folder) with every symlink
+    /// resolved, as components, and the path's last component; `nil` when that is not a name
+    /// (`/`, a trailing `.` or `..`). A caller then looks the name up in that folder itself
+    /// (``TrustedFile`` does, relative to the folder's descriptor).
+    static func resolveFolder(of path: String) throws(TrustError) -> (folder: [String], name: String)? {
         guard !path.utf8.contains(0) else { throw .nulInPath(path) }
         let absolute = path.hasPrefix("/") ? path : FilePaths.currentFolder + "/" + path
+        guard let slash = absolute.lastIndex(of: "/") else { return nil }
+        let name = String(absolute[absolute.index(after: slash)...])
+        let folder = String(absolute[..<slash])
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
         // The folder is resolved once per process: the libraries of a run share a few folders,
         // and each component costs an lstat. Only a folder whose every symlink passed the
         // check is remembered.
-        guard let slash = absolute.lastIndex(of: "/") else { return try walk(components(of: absolute), from: [], path: path) }
-        let name = String(absolute[absolute.index(after: slash)...])
-        let folder = String(absolute[..<slash])
-        guard !name.isEmpty, name != ".", name != ".." else { return try walk(components(of: absolute), from: [], path: path) }
-        let resolvedFolder: [String]
-        if let known = resolvedFolders.withLock({ $0[folder] }) {
-            resolvedFolder = known
-        } else {
-            // Only what lies below the nearest folder above it that is resolved already: the
-            // files of a run (libraries, strings, data) share most of their way from /.
-            let (start, below) = nearestResolved(above: folder)
-            resolvedFolder = components(of: try walk(below, from: start, path: path).path)
-            resolvedFolders.withLock { $0[folder] = resolvedFolder }
-        }
-        return try walk([name], from: resolvedFolder, path: path)
+        if let known = resolvedFolders.withLock({ $0[folder] }) { return (known, name) }
+        // Only what lies below the nearest folder above it that is resolved already: the
+        // files of a run (libraries, strings, data) share most of their way from /.
+        let (start, below) = nearestResolved(above: folder)
+        let resolvedFolder = components(of: try walk(below, from: start, path: path).path)
+        resolvedFolders.withLock { $0[folder] = resolvedFolder }
+        return (resolvedFolder, name)
     }
 
     /// The resolution of the nearest folder above `folder` (as written) that this process has
@@ -189,7 +197,7 @@ import Synchronization
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func joined(_ components: [String]) -> String {
+    static func joined(_ components: [String]) -> String {
         guard !components.isEmpty else { return "/" }
         var path = ""
         for component in components {

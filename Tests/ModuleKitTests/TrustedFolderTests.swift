@@ -1,0 +1,76 @@
+import Foundation
+@_spi(Host) import ModuleKit
+import Testing
+
+/// A checked file is opened relative to the folder that was checked, held open for the
+/// process: a folder put in its place at the same path is not gone through without its own
+/// check, and a folder removed and made again is walked afresh.
+@Suite struct TrustedFolderTests {
+    /// A folder of its own in the temporary folder, with `file` holding `text`.
+    func folder(_ text: String, mode: mode_t = 0o755) throws -> String {
+        let path = NSTemporaryDirectory() + "trusted-folder-" + UUID().uuidString
+        try #require(mkdir(path, 0o755) == 0)
+        try write(text, in: path)
+        try #require(chmod(path, mode) == 0)
+        return path
+    }
+
+    func write(_ text: String, in folder: String) throws {
+        try #require(FileManager.default.createFile(atPath: folder + "/file", contents: Data(text.utf8)))
+        try #require(chmod(folder + "/file", 0o644) == 0)
+    }
+
+    func read(_ path: String) throws -> String {
+        String(decoding: try TrustedFile(path: path, maximumSize: 1 << 20).contents(), as: UTF8.self)
+    }
+
+    @Test func aFolderSwappedAtItsPathIsNotGoneThroughWhileTheCheckedOneHoldsTheFile() throws {
+        let path = try folder("checked\n")
+        #expect(try read(path + "/file") == "checked\n")
+        // Another folder takes the checked one's path: the open goes on in the folder checked.
+        try #require(rename(path, path + ".old") == 0)
+        try #require(mkdir(path, 0o755) == 0)
+        try write("swapped in\n", in: path)
+        #expect(try read(path + "/file") == "checked\n")
+        // Once the checked folder no longer has the file, the path is walked and checked again.
+        try FileManager.default.removeItem(atPath: path + ".old")
+        #expect(try read(path + "/file") == "swapped in\n")
+        try FileManager.default.removeItem(atPath: path)
+    }
+
+    @Test func aFolderMadeAgainAtItsPathIsCheckedBeforeItsFileIsRead() throws {
+        let path = try folder("checked\n")
+        #expect(try read(path + "/file") == "checked\n")
+        try FileManager.default.removeItem(atPath: path)
+        // The same path, now a folder anyone may write: refused, not read.
+        try #require(mkdir(path, 0o755) == 0)
+        try write("planted\n", in: path)
+        try #require(chmod(path, 0o777) == 0)
+        #expect {
+            _ = try read(path + "/file")
+        } throws: { error in
+            guard case .writableByOthers(let folder, _, _, true) = error as? TrustError else { return false }
+            return folder == path
+        }
+        try FileManager.default.removeItem(atPath: path)
+    }
+
+    @Test func aFileInAFolderOthersMayWriteIsRefusedNamingTheFolder() throws {
+        let path = try folder("loose\n", mode: 0o777)
+        #expect {
+            _ = try read(path + "/file")
+        } throws: { error in
+            guard case .writableByOthers(let folder, _, _, true) = error as? TrustError else { return false }
+            return folder == path
+        }
+        try FileManager.default.removeItem(atPath: path)
+    }
+
+    @Test func aDeviceIsRefusedWithoutBeingOpened() throws {
+        // /dev/null's folder is root's and closed to others: the file itself is refused, by
+        // its kind, from the lstat before any open.
+        #expect(throws: TrustError.notRegular("/dev/null", "a character device")) {
+            _ = try TrustedFile(path: "/dev/null", maximumSize: 1)
+        }
+    }
+}
