@@ -20,6 +20,16 @@ import Testing
         try #require(chmod(folder + "/file", 0o644) == 0)
     }
 
+    /// Reading `folder`'s file is refused, naming `folder` as writable by others.
+    func expectRefusedAsWritableByOthers(_ folder: String) {
+        #expect {
+            _ = try read(folder + "/file")
+        } throws: { error in
+            guard case .writableByOthers(let named, _, _, true) = error as? TrustError else { return false }
+            return named == folder
+        }
+    }
+
     func read(_ path: String) throws -> String {
         String(decoding: try TrustedFile(path: path, maximumSize: 1 << 20).contents(), as: UTF8.self)
     }
@@ -46,23 +56,13 @@ import Testing
         try #require(mkdir(path, 0o755) == 0)
         try write("planted\n", in: path)
         try #require(chmod(path, 0o777) == 0)
-        #expect {
-            _ = try read(path + "/file")
-        } throws: { error in
-            guard case .writableByOthers(let folder, _, _, true) = error as? TrustError else { return false }
-            return folder == path
-        }
+        expectRefusedAsWritableByOthers(path)
         try FileManager.default.removeItem(atPath: path)
     }
 
     @Test func aFileInAFolderOthersMayWriteIsRefusedNamingTheFolder() throws {
         let path = try folder("loose\n", mode: 0o777)
-        #expect {
-            _ = try read(path + "/file")
-        } throws: { error in
-            guard case .writableByOthers(let folder, _, _, true) = error as? TrustError else { return false }
-            return folder == path
-        }
+        expectRefusedAsWritableByOthers(path)
         try FileManager.default.removeItem(atPath: path)
     }
 
