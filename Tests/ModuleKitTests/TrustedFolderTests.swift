@@ -48,6 +48,28 @@ import Testing
         try FileManager.default.removeItem(atPath: path)
     }
 
+    @Test func aSymlinkLeftInTheHeldFolderDoesNotHideTheFileNowAtItsPath() throws {
+        let target = try folder("linked\n")
+        let path = NSTemporaryDirectory() + "trusted-folder-" + UUID().uuidString
+        try #require(mkdir(path, 0o755) == 0)
+        try #require(symlink(target + "/file", path + "/file") == 0)
+        #expect(try read(path + "/file") == "linked\n")
+        // The folder with the link moves away (still there, still held); a new one with a
+        // plain file takes its path: the file at the path is the one read.
+        try #require(rename(path, path + ".old") == 0)
+        try #require(mkdir(path, 0o755) == 0)
+        try write("plain\n", in: path)
+        #expect(try read(path + "/file") == "plain\n")
+        for folder in [path, path + ".old", target] { try FileManager.default.removeItem(atPath: folder) }
+    }
+
+    @Test func aPathEndingInASlashNamesItsFile() throws {
+        let path = try folder("checked\n")
+        #expect(try read(path + "/file/") == "checked\n")
+        #expect(try read(path + "/./file") == "checked\n")
+        try FileManager.default.removeItem(atPath: path)
+    }
+
     @Test func aFolderMadeAgainAtItsPathIsCheckedBeforeItsFileIsRead() throws {
         let path = try folder("checked\n")
         #expect(try read(path + "/file") == "checked\n")

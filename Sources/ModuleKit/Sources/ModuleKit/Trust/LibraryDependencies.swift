@@ -77,10 +77,12 @@ struct LibraryDependencies {
             for position in next..<end {
                 let index = order[position]
                 let start = Int(offsets[index] - first)
-                guard start < bytes.count, let stop = bytes[start...].firstIndex(of: 0) else {
-                    throw .malformed("names a needed library or a run path without an end")
+                if start < bytes.count, let stop = bytes[start...].firstIndex(of: 0) {
+                    texts[index] = String(decoding: bytes[start..<stop], as: UTF8.self)
+                } else {
+                    // Longer than the cluster's read (a long run path): read on to its end.
+                    texts[index] = try longName(fd, at: offsets[index], strings: strings, fileSize: size)
                 }
-                texts[index] = String(decoding: bytes[start..<stop], as: UTF8.self)
             }
             next = end
         }
@@ -90,6 +92,20 @@ struct LibraryDependencies {
             if isNeeded[index] { needed.append(text) } else { runPaths.append(text) }
         }
         return (needed, runPaths)
+    }
+
+    /// The name at `offset` in the string table, read up to its NUL (at most 64 KiB, bounded
+    /// by the table and the file).
+    private static func longName(
+        _ fd: Int32, at offset: UInt64, strings: (type: UInt64, offset: UInt64, size: UInt64, link: UInt64), fileSize size: UInt64
+    ) throws(LibraryError) -> String {
+        guard strings.offset <= size, offset <= size - strings.offset else {
+            throw .malformed("has a string table outside the file (truncated?)")
+        }
+        let span = min(65_536, strings.size - offset, size - strings.offset - offset)
+        let bytes = try read(fd, count: Int(span), at: strings.offset + offset, fileSize: size)
+        guard let stop = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library or a run path without an end") }
+        return String(decoding: bytes[..<stop], as: UTF8.self)
     }
 
     private static func read(_ fd: Int32, count: Int, at offset: UInt64, fileSize: UInt64) throws(LibraryError) -> [UInt8] {

@@ -27,20 +27,30 @@ public import Glibc
     public init(path: String, maximumSize: Int) throws(TrustError) {
         self.path = path
         var target = path
-        // A last component that is a symlink is resolved by the path rules and looked up
-        // again; one that turns into a symlink once more was swapped meanwhile.
-        for _ in 0..<2 {
-            guard let (components, name) = try TrustedPath.resolveFolder(of: target) else { break }
-            let (folder, status) = try Self.examine(name, in: components)
+        // A path that does not end in a name (`lib.so/`) or whose last component is a symlink
+        // is resolved by the path rules and looked up again, in its folder walked afresh; one
+        // that turns into a symlink again was swapped meanwhile.
+        for attempt in 0..<3 {
+            guard let (components, name) = try TrustedPath.resolveFolder(of: target) else {
+                let resolved = try TrustedPath.resolve(target)
+                guard resolved != target, resolved != "/" else { break }
+                target = resolved
+                continue
+            }
+            let (folder, status) = try Self.examine(name, in: components, fresh: attempt > 0)
             if status.st_mode & S_IFMT == S_IFLNK {
                 target = try TrustedPath.resolve(target)
                 continue
             }
-            let resolved = folder.path == "/" ? "/" + name : folder.path + "/" + name
+            let resolved = Self.path(of: name, in: folder)
             if let kind = Self.nonRegularKind(status.st_mode) { throw .notRegular(resolved, kind) }
             try TrustedPath.checkOwnerAndMode(of: resolved, status, isFolder: false)
             try folder.checkTrusted()
-            let fd = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            // Kept until the open is done: the held table may drop it meanwhile (its limit,
+            // another thread's fresh walk), and its descriptor closes with it.
+            let fd = withExtendedLifetime(folder) {
+                openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            }
             guard fd >= 0 else { throw .unreadable(resolved, TrustedPath.systemError()) }
             var opened = stat()
             guard fstat(fd, &opened) == 0, opened.st_dev == status.st_dev, opened.st_ino == status.st_ino,
@@ -58,7 +68,7 @@ public import Glibc
             identity = FileIdentity(opened)
             return
         }
-        // Not a file name at its end (`/`, `..`), or a symlink swapped in twice.
+        // `/` itself, or a symlink swapped in again and again.
         let resolved = try TrustedPath.resolve(target)
         var status = stat()
         guard lstat(resolved, &status) == 0 else { throw .unreadable(resolved, TrustedPath.systemError()) }
@@ -66,19 +76,27 @@ public import Glibc
         throw .changed(resolved)
     }
 
-    /// The folder `components` held open, and `name`'s `lstat` in it; looked up again from a
-    /// fresh walk when the held folder no longer has it (removed and made again at its path).
-    private static func examine(_ name: String, in components: [String]) throws(TrustError) -> (TrustedFolder, stat) {
+    private static func path(of name: String, in folder: TrustedFolder) -> String {
+        folder.path == "/" ? "/" + name : folder.path + "/" + name
+    }
+
+    /// The folder `components` held open (or walked afresh), and `name`'s `lstat` in it. When
+    /// the held folder no longer has `name` and another folder now stands at its path (it was
+    /// removed and made again), that one is walked and asked.
+    private static func examine(_ name: String, in components: [String], fresh: Bool) throws(TrustError) -> (TrustedFolder, stat) {
         var status = stat()
-        let folder = try TrustedFolder.open(components)
-        if fstatat(folder.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 { return (folder, status) }
-        guard errno == ENOENT else { throw .unreadable(folder.path + "/" + name, TrustedPath.systemError()) }
-        let fresh = try TrustedFolder.open(components, fresh: true)
-        guard fstatat(fresh.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+        let folder = try TrustedFolder.open(components, fresh: fresh)
+        let found = withExtendedLifetime(folder) { fstatat(folder.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 }
+        if found { return (folder, status) }
+        guard errno == ENOENT else { throw .unreadable(path(of: name, in: folder), TrustedPath.systemError()) }
+        guard !fresh, !folder.standsAtItsPath() else { throw .missing }
+        let renewed = try TrustedFolder.open(components, fresh: true)
+        let foundAgain = withExtendedLifetime(renewed) { fstatat(renewed.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 }
+        guard foundAgain else {
             if errno == ENOENT { throw .missing }
-            throw .unreadable(fresh.path + "/" + name, TrustedPath.systemError())
+            throw .unreadable(path(of: name, in: renewed), TrustedPath.systemError())
         }
-        return (fresh, status)
+        return (renewed, status)
     }
 
     deinit { close(descriptor) }

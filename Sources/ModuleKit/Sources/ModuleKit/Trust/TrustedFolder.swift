@@ -57,6 +57,13 @@ final class TrustedFolder: Sendable {
         return folder
     }
 
+    /// Whether the folder at this folder's path is still this one (one `stat`): a file
+    /// missing from it is then missing, not in a folder made again there since.
+    func standsAtItsPath() -> Bool {
+        var current = stat()
+        return stat(path, &current) == 0 && current.st_dev == status.st_dev && current.st_ino == status.st_ino
+    }
+
     /// Checks this folder and every one above it by the rules of ``TrustedPath``, each once
     /// per process; stops at the first folder already checked.
     func checkTrusted() throws(TrustError) {
