@@ -129,6 +129,8 @@ var targets: [Target] = [
         path: "Benchmarks/ModhostBench"),
     // The start-up floor modhost-bench compares with: a C program that only dlopens libraries.
     .executableTarget(name: "modhost-floor", path: "Benchmarks/StartupFloor"),
+    // The floor of a call into a module in a process of its own: 64 bytes over a socketpair.
+    .executableTarget(name: "modhost-socket-floor", path: "Benchmarks/SocketFloor"),
     // A program's peak memory, measured exactly (fork and wait4), for the same benchmark.
     .executableTarget(name: "modhost-peak", path: "Benchmarks/PeakMemory"),
 
@@ -138,7 +140,8 @@ var targets: [Target] = [
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
-    .testTarget(name: "HostTests", dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport"]),
+    .testTarget(
+        name: "HostTests", dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport", "CHostProcess"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting, moduleHostTesting]),
     // The integration-test library's own tests: its screen model against tmux, its worlds.
     .testTarget(name: "ModuleHostTestingTests", dependencies: [moduleHostTesting, "TestSupport"]),
@@ -180,6 +183,7 @@ let package = Package(
         .executable(name: "modhost", targets: ["modhost"]),
         .executable(name: "modhost-bench", targets: ["ModhostBench"]),
         .executable(name: "modhost-floor", targets: ["modhost-floor"]),
+        .executable(name: "modhost-socket-floor", targets: ["modhost-socket-floor"]),
         .executable(name: "modhost-peak", targets: ["modhost-peak"]),
     ] + moduleLibraries,
     dependencies: [

@@ -1,4 +1,6 @@
-/* CHostProcess: the host's child processes — close-on-exec pipes, and the process scope of a
- * check (a subreaper; signals confined with Landlock before any library runs). */
+/* CHostProcess: the host's child processes — close-on-exec pipes, messages with descriptors
+ * over a socket, and the process scope of a check (a subreaper; signals confined with Landlock
+ * before any library runs). */
 #include "child_pipe.h"
 #include "process_scope.h"
+#include "socket_message.h"

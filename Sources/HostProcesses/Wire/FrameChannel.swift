@@ -1,0 +1,103 @@
+import CHostProcess
+import Glibc
+
+/// Frames over one end of a stream socket (a `socketpair` between the host and a process of
+/// its own), with descriptors passed by `SCM_RIGHTS` where handles must cross.
+///
+/// A frame's descriptors go with its first bytes and the frame announces how many: the reader
+/// hands each frame exactly the descriptors it announced, in the order they came, so a read that
+/// takes the end of one frame and the start of the next cannot give one's to the other. A peer
+/// that sends descriptors it does not announce, or announces more than it sends, is refused.
+/// The channel owns its descriptor and closes it when it goes.
+package final class FrameChannel {
+    /// One frame as received, and the descriptors that came with it (the receiver's to close).
+    package struct Received {
+        package let frame: Frame
+        package let descriptors: [Int32]
+    }
+
+    package let descriptor: Int32
+    private var decoder: FrameDecoder
+    /// Descriptors that came and no frame has claimed yet.
+    private var arrived: [Int32] = []
+    private var ended = false
+
+    /// - Parameter maximumFrameSize: The largest frame accepted from the peer.
+    package init(descriptor: Int32, maximumFrameSize: Int = 16 << 20) {
+        self.descriptor = descriptor
+        decoder = FrameDecoder(maximumSize: maximumFrameSize)
+    }
+
+    deinit {
+        for fd in arrived { close(fd) }
+        close(descriptor)
+    }
+
+    /// A connected pair of channels (`socketpair`, close-on-exec): one for each side.
+    package static func pair(maximumFrameSize: Int = 16 << 20) throws(WireError) -> (FrameChannel, FrameChannel) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw .system("socketpair", String(cString: strerror(errno)))
+        }
+        return (
+            FrameChannel(descriptor: ends[0], maximumFrameSize: maximumFrameSize),
+            FrameChannel(descriptor: ends[1], maximumFrameSize: maximumFrameSize)
+        )
+    }
+
+    /// Sends `frame`, with `descriptors` (at most ``maximumDescriptors``; the caller keeps
+    /// its own copies and closes them).
+    package func send(_ frame: Frame, descriptors: [Int32] = []) throws(WireError) {
+        guard descriptors.count <= Self.maximumDescriptors else { throw .tooManyDescriptors }
+        let bytes = frame.encoded(descriptors: descriptors.count)
+        var sent = 0
+        while sent < bytes.count {
+            // The descriptors go with the first bytes only.
+            let count = bytes.withUnsafeBytes { buffer in
+                descriptors.withUnsafeBufferPointer { fds in
+                    modhost_send_with_descriptors(
+                        descriptor, buffer.baseAddress.map { $0 + sent }, buffer.count - sent, sent == 0 ? fds.baseAddress : nil,
+                        sent == 0 ? Int32(fds.count) : 0)
+                }
+            }
+            guard count > 0 else { throw .system("sendmsg", String(cString: strerror(errno))) }
+            sent += count
+        }
+    }
+
+    /// The next frame, or `nil` when the peer closed its end between frames.
+    ///
+    /// - Throws: ``WireError``: a frame too large or empty, the end inside a frame, descriptors
+    ///   that do not match what the frames announce, or a failed `recvmsg`.
+    package func receive() throws(WireError) -> Received? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let (frame, count) = try decoder.next() {
+                guard count <= arrived.count else { throw .missingDescriptors(announced: count, arrived: arrived.count) }
+                let mine = Array(arrived.prefix(count))
+                arrived.removeFirst(count)
+                return Received(frame: frame, descriptors: mine)
+            }
+            if ended {
+                try decoder.finish()
+                guard arrived.isEmpty else { throw .missingDescriptors(announced: 0, arrived: arrived.count) }
+                return nil
+            }
+            var fds = [Int32](repeating: -1, count: Self.maximumDescriptors)
+            var count: Int32 = 0
+            let received = buffer.withUnsafeMutableBytes { bytes in
+                modhost_receive_with_descriptors(descriptor, bytes.baseAddress, bytes.count, &fds, &count)
+            }
+            guard received >= 0 else {
+                if errno == EMSGSIZE { throw .tooManyDescriptors }
+                throw .system("recvmsg", String(cString: strerror(errno)))
+            }
+            arrived += fds.prefix(Int(count))
+            guard arrived.count <= Self.maximumDescriptors else { throw .tooManyDescriptors }
+            if received == 0 { ended = true } else { decoder.append(buffer.prefix(received)) }
+        }
+    }
+
+    /// Most descriptors one frame carries (`MODHOST_MESSAGE_DESCRIPTORS`).
+    package static let maximumDescriptors = Int(MODHOST_MESSAGE_DESCRIPTORS)
+}
