@@ -43,6 +43,8 @@ package enum WireError: Error, Equatable, Sendable {
     case truncated(missing: Int)
     /// More descriptors came than one message may carry.
     case tooManyDescriptors
+    /// The peer's hello could not be taken: what was wrong with it.
+    case malformedHello(String)
     /// A system call failed: what it was, and the reason.
     case system(String, String)
 
@@ -53,6 +55,7 @@ package enum WireError: Error, Equatable, Sendable {
         case .missingDescriptors(let announced, let arrived): "a frame announced \(announced) descriptors, \(arrived) came"
         case .truncated(let missing): "the connection ended \(missing) bytes into a frame's end"
         case .tooManyDescriptors: "more descriptors than one message carries"
+        case .malformedHello(let what): "its hello cannot be taken: \(what)"
         case .system(let call, let reason): "\(call): \(reason)"
         }
     }

@@ -1,0 +1,94 @@
+/// What each side of a link to a process of its own says first: the wire protocol it speaks,
+/// the host and SDK versions it was built with, and the contracts libraries (route protocols)
+/// it has, each with its version. Nothing else crosses until both sides agree.
+///
+/// On the wire, a ``Frame`` of kind ``kind`` whose bytes are `key=value` lines in this order:
+/// `protocol`, `host`, `sdk`, then one `contracts` line per library (`Name@1.2.3`). Every value
+/// is printable ASCII without spaces; a hello from the peer is checked line by line and refused
+/// with the line it could not take.
+package struct Hello: Equatable, Sendable {
+    package static let kind: UInt8 = 1
+    /// The wire protocol this build speaks.
+    package static let protocolVersion = 1
+
+    package let protocolVersion: Int
+    package let hostVersion: String
+    package let sdkVersion: String
+    /// Contracts library names with their versions, in the order given.
+    package let contracts: [(name: String, version: String)]
+
+    package init(
+        protocolVersion: Int = Hello.protocolVersion, hostVersion: String, sdkVersion: String, contracts: [(name: String, version: String)]
+    ) {
+        self.protocolVersion = protocolVersion
+        self.hostVersion = hostVersion
+        self.sdkVersion = sdkVersion
+        self.contracts = contracts
+    }
+
+    package static func == (left: Hello, right: Hello) -> Bool {
+        left.protocolVersion == right.protocolVersion && left.hostVersion == right.hostVersion
+            && left.sdkVersion == right.sdkVersion && left.contracts.map(\.name) == right.contracts.map(\.name)
+            && left.contracts.map(\.version) == right.contracts.map(\.version)
+    }
+
+    package var frame: Frame {
+        var text = "protocol=\(protocolVersion)\nhost=\(hostVersion)\nsdk=\(sdkVersion)\n"
+        for library in contracts { text += "contracts=\(library.name)@\(library.version)\n" }
+        return Frame(kind: Self.kind, payload: Array(text.utf8))
+    }
+
+    /// Most contracts libraries one hello may name.
+    static let maximumContracts = 256
+
+    /// The peer's hello.
+    ///
+    /// - Throws: ``WireError/malformedHello(_:)`` naming what could not be taken.
+    package init(_ frame: Frame) throws(WireError) {
+        guard frame.kind == Self.kind else { throw .malformedHello("a frame of kind \(frame.kind) where the hello was due") }
+        guard frame.payload.allSatisfy({ $0 == 10 || (0x21...0x7e).contains($0) }) else {
+            throw .malformedHello("bytes other than printable ASCII lines")
+        }
+        var lines = String(decoding: frame.payload, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.last == "" else { throw .malformedHello("no line end after its last line") }
+        lines.removeLast()
+        func value(_ key: String, at index: Int) throws(WireError) -> String {
+            guard index < lines.count, lines[index].hasPrefix(key + "="), lines[index].count > key.count + 1 else {
+                throw .malformedHello("no '\(key)=' in line \(index + 1)")
+            }
+            return String(lines[index].dropFirst(key.count + 1))
+        }
+        guard let version = Int(try value("protocol", at: 0)), version > 0 else { throw .malformedHello("a protocol that is not a number") }
+        protocolVersion = version
+        hostVersion = try value("host", at: 1)
+        sdkVersion = try value("sdk", at: 2)
+        guard lines.count - 3 <= Self.maximumContracts else {
+            throw .malformedHello("more than \(Self.maximumContracts) contracts libraries")
+        }
+        var contracts: [(name: String, version: String)] = []
+        for index in 3..<max(3, lines.count) {
+            let entry = try value("contracts", at: index)
+            let parts = entry.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw .malformedHello("contracts '\(entry)' in line \(index + 1), not Name@version")
+            }
+            contracts.append((String(parts[0]), String(parts[1])))
+        }
+        self.contracts = contracts
+    }
+
+    /// Why a link whose sides said `mine` and `theirs` cannot go on, or `nil` when it can: the
+    /// same protocol, and each contracts library both have at the same version.
+    package static func mismatch(mine: Hello, theirs: Hello) -> String? {
+        guard mine.protocolVersion == theirs.protocolVersion else {
+            return "it speaks wire protocol \(theirs.protocolVersion), the host \(mine.protocolVersion)"
+        }
+        for library in theirs.contracts {
+            guard let own = mine.contracts.first(where: { $0.name == library.name }) else { continue }
+            if own.version != library.version {
+                return "it has \(library.name) \(library.version), the host \(own.version)"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,37 @@
+import HostProcesses
+import Testing
+
+/// The first frame each side of a link to a process of its own sends: what it says, read
+/// back exactly, and a hello that is not one refused with what was wrong.
+@Suite struct HelloTests {
+    let host = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1"), ("FixtureContracts", "1.0.0")])
+
+    @Test func aHelloIsReadBackAsItWasSaid() throws {
+        #expect(try Hello(host.frame) == host)
+        #expect(String(decoding: host.frame.payload, as: UTF8.self).hasPrefix("protocol=1\nhost=0.1.0\nsdk=1.7.1\n"))
+    }
+
+    @Test(arguments: [
+        (Frame(kind: 4, payload: []), "a frame of kind 4 where the hello was due"),
+        (Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1".utf8)), "no line end after its last line"),
+        (Frame(kind: Hello.kind, payload: Array("protocol=1\nsdk=1.7.1\nhost=0.1.0\n".utf8)), "no 'host=' in line 2"),
+        (Frame(kind: Hello.kind, payload: Array("protocol=one\nhost=0.1.0\nsdk=1.7.1\n".utf8)), "a protocol that is not a number"),
+        (
+            Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\ncontracts=Contracts\n".utf8)),
+            "contracts 'Contracts' in line 4, not Name@version"
+        ),
+        (Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=\u{1b}[2J\nsdk=1.7.1\n".utf8)), "bytes other than printable ASCII lines"),
+    ])
+    func aHelloThatIsNotOneIsRefusedSayingWhy(frame: Frame, reason: String) {
+        #expect(throws: WireError.malformedHello(reason)) { _ = try Hello(frame) }
+    }
+
+    @Test func sidesThatDisagreeAreToldWhy() {
+        let older = Hello(protocolVersion: 2, hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [])
+        #expect(Hello.mismatch(mine: host, theirs: older) == "it speaks wire protocol 2, the host 1")
+        let otherContracts = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("FixtureContracts", "1.1.0")])
+        #expect(Hello.mismatch(mine: host, theirs: otherContracts) == "it has FixtureContracts 1.1.0, the host 1.0.0")
+        let fewer = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")])
+        #expect(Hello.mismatch(mine: host, theirs: fewer) == nil)
+    }
+}
