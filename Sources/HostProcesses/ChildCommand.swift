@@ -48,9 +48,10 @@ package enum ChildCommand {
     /// Starts `program`: its process, or the error number posix_spawn answered. With
     /// `environment`, the child gets exactly that environment, else this process's; with
     /// `ownGroup`, it leads a process group of its own, so that `kill(-pid, …)` reaches what it
-    /// starts too.
+    /// starts too; with `link`, that descriptor is the child's descriptor 3 (its end of a
+    /// socketpair to a process of the host's own).
     package static func start(
-        _ program: Program, output: Output, environment: [String: String]? = nil, ownGroup: Bool = false
+        _ program: Program, output: Output, environment: [String: String]? = nil, ownGroup: Bool = false, link: Int32? = nil
     ) -> (pid: pid_t?, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -78,6 +79,8 @@ package enum ChildCommand {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addclose(&actions, closing)
         }
+        // dup2 clears close-on-exec on the copy: only descriptor 3 crosses.
+        if let link { posix_spawn_file_actions_adddup2(&actions, link, ModuleProcess.linkDescriptor) }
         guard let (command, path) = program.launch else { return (nil, ENOENT) }
         // On the way out (a signal): a child started now would outlive the cleanup.
         guard !ProcessCleanup.isEnding else { return (nil, ECANCELED) }

@@ -16,7 +16,7 @@ enum CommandLineTable {
         Builtins.Graph.declaration, Builtins.Bisect.declaration, Builtins.New.declaration, Builtins.Dev.declaration,
         Builtins.Help.declaration, Builtins.Completion.declaration, Builtins.Manual.declaration, Builtins.OfModule.declaration,
         Builtins.ModuleHelp.declaration, Builtins.ListModules.declaration, Builtins.ListCommands.declaration,
-        Builtins.Probe.declaration,
+        Builtins.Probe.declaration, Builtins.ModuleHost.declaration,
     ]
 
     /// The built-in command named `word`, if there is one.

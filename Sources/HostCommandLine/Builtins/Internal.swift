@@ -1,6 +1,7 @@
 import HostLifecycle
 import HostModel
 import HostProcesses
+@_spi(Host) import ModuleKit
 
 // The internal commands: not listed by `--help`; what completion and `check` run.
 extension Builtins {
@@ -65,6 +66,56 @@ extension Builtins {
             session.runtime.planOnly()
             session.runtime.probe(names, write: session.console.out)
             return ModhostCommandLine.exitSuccess
+        }
+    }
+
+    /// `__module-host NAME`: loads module NAME alone in this process and answers the host over
+    /// descriptor 3 (its end of a socketpair, ``ModuleProcess``): the hellos, then pings, until
+    /// the host closes its end. The first step of a module in a process of its own; its routes,
+    /// commands and screens do not cross yet.
+    struct ModuleHost: CommandInSession, Equatable {
+        let name: String
+
+        static let declaration = Builtin(
+            id: "module.host", word: "__module-host", usage: "__module-host NAME", summary: [], access: .readsOnly,
+            make: { rest, _ in ModuleHost(name: rest.first ?? "") }, hidden: true)
+
+        func configure(_ options: inout RuntimeOptions) {
+            options.only = [name]
+        }
+
+        func run(in session: HostSession) -> Int32 {
+            let link = FrameChannel(descriptor: ModuleProcess.linkDescriptor)
+            ProcessCleanup.endDescendantsOnExit()
+            defer { ProcessCleanup.run() }
+            session.runtime.prepare()
+            guard let report = session.runtime.modules.first(where: { ModuleName($0.name) == ModuleName(name) }), report.state == .active
+            else {
+                let reason = session.runtime.modules.first { ModuleName($0.name) == ModuleName(name) }?.reason ?? "no module '\(name)'"
+                try? link.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(reason.utf8)))
+                return ModhostCommandLine.exitFailure
+            }
+            let mine = Hello(
+                hostVersion: HostRuntime.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
+            do throws(WireError) {
+                guard let first = try link.receive() else { return ModhostCommandLine.exitSuccess }
+                let theirs = try Hello(first.frame)
+                try link.send(mine.frame)
+                if let why = Hello.mismatch(mine: mine, theirs: theirs) {
+                    session.console.error(HostText("", "the host's hello does not agree: %@", [.plain(why)]))
+                    return ModhostCommandLine.exitFailure
+                }
+                while let next = try link.receive() {
+                    guard next.frame.kind == ModuleProcess.Kind.ping else {
+                        throw .system("the host's link", "a frame of kind \(next.frame.kind), which a module's process does not take")
+                    }
+                    try link.send(Frame(kind: ModuleProcess.Kind.pong, payload: next.frame.payload))
+                }
+                return ModhostCommandLine.exitSuccess
+            } catch {
+                session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
+                return ModhostCommandLine.exitFailure
+            }
         }
     }
 }

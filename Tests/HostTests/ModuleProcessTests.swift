@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import HostProcesses
+import TestSupport
+import Testing
+
+/// A module in a process of its own, first step: the real `modhost` started in its module-host
+/// mode with Geo, the hellos said over a real socketpair, pings answered, and each way the
+/// process can end told apart.
+@Suite struct ModuleProcessTests {
+    let mine = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")])
+
+    func config(_ module: String = "Geo") throws -> String {
+        try TestEnvironment.write(
+            #"{"environment": "test", "searchPaths": ["\#(TestEnvironment.buildFolder)"], "modules": [{"name": "\#(module)", "enabled": true}]}"#
+        )
+    }
+
+    func start(_ module: String = "Geo", data: String? = nil) throws(ModuleProcess.StartError) -> ModuleProcess {
+        let folder = data ?? (NSTemporaryDirectory() + "module-process-" + UUID().uuidString)
+        let path: String
+        do { path = try config(module) } catch { throw .notStarted("\(error)") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MODHOST_DATA_DIR"] = folder
+        return try ModuleProcess(
+            .command([TestEnvironment.modhost, "--config", path, "__module-host", module]), hello: mine, environment: environment)
+    }
+
+    @Test func theModulesProcessSaysHelloAnswersPingsAndEndsWhenTheLinkCloses() throws {
+        let process = try start()
+        #expect(process.hello.sdkVersion == "1.7.1")
+        #expect(process.hello.hostVersion == "0.1.0")
+        for round in 0..<3 { try process.ping(Array("ping \(round)".utf8)) }
+        #expect(process.end() == .exited(0))
+    }
+
+    @Test func aKillFromOutsideIsToldFromTheModulesOwnEnd() throws {
+        let process = try start()
+        try process.ping()
+        kill(process.pid, SIGKILL)
+        #expect(throws: WireError.self) { try process.ping() }
+        let end = process.end()
+        #expect(end == .killedFromOutside(signal: SIGKILL))
+        #expect(end?.countsAgainstTheModule == false)
+    }
+
+    @Test func aModuleThatIsNotThereIsRefusedWithItsReason() throws {
+        // Listed, but no library of that name in the search path.
+        #expect {
+            _ = try start("Nowhere")
+        } throws: { error in
+            guard case .failed(let reason, let end) = error as? ModuleProcess.StartError else { return false }
+            return reason?.contains("not found") == true && end == .exited(1)
+        }
+    }
+}
