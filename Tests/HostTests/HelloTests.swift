@@ -21,6 +21,7 @@ import Testing
             "contracts 'Contracts' in line 4, not Name@version"
         ),
         (Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=\u{1b}[2J\nsdk=1.7.1\n".utf8)), "bytes other than printable ASCII lines"),
+        (Frame(kind: Hello.kind, payload: [UInt8](repeating: 10, count: 70_000)), "more than 65536 bytes"),
     ])
     func aHelloThatIsNotOneIsRefusedSayingWhy(frame: Frame, reason: String) {
         #expect(throws: WireError.malformedHello(reason)) { _ = try Hello(frame) }

@@ -53,4 +53,17 @@ import Testing
             return reason?.contains("not found") == true && end == .exited(1)
         }
     }
+
+    @Test func aChildThatEndsBeforeItsHelloIsToldAsItEnded() {
+        #expect(throws: ModuleProcess.StartError.failed(reason: nil, end: .exited(5))) {
+            _ = try ModuleProcess(.command(["/bin/sh", "-c", "exit 5"]), hello: mine)
+        }
+    }
+
+    @Test func aChildThatNeverAnswersDoesNotHoldTheHost() {
+        // `sleep` keeps its end of the link open and says nothing.
+        #expect(throws: ModuleProcess.StartError.link(.timedOut)) {
+            _ = try ModuleProcess(.command(["/bin/sleep", "30"]), hello: mine, helloLimit: .milliseconds(200))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import HostLifecycle
 import HostModel
 import HostProcesses
@@ -85,6 +86,13 @@ extension Builtins {
         }
 
         func run(in session: HostSession) -> Int32 {
+            // Only with the host's socket as descriptor 3, kept from anything the module starts.
+            var status = stat()
+            guard fstat(ModuleProcess.linkDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
+                session.console.error(HostText("", "'__module-host' talks to the host on descriptor 3, which is not a socket here", []))
+                return ModhostCommandLine.exitUsage
+            }
+            _ = fcntl(ModuleProcess.linkDescriptor, F_SETFD, FD_CLOEXEC)
             let link = FrameChannel(descriptor: ModuleProcess.linkDescriptor)
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }

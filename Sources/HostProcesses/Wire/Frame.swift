@@ -45,6 +45,10 @@ package enum WireError: Error, Equatable, Sendable {
     case tooManyDescriptors
     /// The peer's hello could not be taken: what was wrong with it.
     case malformedHello(String)
+    /// The peer said nothing within the time it was given.
+    case timedOut
+    /// The peer closed its end while this side was sending.
+    case closed
     /// A system call failed: what it was, and the reason.
     case system(String, String)
 
@@ -56,6 +60,8 @@ package enum WireError: Error, Equatable, Sendable {
         case .truncated(let missing): "the connection ended \(missing) bytes into a frame's end"
         case .tooManyDescriptors: "more descriptors than one message carries"
         case .malformedHello(let what): "its hello cannot be taken: \(what)"
+        case .timedOut: "it did not answer in time"
+        case .closed: "it closed the link"
         case .system(let call, let reason): "\(call): \(reason)"
         }
     }

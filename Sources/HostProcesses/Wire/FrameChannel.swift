@@ -5,9 +5,10 @@ import Glibc
 /// its own), with descriptors passed by `SCM_RIGHTS` where handles must cross.
 ///
 /// A frame's descriptors go with its first bytes and the frame announces how many: the reader
-/// hands each frame exactly the descriptors it announced, in the order they came, so a read that
-/// takes the end of one frame and the start of the next cannot give one's to the other. A peer
-/// that sends descriptors it does not announce, or announces more than it sends, is refused.
+/// hands each frame exactly as many as it announced, in the order they came, so a read that
+/// takes the end of one frame and the start of the next cannot give one's to the other. A frame
+/// that announces more than have come is refused; descriptors no frame claims wait (at most
+/// ``maximumDescriptors``, closed with the channel) and are refused when the link ends.
 /// The channel owns its descriptor and closes it when it goes.
 package final class FrameChannel {
     /// One frame as received, and the descriptors that came with it (the receiver's to close).
@@ -45,6 +46,25 @@ package final class FrameChannel {
         )
     }
 
+    /// The host's channel and the child's end as a bare descriptor (close-on-exec; the
+    /// caller makes it the child's descriptor 3 and closes its own copy at once).
+    package static func pairForChild(maximumFrameSize: Int = 16 << 20) throws(WireError) -> (FrameChannel, child: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw .system("socketpair", String(cString: strerror(errno)))
+        }
+        return (FrameChannel(descriptor: ends[0], maximumFrameSize: maximumFrameSize), ends[1])
+    }
+
+    /// Makes each later ``receive()`` give up after `limit` without a byte
+    /// (``WireError/timedOut``); `nil` waits for ever.
+    package func setReceiveLimit(_ limit: Duration?) {
+        let parts = limit?.components ?? (seconds: 0, attoseconds: 0)
+        var time = timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
+        if limit != nil && time.tv_sec == 0 && time.tv_usec == 0 { time.tv_usec = 1 }
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Sends `frame`, with `descriptors` (at most ``maximumDescriptors``; the caller keeps
     /// its own copies and closes them).
     package func send(_ frame: Frame, descriptors: [Int32] = []) throws(WireError) {
@@ -60,7 +80,10 @@ package final class FrameChannel {
                         sent == 0 ? Int32(fds.count) : 0)
                 }
             }
-            guard count > 0 else { throw .system("sendmsg", String(cString: strerror(errno))) }
+            guard count > 0 else {
+                if errno == EPIPE || errno == ECONNRESET { throw .closed }
+                throw .system("sendmsg", String(cString: strerror(errno)))
+            }
             sent += count
         }
     }
@@ -90,6 +113,12 @@ package final class FrameChannel {
             }
             guard received >= 0 else {
                 if errno == EMSGSIZE { throw .tooManyDescriptors }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
+                // The peer went with bytes of ours unread: its end, as a close is.
+                if errno == ECONNRESET {
+                    ended = true
+                    continue
+                }
                 throw .system("recvmsg", String(cString: strerror(errno)))
             }
             arrived += fds.prefix(Int(count))

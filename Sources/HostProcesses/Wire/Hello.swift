@@ -38,14 +38,16 @@ package struct Hello: Equatable, Sendable {
         return Frame(kind: Self.kind, payload: Array(text.utf8))
     }
 
-    /// Most contracts libraries one hello may name.
+    /// Most contracts libraries one hello may name, and most bytes it may have.
     static let maximumContracts = 256
+    static let maximumSize = 64 << 10
 
     /// The peer's hello.
     ///
     /// - Throws: ``WireError/malformedHello(_:)`` naming what could not be taken.
     package init(_ frame: Frame) throws(WireError) {
         guard frame.kind == Self.kind else { throw .malformedHello("a frame of kind \(frame.kind) where the hello was due") }
+        guard frame.payload.count <= Self.maximumSize else { throw .malformedHello("more than \(Self.maximumSize) bytes") }
         guard frame.payload.allSatisfy({ $0 == 10 || (0x21...0x7e).contains($0) }) else {
             throw .malformedHello("bytes other than printable ASCII lines")
         }

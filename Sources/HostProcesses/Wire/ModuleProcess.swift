@@ -19,8 +19,8 @@ package final class ModuleProcess {
     /// What the child said first.
     package let hello: Hello
     private let channel: FrameChannel
-    private var sentSignal: Int32?
-    private var status: Int32?
+    /// How it ended, once it has.
+    private var ended: ChildEnd??
 
     /// What went wrong starting a module's process.
     package enum StartError: Error, Equatable {
@@ -35,26 +35,31 @@ package final class ModuleProcess {
     }
 
     /// Starts `program` (the running `modhost` in its module-host mode), says `hello` and reads
-    /// the child's.
-    package init(_ program: ChildCommand.Program, hello mine: Hello, environment: [String: String]? = nil) throws(StartError) {
-        let (host, child): (FrameChannel, FrameChannel)
+    /// the child's, waiting at most `helloLimit` for it (the child opens the module's library
+    /// first: a constructor that never returns must not hold the host).
+    package init(
+        _ program: ChildCommand.Program, hello mine: Hello, environment: [String: String]? = nil, helloLimit: Duration = .seconds(10)
+    ) throws(StartError) {
+        let (host, child): (FrameChannel, Int32)
         do throws(WireError) {
-            (host, child) = try FrameChannel.pair()
+            (host, child) = try FrameChannel.pairForChild()
         } catch {
             throw .link(error)
         }
-        let started = ChildCommand.start(program, output: .inherited, environment: environment, link: child.descriptor)
+        let started = ChildCommand.start(program, output: .inherited, environment: environment, link: child)
+        // The parent's copy of the child's end goes at once: the child's end is then the
+        // child's alone, and its end reads as the end of the link.
+        Glibc.close(child)
         guard let pid = started.pid else { throw .notStarted(String(cString: strerror(started.error))) }
         self.pid = pid
         channel = host
-        // The parent's copy of the child's end closes here (the child has its own as
-        // descriptor 3): the child's end of the link is then the child's alone.
-        withExtendedLifetime(child) {}
+        host.setReceiveLimit(helloLimit)
         do {
             try host.send(mine.frame)
             guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: Self.reap(pid)) }
+            Self.close(first.descriptors)
             if first.frame.kind == Kind.failure {
-                throw StartError.failed(reason: String(decoding: first.frame.payload, as: UTF8.self), end: Self.reap(pid))
+                throw StartError.failed(reason: String(decoding: first.frame.payload.prefix(4_096), as: UTF8.self), end: Self.reap(pid))
             }
             let theirs = try Hello(first.frame)
             if let why = Hello.mismatch(mine: mine, theirs: theirs) { throw StartError.mismatch(why) }
@@ -63,22 +68,32 @@ package final class ModuleProcess {
             if case .mismatch = error { Self.kill(pid) }
             throw error
         } catch let error as WireError {
+            // A child that went before the hellos ended on its own: say how.
+            if error == .closed { throw .failed(reason: nil, end: Self.reap(pid)) }
             Self.kill(pid)
             throw .link(error)
         } catch {
             Self.kill(pid)
             throw .link(.system("hello", "\(error)"))
         }
+        host.setReceiveLimit(Self.answerLimit)
     }
+
+    /// How long a ping's answer may take.
+    package static let answerLimit: Duration = .seconds(5)
 
     /// Ends a child that cannot be talked to, and reaps it.
     private static func kill(_ pid: pid_t) {
         Glibc.kill(pid, SIGKILL)
-        _ = reap(pid)
+        _ = ChildCommand.wait(pid)
+    }
+
+    private static func close(_ descriptors: [Int32]) {
+        for descriptor in descriptors { Glibc.close(descriptor) }
     }
 
     deinit {
-        if status == nil { Self.kill(pid) }
+        if ended == nil { Self.kill(pid) }
     }
 
     /// Asks the child whether it is alive; its answer's bytes must be the question's.
@@ -87,6 +102,7 @@ package final class ModuleProcess {
     package func ping(_ token: [UInt8] = Array("alive?".utf8)) throws(WireError) {
         try channel.send(Frame(kind: Kind.ping, payload: token))
         guard let answer = try channel.receive() else { throw .system("the module's process", "closed its link") }
+        Self.close(answer.descriptors)
         guard answer.frame == Frame(kind: Kind.pong, payload: token) else {
             throw .system("the module's process", "answered a ping with a frame of kind \(answer.frame.kind)")
         }
@@ -95,24 +111,21 @@ package final class ModuleProcess {
     /// Ends the child: closes the link (it ends at that), then, when it has not ended after
     /// `grace`, kills it. How it ended.
     package func end(grace: Duration = .seconds(2)) -> ChildEnd? {
-        if let status { return ChildEnd(waitStatus: status, sentByHost: sentSignal) }
+        if let ended { return ended }
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
-        let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if let ended = ChildCommand.poll(pid) {
-                status = ended
-                return ChildEnd(waitStatus: ended, sentByHost: sentSignal)
-            }
-            usleep(2_000)
-        }
-        sentSignal = SIGKILL
-        Glibc.kill(pid, SIGKILL)
-        let ended = ChildCommand.wait(pid)
-        status = ended
-        return ChildEnd(waitStatus: ended, sentByHost: sentSignal)
+        let end = Self.reap(pid, grace: grace)
+        ended = end
+        return end
     }
 
-    private static func reap(_ pid: pid_t) -> ChildEnd? {
-        ChildEnd(waitStatus: ChildCommand.wait(pid))
+    /// How a child that ended its side of the link ended: waited for a moment, then killed.
+    private static func reap(_ pid: pid_t, grace: Duration = .seconds(2)) -> ChildEnd? {
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline {
+            if let status = ChildCommand.poll(pid) { return ChildEnd(waitStatus: status) }
+            usleep(2_000)
+        }
+        Glibc.kill(pid, SIGKILL)
+        return ChildEnd(waitStatus: ChildCommand.wait(pid), sentByHost: SIGKILL)
     }
 }
