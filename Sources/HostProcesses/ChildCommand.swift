@@ -104,6 +104,18 @@ package enum ChildCommand {
         return status
     }
 
+    /// Waits at most `limit` for `pid` to end, then kills it (SIGKILL) and reaps it: its wait
+    /// status, and whether it had to be killed.
+    package static func wait(_ pid: pid_t, atMost limit: Duration) -> (status: Int32, killed: Bool) {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let status = poll(pid) { return (status, false) }
+            usleep(2_000)
+        }
+        kill(pid, SIGKILL)
+        return (wait(pid), true)
+    }
+
     /// The wait status of `pid` if it has ended, without waiting.
     package static func poll(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0

@@ -185,15 +185,8 @@ struct ModuleBisection {
             console.error(HostText("", "bisect: %@", [.text(text)]))
             return nil
         }
-        let deadline = ContinuousClock.now + timeLimit
-        var status = ChildCommand.poll(pid)
-        while status == nil && ContinuousClock.now < deadline {
-            usleep(20_000)
-            status = ChildCommand.poll(pid)
-        }
-        guard let status else {
-            kill(pid, SIGKILL)
-            _ = ChildCommand.wait(pid)
+        let (status, killed) = ChildCommand.wait(pid, atMost: timeLimit)
+        guard !killed else {
             return Result(
                 failed: true,
                 how: HostText("bisect.how.hang", "no end within %@ s", [.plain(ModuleGuard.format(ModuleGuard.seconds(timeLimit)))]))

@@ -120,12 +120,7 @@ package final class ModuleProcess {
 
     /// How a child that ended its side of the link ended: waited for a moment, then killed.
     private static func reap(_ pid: pid_t, grace: Duration = .seconds(2)) -> ChildEnd? {
-        let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if let status = ChildCommand.poll(pid) { return ChildEnd(waitStatus: status) }
-            usleep(2_000)
-        }
-        Glibc.kill(pid, SIGKILL)
-        return ChildEnd(waitStatus: ChildCommand.wait(pid), sentByHost: SIGKILL)
+        let (status, killed) = ChildCommand.wait(pid, atMost: grace)
+        return ChildEnd(waitStatus: status, sentByHost: killed ? SIGKILL : nil)
     }
 }

@@ -19,13 +19,6 @@ import Synchronization
     /// - Throws: ``TrustError``: `.missing` when nothing is at `path`, `.danglingSymlink`,
     ///   `.symlinkLoop`, `.untrustedSymlink`, `.unreadable` or `.nulInPath`.
     public static func resolve(_ path: String) throws(TrustError) -> String {
-        try resolveExamined(path).path
-    }
-
-    /// ``resolve(_:)``, with the `lstat` of what the resolved path names when the walk's last
-    /// step examined it (`nil` after a last `..`): a caller that checks the file needs no
-    /// second `lstat`.
-    static func resolveExamined(_ path: String) throws(TrustError) -> (path: String, status: stat?) {
         guard let (folder, name) = try resolveFolder(of: path) else {
             let absolute = path.hasPrefix("/") ? path : FilePaths.currentFolder + "/" + path
             return try walk(components(of: absolute), from: [], path: path)
@@ -51,7 +44,7 @@ import Synchronization
         // Only what lies below the nearest folder above it that is resolved already: the
         // files of a run (libraries, strings, data) share most of their way from /.
         let (start, below) = nearestResolved(above: folder)
-        let resolvedFolder = components(of: try walk(below, from: start, path: path).path)
+        let resolvedFolder = components(of: try walk(below, from: start, path: path))
         resolvedFolders.withLock { $0[folder] = resolvedFolder }
         return (resolvedFolder, name)
     }
@@ -94,18 +87,14 @@ import Synchronization
     }
 
     /// Follows `remaining` from the resolved folder `start`, symlinks and all (see ``resolve(_:)``).
-    private static func walk(_ remaining: [String], from start: [String], path: String) throws(TrustError) -> (
-        path: String, status: stat?
-    ) {
+    private static func walk(_ remaining: [String], from start: [String], path: String) throws(TrustError) -> String {
         var pending = Array(remaining.reversed())
         var current = start
         var links = 0
-        var examined: stat?
         while let component = pending.popLast() {
             if component == "." { continue }
             if component == ".." {
                 _ = current.popLast()
-                examined = nil
                 continue
             }
             let folder = joined(current)
@@ -118,10 +107,8 @@ import Synchronization
             }
             guard status.st_mode & S_IFMT == S_IFLNK else {
                 current.append(component)
-                examined = status
                 continue
             }
-            examined = nil
             links += 1
             guard links <= maximumLinks else { throw .symlinkLoop(path) }
             try checkFolderHoldingSymlink(folder, link: candidate)
@@ -129,24 +116,19 @@ import Synchronization
             if target.hasPrefix("/") { current = [] }
             pending += components(of: target).reversed()
         }
-        return (joined(current), examined)
+        return joined(current)
     }
 
     /// Checks every folder above `path` (which must be absolute and resolved), up to `/` or to
-    /// a folder already checked whole in this process.
+    /// a folder already checked whole in this process: the folders ``TrustedFile`` holds and
+    /// checks (``TrustedFolder``), so each is checked once a run whoever asks.
     public static func checkFolders(above path: String) throws(TrustError) {
-        var folder = path
-        var checked: [String] = []
-        while folder != "/" {
-            folder = FilePaths.folder(of: folder)
-            if trustedFolders.withLock({ $0.contains(folder) }) { break }
-            var status = stat()
-            guard stat(folder, &status) == 0 else { throw .unreadable(folder, systemError()) }
-            try checkOwnerAndMode(of: folder, status, isFolder: true)
-            checked.append(folder)
+        let folder = FilePaths.folder(of: path)
+        do throws(TrustError) {
+            try TrustedFolder.open(components(of: folder)).checkTrusted()
+        } catch .missing {
+            throw .unreadable(folder, String(cString: strerror(ENOENT)))
         }
-        // Only a whole walk up to a trusted folder (or /) makes these folders trusted.
-        trustedFolders.withLock { $0.formUnion(checked) }
     }
 
     /// Checks the owner and mode of a file or folder already examined with `stat`.
@@ -185,10 +167,6 @@ import Synchronization
 
     /// The user the host runs as, asked once: the host never changes it.
     static let runningUser = geteuid()
-
-    /// Folders already checked in this process, with every folder above them: the libraries
-    /// of one run usually share all of them.
-    private static let trustedFolders = Mutex<Set<String>>([])
 
     private static func readLink(_ path: String) throws(TrustError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
