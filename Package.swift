@@ -20,6 +20,8 @@ let moduleKitTesting: Target.Dependency = .product(name: "ModuleKitTesting", pac
 let moduleHostTesting: Target.Dependency = .product(name: "ModuleHostTesting", package: "ModuleHostTesting")
 /// Generates a module's name, version, routes and ELF descriptor from its module.manifest.
 func moduleDescriptor() -> Target.PluginUsage { .plugin(name: "ModuleDescriptorPlugin", package: "ModuleKit") }
+/// Generates a proxy and a dispatcher for every route of the contracts a target depends on.
+let routeBridges: Target.PluginUsage = .plugin(name: "RouteBridgePlugin", package: "ModuleKit")
 
 // MARK: - Feature modules
 // One package per feature module, in Plugins/<Name> (see Plugins/README.md): its library
@@ -82,7 +84,7 @@ let hostileLibraries = [
 
 /// The host's layers, for the tests and benchmarks that reach into them.
 let hostLayers: [Target.Dependency] = [
-    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses",
+    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation",
 ]
 
 var targets: [Target] = [
@@ -95,8 +97,11 @@ var targets: [Target] = [
     .target(name: "HostGraph", dependencies: ["HostModel", moduleKit, contracts]),
     // Code the host did not write: compatibility rules, the crash guard, the loader.
     .target(name: "HostLoading", dependencies: ["HostModel", moduleKit, contracts, moduleABI, "CHostGuard", "CLibraryFile"]),
+    // Routes across processes: the link's calls and answers, and the proxies and dispatchers
+    // generated from the contracts' route protocols.
+    .target(name: "HostIsolation", dependencies: ["HostProcesses", moduleKit, contracts], plugins: [routeBridges]),
     // The runtime: plan, load, start and stop one modules.json's modules.
-    .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts]),
+    .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", moduleKit, contracts]),
     // The app the modules make up: its root (Welcome or Home) and its full-screen mode.
     .target(name: "HostApp", dependencies: ["HostLifecycle", moduleKit, contracts, "CHostGuard"]),
     // The command line: each command's declaration and handler, `modhost new`, `dev`, `check`.

@@ -2,7 +2,20 @@
 // The libraries every ModuleHost module links. They live in their own package, built as
 // dynamic products, so that the host and every module share one copy of them in the process
 // (see docs/ARCHITECTURE.md, "Layout", at the root of the repository).
+import Foundation
 import PackageDescription
+
+/// The toolchain's swift-syntax libraries (`usr/lib/swift/host`), which the route bridge
+/// generator parses contracts with: found beside the PackageDescription library this manifest
+/// runs with, so that no path of one machine is written here.
+let toolchainHost: String = {
+    // Read to the end: a single read of a /proc file stops at one page.
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+    let library = maps.split(separator: "\n").lazy.compactMap { line in line.split(separator: " ").last.map(String.init) }
+        .first { $0.hasSuffix("/pm/ManifestAPI/libPackageDescription.so") }
+    guard let library, let range = library.range(of: "/pm/ManifestAPI/") else { return "/usr/lib/swift/host" }
+    return String(library[..<range.lowerBound]) + "/host"
+}()
 
 let package = Package(
     name: "ModuleKit",
@@ -15,6 +28,9 @@ let package = Package(
         .plugin(name: "ModuleDescriptorPlugin", targets: ["ModuleDescriptorPlugin"]),
         // Applied to a contracts target of another package: records its version in its library.
         .plugin(name: "ContractsVersionPlugin", targets: ["ContractsVersionPlugin"]),
+        // Applied to the target that carries routes across processes: generates a proxy and a
+        // dispatcher for every route of the contracts libraries it depends on.
+        .plugin(name: "RouteBridgePlugin", targets: ["RouteBridgePlugin"]),
     ],
     targets: [
         // MARK: The module boundary
@@ -50,6 +66,16 @@ let package = Package(
         .plugin(
             name: "ContractsVersionPlugin", capability: .buildTool(), dependencies: ["KitBuildTool"],
             path: "BuildTools/ContractsVersionPlugin"),
+        // Parses route protocols with the toolchain's swift-syntax (no package dependency).
+        .executableTarget(
+            name: "RouteBridgeTool",
+            swiftSettings: [.unsafeFlags(["-I", toolchainHost])],
+            linkerSettings: [
+                .unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost]),
+                .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftSyntax"),
+            ]),
+        .plugin(
+            name: "RouteBridgePlugin", capability: .buildTool(), dependencies: ["RouteBridgeTool"], path: "BuildTools/RouteBridgePlugin"),
     ]
 )
 

@@ -49,7 +49,7 @@ public enum ModuleState: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One module as the host sees it.
-public struct ModuleStatus: Sendable, Hashable {
+public struct ModuleStatus: Sendable, Hashable, Codable {
     /// The module's name.
     public let name: String
     /// Where the module ended start-up.

@@ -95,7 +95,7 @@ extension SettingDefinition {
 /// ``init(text:)`` alone; module names compare in any case.
 ///
 /// - Since: SDK 1.7.0.
-public struct SettingName: Sendable, Hashable, CustomStringConvertible {
+public struct SettingName: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The module whose section holds the setting (`Photos`).
     public let module: String
     /// The key within the module (`perPage`).

@@ -62,6 +62,8 @@ public struct SettingRefusal: Error, Sendable, Equatable {
 /// ```
 public protocol SettingsRoute: Sendable {
     /// Adds `definitions` to `module`'s section; they live as long as the process.
+    // modhost: in-process only — a definition's title, display and interpret are closures,
+    // which do not cross as values yet.
     func register(_ definitions: [SettingDefinition], module: String)
     /// The stored value of the setting `name`, or its default; `nil` for an unknown setting.
     ///

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The arguments of one call, as the proxy writes them: each value as JSON, each callback
+/// kept until the link exports it.
+package struct RouteArguments {
+    enum Slot {
+        case value([UInt8])
+        case callback(onMainActor: Bool, RemoteCallback.Body)
+    }
+
+    var slots: [Slot] = []
+    /// The first argument that could not be written.
+    var problem: String?
+
+    package init() {}
+
+    package mutating func value(_ value: some Encodable) {
+        do {
+            slots.append(.value(try RouteValueCoding.encode(value)))
+        } catch {
+            problem = problem ?? "argument \(slots.count): \(error)"
+            slots.append(.value([]))
+        }
+    }
+
+    /// A closure the other side calls back: `body` reads its arguments.
+    package mutating func callback(onMainActor: Bool, _ body: @escaping RemoteCallback.Body) {
+        slots.append(.callback(onMainActor: onMainActor, body))
+    }
+
+    package mutating func fail(_ why: String) {
+        problem = problem ?? why
+    }
+}
+
+/// The arguments of a call received, as a dispatcher reads them.
+package struct RouteCallReader {
+    enum Slot {
+        case value([UInt8])
+        case callback(UInt64)
+    }
+
+    let slots: [Slot]
+    let link: RouteLink
+
+    package func value<Value: Decodable>(_ index: Int, as type: Value.Type) throws(RouteCallError) -> Value {
+        guard index < slots.count, case .value(let bytes) = slots[index] else {
+            throw .malformed("argument \(index) is missing or not a value")
+        }
+        return try RouteValueCoding.decode(type, from: bytes)
+    }
+
+    /// The remote closure in argument `index`.
+    package func callback(_ index: Int) throws(RouteCallError) -> RemoteCallback {
+        guard index < slots.count, case .callback(let reference) = slots[index] else {
+            throw .malformed("argument \(index) is missing or not a callback")
+        }
+        return RemoteCallback(link: link, reference: reference)
+    }
+
+    /// An answer holding `value`.
+    package func answer(_ value: some Encodable) throws(RouteCallError) -> RouteAnswer {
+        .value(try RouteValueCoding.encode(value))
+    }
+
+    /// An answer holding an object the caller calls back: `dispatcher` serves its calls until
+    /// the caller releases it or the link ends.
+    package func export(_ dispatcher: some RouteDispatching) -> RouteAnswer {
+        .object(link.export(.object(dispatcher)))
+    }
+}
+
+/// What a dispatched call answers.
+package enum RouteAnswer: Sendable, Equatable {
+    case void
+    case value([UInt8])
+    /// A reference to an object this side exported.
+    case object(UInt64)
+}
+
+/// Values cross as JSON: what Codable gives every contracts type.
+enum RouteValueCoding {
+    static func encode(_ value: some Encodable) throws(RouteCallError) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(value))
+        } catch {
+            throw .malformed("\(type(of: value)) could not be written: \(error)")
+        }
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(RouteCallError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw .malformed("a \(type) could not be read: \(error)")
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import HostProcesses
+import Synchronization
+
+/// One side of the link between the host and a module's process, for route calls: it sends a
+/// call and waits for its answer, and while it waits it makes the calls the other side sends
+/// back (a callback, a route of this side), so a chain of calls runs as it would in one
+/// process, one thread at a time.
+///
+/// Whatever the other side sends is checked: a frame that does not read, an answer to a call
+/// never made, a frame over the size limit or no answer within the call limit cuts the link,
+/// names the other side, and makes every later call fail at once with
+/// ``RouteCallError/unavailable(peer:reason:)``.
+package final class RouteLink: @unchecked Sendable {
+    // Mutable state is touched only with `lock` held (a recursive lock: a call made while
+    // serving a call of the other side takes it again on the same thread).
+
+    /// What a call is addressed to.
+    package enum Target: Equatable, Sendable {
+        /// A route the other side serves, by its protocol's name.
+        case route(String)
+        /// An object or callback the other side exported.
+        case object(UInt64)
+        /// An object that never arrived (its call failed): every call fails.
+        case dead
+
+        var name: String {
+            switch self {
+            case .route(let name): name
+            case .object(let reference): "object \(reference)"
+            case .dead: "an unavailable object"
+            }
+        }
+    }
+
+    enum Exported {
+        case object(any RouteDispatching)
+        case callback(onMainActor: Bool, RemoteCallback.Body)
+    }
+
+    /// Who is on the other side, for messages (`module 'Geo'`, `the host`).
+    package let peer: String
+    private let channel: FrameChannel
+    private let lock = NSRecursiveLock()
+    private var nextCall: UInt64 = 0
+    private var nextReference: UInt64 = 0
+    private var exported: [UInt64: Exported] = [:]
+    private var served: [String: any RouteDispatching] = [:]
+    private let routes: [String: @Sendable () throws -> any RouteDispatching]
+    private var failure: RouteCallError?
+    private let releases = Mutex<[UInt64]>([])
+    private let reported = Mutex<Set<String>>([])
+    private let onFailure: @Sendable (RouteCallError) -> Void
+    private let onProblem: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - routes: the routes this side serves, each made on the first call to it.
+    ///   - callLimit: how long the other side may take to send each frame of an answer.
+    ///   - onFailure: told once, when the link fails.
+    ///   - onProblem: told each distinct problem of a call that cannot throw (one line).
+    package init(
+        channel: FrameChannel, peer: String, routes: [String: @Sendable () throws -> any RouteDispatching] = [:],
+        callLimit: Duration? = nil, onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in },
+        onProblem: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.channel = channel
+        self.peer = peer
+        self.routes = routes
+        self.onFailure = onFailure
+        self.onProblem = onProblem
+        channel.setReceiveLimit(callLimit)
+    }
+
+    /// Why the link failed, once it has.
+    package var failed: RouteCallError? {
+        lock.withLock { failure }
+    }
+
+    /// How many objects and callbacks this side holds for the other.
+    package var exportedCount: Int {
+        lock.withLock { exported.count }
+    }
+
+    // MARK: Calling
+
+    /// Sends a call of `member` of `target` and waits for its answer, serving the other side's
+    /// calls meanwhile.
+    func call(_ target: Target, _ member: String, _ arguments: RouteArguments) throws(RouteCallError) -> RouteAnswer {
+        if target == .dead { throw .unavailable(peer: peer, reason: "an earlier call did not return the object") }
+        if let problem = arguments.problem { throw .malformed("'\(member)': \(problem)") }
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        try sendReleases()
+        nextCall += 1
+        let id = nextCall
+        var slots: [RouteMessage.WireSlot] = []
+        for slot in arguments.slots {
+            switch slot {
+            case .value(let bytes): slots.append(.value(bytes))
+            case .callback(let onMainActor, let body): slots.append(.callback(exportHeld(.callback(onMainActor: onMainActor, body))))
+            }
+        }
+        try send(.call(id: id, target: target, member: member, slots: slots))
+        while true {
+            switch try receive() {
+            case .answer(let answered, let outcome):
+                guard answered == id else { throw fail(violation("answered call \(answered), which it was not asked")) }
+                switch outcome {
+                case .answered(let answer): return answer
+                case .thrown(let type, let message): throw .thrown(type: type, message: message)
+                case .refused(let why): throw .malformed("\(peer) refused '\(target.name).\(member)': \(why)")
+                }
+            case .call(let id, let target, let member, let slots):
+                try serve(id: id, target: target, member: member, slots: slots)
+            case .release(let references):
+                for reference in references { exported[reference] = nil }
+            }
+        }
+    }
+
+    /// Serves the other side's calls until it closes the link (`nil`) or the link fails.
+    package func serveUntilClosed() -> RouteCallError? {
+        lock.lock()
+        defer { lock.unlock() }
+        while failure == nil {
+            do throws(RouteCallError) {
+                try sendReleases()
+                guard let message = try receive(endIsFailure: false) else { return nil }
+                switch message {
+                case .answer(let answered, _): throw fail(violation("answered call \(answered), which it was not asked"))
+                case .call(let id, let target, let member, let slots):
+                    try serve(id: id, target: target, member: member, slots: slots)
+                case .release(let references):
+                    for reference in references { exported[reference] = nil }
+                }
+            } catch {
+                return error
+            }
+        }
+        return failure
+    }
+
+    /// Ends the link from this side: the other side reads its end.
+    package func close() {
+        lock.withLock {
+            if failure == nil { failure = .unavailable(peer: peer, reason: "its link was closed") }
+            exported.removeAll()
+            shutdown(channel.descriptor, Int32(SHUT_RDWR))
+        }
+    }
+
+    // MARK: Serving
+
+    private func serve(id: UInt64, target: Target, member: String, slots: [RouteMessage.WireSlot]) throws(RouteCallError) {
+        let reader = RouteCallReader(
+            slots: slots.map { slot in
+                switch slot {
+                case .value(let bytes): .value(bytes)
+                case .callback(let reference): .callback(reference)
+                }
+            }, link: self)
+        let outcome: RouteMessage.Outcome
+        do {
+            outcome = .answered(try dispatch(target, member, reader))
+        } catch let refusal as Refusal {
+            outcome = .refused(refusal.why)
+        } catch {
+            outcome = .thrown(type: String(reflecting: type(of: error)), message: Self.message(of: error))
+        }
+        // A call made while serving may have cut the link: then there is no one to answer.
+        if let failure { throw failure }
+        try send(.answer(id: id, outcome))
+    }
+
+    /// Why this side does not make a call (a member it lacks, a wrong thread): sent back as a
+    /// refusal, not as the callee's error.
+    private struct Refusal: Error {
+        let why: String
+    }
+
+    private func dispatch(_ target: Target, _ member: String, _ reader: RouteCallReader) throws -> RouteAnswer {
+        let dispatcher: any RouteDispatching
+        switch target {
+        case .route(let name):
+            if let known = served[name] {
+                dispatcher = known
+            } else if let make = routes[name] {
+                dispatcher = try make()
+                served[name] = dispatcher
+            } else {
+                throw Refusal(why: "no route '\(name)' is served here")
+            }
+        case .object(let reference):
+            switch exported[reference] {
+            case .object(let object)?: dispatcher = object
+            case .callback(let onMainActor, let body)?:
+                if onMainActor && !Thread.isMainThread { throw Refusal(why: "a main-actor callback was called off the main thread") }
+                try body(reader)
+                return .void
+            case nil: throw Refusal(why: "no object \(reference) is held here (released, or never sent)")
+            }
+        case .dead:
+            throw Refusal(why: "a call to an object that never arrived")
+        }
+        if let answer = try dispatcher.dispatch(member, reader) { return answer }
+        guard Thread.isMainThread else { throw Refusal(why: "'\(member)' runs on the main actor, and was called off the main thread") }
+        guard let answer = try MainActor.assumeIsolated({ try dispatcher.dispatchOnMainActor(member, reader) }) else {
+            throw Refusal(why: "'\(target.name)' has no member '\(member)'")
+        }
+        return answer
+    }
+
+    /// An error's message as its type tells it to people.
+    static func message(of error: any Error) -> String {
+        if let described = (error as? any LocalizedError)?.errorDescription { return described }
+        return String(describing: error)
+    }
+
+    // MARK: Objects and callbacks
+
+    func export(_ value: Exported) -> UInt64 {
+        lock.withLock { exportHeld(value) }
+    }
+
+    private func exportHeld(_ value: Exported) -> UInt64 {
+        nextReference += 1
+        exported[nextReference] = value
+        return nextReference
+    }
+
+    /// The other side's object `reference` is no longer held here: told to it with the next
+    /// frame, at once when no call is under way.
+    func release(_ reference: UInt64) {
+        releases.withLock { $0.append(reference) }
+        guard lock.try() else { return }
+        defer { lock.unlock() }
+        try? sendReleases()
+    }
+
+    private func sendReleases() throws(RouteCallError) {
+        guard failure == nil else { return }
+        let pending = releases.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        if !pending.isEmpty { try send(.release(pending)) }
+    }
+
+    // MARK: Failures
+
+    /// A problem of a call that cannot throw, told once per member and problem; the link's own
+    /// failure was told when it happened.
+    func report(_ error: RouteCallError, calling member: String) {
+        if case .unavailable = error { return }
+        let line = "\(peer): '\(member)': \(error)"
+        guard reported.withLock({ $0.insert(line).inserted }) else { return }
+        onProblem(line)
+    }
+
+    func violation(_ what: String) -> RouteCallError {
+        .unavailable(peer: peer, reason: "cut off: it \(what)")
+    }
+
+    /// Fails the link for good with `error`: told once, the socket shut.
+    private func fail(_ error: RouteCallError) -> RouteCallError {
+        guard failure == nil else { return failure ?? error }
+        failure = error
+        exported.removeAll()
+        shutdown(channel.descriptor, Int32(SHUT_RDWR))
+        onFailure(error)
+        return error
+    }
+
+    private func send(_ message: RouteMessage) throws(RouteCallError) {
+        try send(message.frame)
+    }
+
+    private func send(_ frame: Frame) throws(RouteCallError) {
+        do throws(WireError) {
+            try channel.send(frame)
+        } catch {
+            throw fail(.unavailable(peer: peer, reason: error == .closed ? "its process closed the link" : "\(error)"))
+        }
+    }
+
+    private func receive() throws(RouteCallError) -> RouteMessage {
+        guard let message = try receive(endIsFailure: true) else { throw failure ?? .unavailable(peer: peer, reason: "its link ended") }
+        return message
+    }
+
+    /// The next message; `nil` at the link's end when that is not a failure.
+    private func receive(endIsFailure: Bool) throws(RouteCallError) -> RouteMessage? {
+        let received: FrameChannel.Received?
+        do throws(WireError) {
+            received = try channel.receive()
+        } catch {
+            let reason = error == .timedOut ? "it did not answer in time" : error == .closed ? "its process closed the link" : "\(error)"
+            throw fail(.unavailable(peer: peer, reason: reason))
+        }
+        guard let received else {
+            if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
+            return nil
+        }
+        for descriptor in received.descriptors { Glibc.close(descriptor) }
+        if received.frame.kind == ModuleProcess.Kind.ping {
+            try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.frame.payload))
+            return try receive(endIsFailure: endIsFailure)
+        }
+        do throws(RouteCallError) {
+            guard let message = try RouteMessage(received.frame) else {
+                throw fail(violation("sent a frame of kind \(received.frame.kind), which a route link does not take"))
+            }
+            return message
+        } catch {
+            throw fail(violation("sent a message that does not read: \(error)"))
+        }
+    }
+}
