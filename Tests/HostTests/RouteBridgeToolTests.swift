@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The kit's route bridge generator, run as the build runs it: a member that cannot cross a
+/// process boundary fails the build with its file, line, protocol and member named, unless it
+/// is marked in-process only; one that can is written as a proxy and a dispatcher.
+@Suite struct RouteBridgeToolTests {
+    static var tool: String { TestEnvironment.buildFolder + "/RouteBridgeTool-tool" }
+
+    func generate(_ source: String) throws -> (result: ProcessResult, output: String) {
+        let folder = try TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try source.write(toFile: folder + "/Shop.swift", atomically: true, encoding: .utf8)
+        let result = try ChildProcess.run(Self.tool, [folder + "/out.swift", "--contracts", "ShopContracts", folder + "/Shop.swift"])
+        return (result, (try? String(contentsOfFile: folder + "/out.swift", encoding: .utf8)) ?? "")
+    }
+
+    @Test func aMemberThatCannotCrossFailsTheBuildNamingIt() throws {
+        let (result, output) = try generate(
+            """
+            public struct Basket: Sendable { public let items: [String] }
+            public struct Item: Sendable, Codable { public let name: String }
+            public protocol ShopRoute: Sendable {
+                func items() throws -> [Item]
+                func basket() throws -> Basket
+                func price(of item: Item) -> Int
+                func watch(_ handler: @escaping (Item) -> Int)
+            }
+            """)
+        #expect(result.status == 1)
+        #expect(output.isEmpty)
+        #expect(result.stderr.contains("Shop.swift:5 ShopRoute.basket(): error: its result of type 'Basket' cannot cross"))
+        #expect(result.stderr.contains("ShopRoute.price(of:): error: it does not throw and its result 'Int'") == false)
+        #expect(result.stderr.contains("ShopRoute.watch(_:): error: its argument 'handler' is a closure returning 'Int'"))
+        #expect(result.stderr.contains("2 member(s) cannot cross"))
+        #expect(!result.stderr.contains("items()"))
+    }
+
+    @Test func aMemberWithoutAnAnswerForAGoneProcessIsRefused() throws {
+        let (result, _) = try generate(
+            """
+            public struct Item: Sendable, Codable { public let name: String }
+            public protocol ShopRoute: Sendable {
+                func cheapest() -> Item
+            }
+            """)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("ShopRoute.cheapest(): error: it does not throw and its result 'Item' has no empty value"))
+    }
+
+    @Test func aMarkedMemberStaysInItsProcessAndTheRestIsGenerated() throws {
+        let (result, output) = try generate(
+            """
+            public struct Basket: Sendable { public let items: [String] }
+            public struct Item: Sendable, Codable { public let name: String }
+            public protocol ShopRoute: Sendable {
+                func items() throws -> [Item]
+                // modhost: in-process only
+                func basket() throws -> Basket
+                @MainActor func pick(completion: @escaping @MainActor (Item?) -> Void)
+            }
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(output.contains("final class ShopRouteProxy: ShopRoute"))
+        #expect(output.contains("struct ShopRouteDispatcher: RouteDispatching"))
+        #expect(output.contains("throw remote.notCarried(\"basket()\")"))
+        #expect(output.contains("case \"items()\":"))
+        #expect(!output.contains("case \"basket()\":"))
+        #expect(output.contains("@MainActor func pick(completion: @escaping @MainActor (Item?) -> Void)"))
+        #expect(output.contains("name: \"ShopRoute\", contracts: \"ShopContracts\""))
+    }
+}

@@ -1,0 +1,209 @@
+import Contracts
+import Foundation
+import Glibc
+@testable import HostIsolation
+import HostProcesses
+import Synchronization
+import Testing
+
+/// Route calls between two links over a real socketpair, through the proxies and dispatchers
+/// generated from Contracts: values and errors cross, a call made back while one waits is
+/// served, a callback's reference is released, and a peer that goes or breaks the protocol
+/// makes its routes unavailable at once, told once.
+@Suite struct RouteLinkTests {
+    /// A GeoRoute with saved cities, or that throws, or that asks the host's version back.
+    struct Cities: GeoRoute {
+        var cities: [SavedCity] = [SavedCity(country: "FR", countryName: "France", city: "Lyon")]
+        var failure: String?
+        var askBack: (@Sendable () -> String)?
+
+        struct Broken: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        func savedCities() throws -> [SavedCity] {
+            if let failure { throw Broken(description: failure) }
+            if let askBack { return [SavedCity(country: "XX", countryName: askBack(), city: "asked back")] }
+            return cities
+        }
+
+        @MainActor func presentCityPicker(completion: @escaping @MainActor (SavedCity?) -> Void) {}
+    }
+
+    struct Host: HostInfoRoute {
+        var hostVersion: String { "9.9.9" }
+        var environment: String { "test" }
+        var modules: [ModuleStatus] { [ModuleStatus(name: "Geo", state: .active, reason: nil, version: "1.0.0")] }
+        var dataFolder: String { "/data" }
+        var commands: [String] { [] }
+        func check() -> [String]? { ["all is ready"] }
+    }
+
+    /// What several threads add to, read at the end.
+    final class Recorder<Value: Sendable>: Sendable {
+        private let values = Mutex<[Value]>([])
+        func add(_ value: Value) { values.withLock { $0.append(value) } }
+        var all: [Value] { values.withLock { $0 } }
+    }
+
+    /// Two links over one socketpair; `serving` runs on its own thread until `caller` closes.
+    final class Pair: Sendable {
+        let caller: RouteLink
+        let serving: RouteLink
+        let failures = Recorder<RouteCallError>()
+        let served = DispatchSemaphore(value: 0)
+        let servingEnd = Recorder<RouteCallError?>()
+
+        init(
+            callerRoutes: [String: @Sendable () throws -> any RouteDispatching] = [:],
+            servedRoutes: [String: @Sendable () throws -> any RouteDispatching]
+        ) throws {
+            let (one, other) = try FrameChannel.pair()
+            let failures = self.failures
+            caller = RouteLink(
+                channel: one, peer: "module 'Test'", routes: callerRoutes, callLimit: .seconds(20),
+                onFailure: { error in failures.add(error) })
+            serving = RouteLink(channel: other, peer: "the host", routes: servedRoutes, callLimit: .seconds(20))
+            let serving = self.serving
+            let servingEnd = self.servingEnd
+            let served = self.served
+            Thread.detachNewThread {
+                let end = serving.serveUntilClosed()
+                servingEnd.add(end)
+                served.signal()
+            }
+        }
+
+        func close() -> RouteCallError? {
+            caller.close()
+            served.wait()
+            return servingEnd.all.first ?? nil
+        }
+    }
+
+    @Test func aRouteCallCrossesAndAnswersItsValue() throws {
+        let pair = try Pair(servedRoutes: ["GeoRoute": { GeoRouteDispatcher(target: Cities()) }])
+        let geo = GeoRouteProxy(.route("GeoRoute", on: pair.caller))
+        #expect(try geo.savedCities() == Cities().cities)
+        #expect(try geo.savedCities() == Cities().cities)
+        #expect(pair.close() == nil)
+    }
+
+    @Test func anErrorCrossesAsTheCalleesTypeAndMessage() throws {
+        let pair = try Pair(servedRoutes: ["GeoRoute": { GeoRouteDispatcher(target: Cities(failure: "the database is locked")) }])
+        let geo = GeoRouteProxy(.route("GeoRoute", on: pair.caller))
+        let error = #expect(throws: RouteCallError.self) { try geo.savedCities() }
+        guard case .thrown(let type, let message)? = error else { Issue.record("not a thrown error: \(String(describing: error))"); return }
+        #expect(type.hasSuffix("Cities.Broken"))
+        #expect(message == "the database is locked")
+        // The link stays up after a callee's error.
+        #expect(pair.caller.failed == nil)
+        _ = pair.close()
+    }
+
+    @Test func valuesOfEveryShapeCrossAndNonThrowingMembersAnswer() throws {
+        let pair = try Pair(servedRoutes: ["HostInfoRoute": { HostInfoRouteDispatcher(target: Host()) }])
+        let host = HostInfoRouteProxy(.route("HostInfoRoute", on: pair.caller))
+        #expect(host.hostVersion == "9.9.9")
+        #expect(host.modules == Host().modules)
+        #expect(host.check() == ["all is ready"])
+        _ = pair.close()
+    }
+
+    @Test func aCallMadeBackWhileOneWaitsIsServed() throws {
+        // The caller serves HostInfoRoute; the served GeoRoute asks it for the host's version
+        // while the caller waits for savedCities' answer.
+        let holder = Recorder<RouteLink>()
+        let pair = try Pair(
+            callerRoutes: ["HostInfoRoute": { HostInfoRouteDispatcher(target: Host()) }],
+            servedRoutes: [
+                "GeoRoute": {
+                    let link = holder.all.first
+                    return GeoRouteDispatcher(
+                        target: Cities(askBack: {
+                            guard let link else { return "no link" }
+                            return HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion
+                        }))
+                }
+            ])
+        holder.add(pair.serving)
+        let cities = try GeoRouteProxy(.route("GeoRoute", on: pair.caller)).savedCities()
+        #expect(cities.map(\.countryName) == ["9.9.9"])
+        _ = pair.close()
+    }
+
+    /// Calls back each callback it is sent with one word.
+    struct CallsBack: RouteDispatching {
+        func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
+            let callback = try call.callback(0)
+            callback.invoke { $0.value("called back: \(member)") }
+            return .void
+        }
+
+        @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? { nil }
+    }
+
+    @Test func aCallbackIsCalledBackThenReleased() throws {
+        let pair = try Pair(servedRoutes: ["Echo": { CallsBack() }])
+        let heard = Recorder<String>()
+        var arguments = RouteArguments()
+        arguments.callback(onMainActor: false) { call in
+            let word = try call.value(0, as: String.self)
+            heard.add(word)
+        }
+        _ = try pair.caller.call(.route("Echo"), "ring", arguments)
+        #expect(heard.all == ["called back: ring"])
+        // The other side's reference went with the call: released, so not held here.
+        #expect(pair.caller.exportedCount == 0)
+        _ = pair.close()
+    }
+
+    @Test func aPeerThatGoesMakesEveryRouteUnavailableToldOnce() throws {
+        let pair = try Pair(servedRoutes: ["GeoRoute": { GeoRouteDispatcher(target: Cities()) }])
+        pair.serving.close()
+        pair.served.wait()
+        let geo = GeoRouteProxy(.route("GeoRoute", on: pair.caller))
+        for _ in 0..<3 {
+            let error = #expect(throws: RouteCallError.self) { try geo.savedCities() }
+            guard case .unavailable(let peer, _)? = error else { Issue.record("not unavailable: \(String(describing: error))"); return }
+            #expect(peer == "module 'Test'")
+        }
+        // A member that cannot throw answers its empty value.
+        #expect(HostInfoRouteProxy(.route("HostInfoRoute", on: pair.caller)).check() == nil)
+        #expect(pair.failures.all.count == 1)
+    }
+
+    @Test(arguments: [
+        (RouteMessage.answer(id: 99, .answered(.void)).frame, "answered call 99"),
+        (Frame(kind: 9, payload: [1, 2, 3]), "a frame of kind 9"),
+        (Frame(kind: RouteMessage.Kind.answer, payload: [1]), "does not read"),
+    ])
+    func aPeerThatBreaksTheProtocolIsCutOffAndNamed(reply: Frame, named: String) throws {
+        let (one, other) = try FrameChannel.pair()
+        let failures = Recorder<RouteCallError>()
+        let link = RouteLink(channel: one, peer: "module 'Rogue'", callLimit: .seconds(20), onFailure: { error in failures.add(error) })
+        // Only the rogue's thread touches its end.
+        nonisolated(unsafe) let rogueEnd = other
+        let rogue = Thread {
+            _ = try? rogueEnd.receive()
+            try? rogueEnd.send(reply)
+        }
+        rogue.start()
+        let error = #expect(throws: RouteCallError.self) { try GeoRouteProxy(.route("GeoRoute", on: link)).savedCities() }
+        guard case .unavailable(let peer, let reason)? = error else { Issue.record("not cut off: \(String(describing: error))"); return }
+        #expect(peer == "module 'Rogue'")
+        #expect(reason.contains("cut off"))
+        #expect(reason.contains(named))
+        #expect(failures.all.count == 1)
+        // Cut off for good: the next call fails at once, with nothing sent.
+        #expect(throws: RouteCallError.self) { try GeoRouteProxy(.route("GeoRoute", on: link)).savedCities() }
+    }
+
+    @Test func aPeerThatDoesNotAnswerInTimeIsCutOff() throws {
+        let (one, other) = try FrameChannel.pair()
+        let link = RouteLink(channel: one, peer: "module 'Slow'", callLimit: .milliseconds(200))
+        let error = #expect(throws: RouteCallError.self) { try GeoRouteProxy(.route("GeoRoute", on: link)).savedCities() }
+        #expect(error == .unavailable(peer: "module 'Slow'", reason: "it did not answer in time"))
+        withExtendedLifetime(other) {}
+    }
+}
