@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HostProcesses
+import ModuleKit
 import TestSupport
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// mode with Geo, the hellos said over a real socketpair, pings answered, and each way the
 /// process can end told apart.
 @Suite struct ModuleProcessTests {
-    let mine = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")])
+    let mine = Hello(hostVersion: "0.1.0", sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
 
     func config(_ module: String = "Geo") throws -> String {
         try TestEnvironment.write(
@@ -28,7 +29,7 @@ import Testing
 
     @Test func theModulesProcessSaysHelloAnswersPingsAndEndsWhenTheLinkCloses() throws {
         let process = try start()
-        #expect(process.hello.sdkVersion == "1.7.1")
+        #expect(process.hello.sdkVersion == ModuleKitABI.sdkVersion)
         #expect(process.hello.hostVersion == "0.1.0")
         for round in 0..<3 { try process.ping(Array("ping \(round)".utf8)) }
         #expect(process.end() == .exited(0))

@@ -113,7 +113,7 @@ import Testing
             contentsOfFile: Self.repository + "/Sources/ModuleKit/Sources/CModuleABI/include/modhost_abi.h", encoding: .utf8)
         let line = try #require(header.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") })
         let version = line.split(separator: "\"").dropFirst().first.map(String.init)
-        #expect(version == "1.7.1")
+        #expect(version == "1.8.0")
         #expect(guide.contains("(now \(version ?? "?"))"))
         #expect(try modhost(["--version"]).stdout.contains("ModuleKit SDK \(version ?? "?"),"))
         for command in ["modhost new Notes", "swift test --package-path Notes", "swift build --package-path Notes"] {

@@ -23,7 +23,7 @@
  * A host loads a module built against the same major and a minor up to its own, by the same
  * compiler (see the SDK guide, Sources/ModuleKit/README.md, and CHANGELOG.md). The one place
  * the version is written: the build tools, the kit and `modhost --version` read it here. */
-#define MODHOST_SDK_VERSION "1.7.1"
+#define MODHOST_SDK_VERSION "1.8.0"
 #define MODHOST_ENTRY_SYMBOL "modhost_module_entry"
 
 /*
