@@ -40,7 +40,8 @@ package final class RouteLink: @unchecked Sendable {
 
     /// Who is on the other side, for messages (`module 'Geo'`, `the host`).
     package let peer: String
-    private let channel: FrameChannel
+    /// The link's frames: the hellos are said on it before the first call.
+    package let channel: FrameChannel
     private let lock = NSRecursiveLock()
     private var nextCall: UInt64 = 0
     private var nextReference: UInt64 = 0

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import HostGraph
+import HostIsolation
 import HostLoading
 import HostModel
 @_spi(Host) import ModuleKit
@@ -19,6 +20,10 @@ extension HostRuntime {
         }
         registerHostRoutes()
         for name in state.plan.order {
+            if let isolated = state.isolated[name] {
+                start(isolated, in: &state)
+                continue
+            }
             guard let module = state.loaded[name], let entry = configuration.entry(named: name) else { continue }
             let timeout = entry.timeout
             let identity = state.inspected[name]?.identity
@@ -67,6 +72,10 @@ extension HostRuntime {
     /// the runtime's lock).
     func stopModules(_ state: Snapshot) {
         for name in state.started.reversed() {
+            if let isolated = state.isolated[name] {
+                stopIsolated(isolated)
+                continue
+            }
             guard let module = state.loaded[name] else { continue }
             let timeout = configuration.entry(named: name)?.timeout ?? ModuleGuard.defaultTimeout
             moduleGuard.run(name, .stop, library: module.path, identity: state.inspected[name]?.identity, timeout: timeout) {
@@ -74,6 +83,29 @@ extension HostRuntime {
             }
             logger.debug("module '\(name)' stopped")
         }
+        // Those that never started: their processes end too.
+        for isolated in state.isolated.values where !state.started.contains(isolated.name) {
+            isolated.link.close()
+            _ = isolated.ended(grace: .seconds(1))
+        }
+    }
+
+    /// Starts module `isolated` in its process, after what it requires.
+    private func start(_ isolated: IsolatedModule, in state: inout Snapshot) {
+        let name = isolated.name
+        if let reason = unmetRequirement(of: isolated.manifest, in: state) {
+            settle(name, as: .skipped, reason: reason, provides: isolated.manifest.provides, in: &state)
+            return
+        }
+        let context = self.context(
+            named: name, resolver: locator.resolver(for: isolated.manifest, access: access), strings: .none(locale: locale))
+        state.contexts[name] = context
+        if let reason = startIsolated(isolated, context: context, timings: &state.timings[name, default: ModuleTiming()]) {
+            settle(name, as: .failed, reason: reason, provides: isolated.manifest.provides, in: &state)
+            return
+        }
+        state.started.append(name)
+        logger.debug("module '\(name)' started in process \(isolated.pid)")
     }
 
     /// The active modules with what calling into them needs, read under the lock; the calls
@@ -145,7 +177,15 @@ extension HostRuntime {
         let context = context(named: Self.hostName, resolver: resolver, strings: strings)
         let registry = ModuleRegistry(context: context, locator: locator)
         do {
-            try registry.route((any HostInfoRoute).self, .singleton(hostInfo))
+            // In a module's own process, the routes the host serves it are proxies of the host's.
+            if let parent = options.parentLink {
+                for route in options.parentRoutes {
+                    try RouteBridge.all[route]?.registerProxy(registry, .route(route, on: parent))
+                }
+            }
+            if !options.parentRoutes.contains("HostInfoRoute") {
+                try registry.route((any HostInfoRoute).self, .singleton(hostInfo))
+            }
         } catch {
             // Only possible when this locator already ran a host; the existing route serves.
             logger.warn("host routes not registered: \(error)")
@@ -168,11 +208,15 @@ extension HostRuntime {
     /// Records that `name` did not start, and withdraws what it registered.
     private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, module: LoadedModule, in state: inout Snapshot)
     {
+        settle(name, as: moduleState, reason: text, provides: module.manifest.provides, in: &state)
+    }
+
+    private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, provides: [RouteKey], in state: inout Snapshot) {
         let reason = text.description
         if let index = state.reports.firstIndex(where: { $0.name == name }) {
             state.reports[index].outcome = ModuleReport.Outcome(moduleState, text)
         }
-        locator.withdraw(module: name, provided: module.manifest.provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
+        locator.withdraw(module: name, provided: provides, reason: "'\(name)' \(moduleState.rawValue): \(reason)")
         logger.debug("module '\(name)' \(moduleState.rawValue): \(reason)")
     }
 

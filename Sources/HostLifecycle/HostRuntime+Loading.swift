@@ -22,6 +22,17 @@ extension HostRuntime {
         failures.reserveCapacity(1)
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
+            if entry.isolation == .process {
+                let mark = ModuleTiming.Mark.now(measuringMemory: false)
+                switch launch(entry, inspected, plan: state) {
+                case .success(let isolated):
+                    state.isolated[name] = isolated
+                    if let index = state.reports.firstIndex(where: { $0.name == name }) { state.reports[index].processID = isolated.pid }
+                case .failure(let problem): failures[name] = problem.text
+                }
+                state.timings[name, default: ModuleTiming()].add(\.load, since: mark)
+                continue
+            }
             do {
                 let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
                 defer { state.timings[name, default: ModuleTiming()].add(\.load, since: mark) }

@@ -24,6 +24,7 @@ extension HostRuntime {
         for entry in configuration.modules {
             // Active until the plan says otherwise (see `apply`).
             var report = ModuleReport(name: entry.name, outcome: .active)
+            report.isolation = entry.isolation
             guard entry.enabled else {
                 report.outcome = .disabled(disabledReason(entry))
                 reports.append(report)
@@ -79,7 +80,7 @@ extension HostRuntime {
                 guard selected.contains(entry.name), let inspected = state.inspected[entry.name] else { return nil }
                 return DependencyGraph.Node(name: entry.name, descriptor: inspected.descriptor)
             },
-            hostRoutes: Self.hostRoutes.map(\.name), hostName: Self.hostName,
+            hostRoutes: Self.hostRoutes.map(\.name) + options.parentRoutes, hostName: Self.hostName,
             explainMissing: explain
         )
         graph.alreadyFailed = state.crashed.filter { selected.contains($0.key) }

@@ -56,6 +56,8 @@ public final class HostRuntime: Sendable {
         /// a later failure is added to it and the plan made again.
         var graph: DependencyGraph?
         var started: [String] = []
+        /// Modules running in a process of their own, by name.
+        var isolated: [String: IsolatedModule] = [:]
         /// What each module cost each phase, by name.
         var timings: [String: ModuleTiming] = [:]
     }
@@ -79,7 +81,10 @@ public final class HostRuntime: Sendable {
     ) throws(RuntimeError) {
         var configuration = configuration
         let retried = options.retry.filter { ModuleName($0) != ModuleName("all") }
-        let named = [("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable), ("--retry", retried)]
+        let named = [
+            ("--only", options.only ?? []), ("--enable", options.enable), ("--disable", options.disable), ("--retry", retried),
+            ("--isolate", options.isolate),
+        ]
         for (flag, names) in named {
             for name in names where configuration.entry(named: name) == nil {
                 throw RuntimeError(Self.noSuchModule(name, flag: flag, in: configuration))
@@ -96,6 +101,9 @@ public final class HostRuntime: Sendable {
             let name = configuration.modules[index].name
             if options.enable.containsModule(name) { configuration.modules[index].enabled = true }
             if options.disable.containsModule(name) { configuration.modules[index].enabled = false }
+            if options.isolate.containsModule(name) { configuration.modules[index].isolation = .process }
+            // In a module's own process, the module runs here.
+            if options.parentLink != nil { configuration.modules[index].isolation = .none }
         }
         guard let access = HostAccessKeeper.access(to: locator) else {
             throw RuntimeError(

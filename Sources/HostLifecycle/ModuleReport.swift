@@ -82,11 +82,15 @@ public struct ModuleReport: Sendable, Equatable {
     public var sha256: String?
     /// What it cost each phase of the start it came through.
     public var timing: ModuleTiming?
+    /// Where it runs: in the host's process, or in one of its own.
+    public var isolation: ModuleIsolation = .none
+    /// Its own process's id, when it runs in one.
+    public var processID: Int32?
 }
 
 extension ModuleReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, state, reason, version, sdk, library, sha256, provides, requires, uses, timing
+        case name, state, reason, version, sdk, library, sha256, provides, requires, uses, timing, isolation, processID
     }
 
     /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
@@ -103,5 +107,7 @@ extension ModuleReport: Encodable {
         try container.encode(requires, forKey: .requires)
         try container.encode(uses, forKey: .uses)
         try container.encode(timing, forKey: .timing)
+        try container.encode(isolation.rawValue, forKey: .isolation)
+        try container.encode(processID, forKey: .processID)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostIsolation
 import ModuleKit
 
 /// One run's choices on top of `modules.json`.
@@ -28,6 +29,16 @@ public struct RuntimeOptions: Sendable {
     public var describesEveryModule = false
     /// Libraries added with `--module` (absolute), passed on to child processes.
     public var extraModules: [String] = []
+    /// Modules run in a process of their own for this run (`--isolate`), beside those whose
+    /// `modules.json` entry says `"isolation": "process"`.
+    public var isolate: [String] = []
+    /// The options a module's own process is started with (modules.json, the data folder, the
+    /// added libraries, the log level), as the command line writes them.
+    public var moduleHostOptions: [String] = []
+    /// In a module's own process: the link to the host, and the routes the host serves it
+    /// (registered in this process as proxies that call the host).
+    package var parentLink: RouteLink?
+    package var parentRoutes: [String] = []
 
     public init(
         only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn,

@@ -14,6 +14,8 @@ struct CommandLineArguments {
     var only: [String]?
     var enable: [String] = []
     var disable: [String] = []
+    /// Modules run in a process of their own for this run (`--isolate`).
+    var isolate: [String] = []
     var logLevel: LogLevel = .warn
     var retry: [String] = []
     /// Libraries given with `--module PATH`, loaded for this run beside modules.json's.

@@ -88,6 +88,10 @@ enum CommandLineTable {
         id: "disable", names: ["--disable"], value: "NAME", summary: ["Disable a module for this run (repeatable, or A,B)"],
         apply: { parsed, value, name throws(UsageError) in parsed.disable += try CommandLineArguments.names(value, for: name) },
         pass: { $0.disable.isEmpty ? [] : [$0.disable.joined(separator: ",")] })
+    static let isolate = Option(
+        id: "isolate", names: ["--isolate"], value: "NAME", summary: ["Run a module in a process of its own (repeatable, or A,B)"],
+        apply: { parsed, value, name throws(UsageError) in parsed.isolate += try CommandLineArguments.names(value, for: name) },
+        pass: { $0.isolate.isEmpty ? [] : [$0.isolate.joined(separator: ",")] })
     static let module = Option(
         id: "module", names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"],
         apply: { parsed, value, name throws(UsageError) in
@@ -117,7 +121,7 @@ enum CommandLineTable {
 
     /// The global options, in the order `--help` lists them.
     static let options: [Option] = [
-        config, dataFolder, only, enable, disable, module, retry, noCrashRecords, plain, logLevel, help, version,
+        config, dataFolder, only, enable, disable, isolate, module, retry, noCrashRecords, plain, logLevel, help, version,
     ]
 
     /// The option named `name` where `command` (the first word, if any) is being parsed.

@@ -1,4 +1,5 @@
 import Glibc
+import HostIsolation
 import HostLifecycle
 import HostModel
 import HostProcesses
@@ -70,60 +71,78 @@ extension Builtins {
         }
     }
 
-    /// `__module-host NAME`: loads module NAME alone in this process and answers the host over
-    /// descriptor 3 (its end of a socketpair, ``ModuleProcess``): the hellos, then pings, until
-    /// the host closes its end. The first step of a module in a process of its own; its routes,
-    /// commands and screens do not cross yet.
+    /// `__module-host NAME [ROUTE...]`: runs module NAME alone in this process for the host,
+    /// which talks to it over descriptor 3 (its end of a socketpair, ``ModuleProcess``): the
+    /// hellos, then route calls both ways — the host's calls of NAME's routes and of its start
+    /// and stop, and NAME's calls of the ROUTEs the host serves it — until the host closes its
+    /// end. Serves on the main thread, where the app's screens and main-actor routes run.
     struct ModuleHost: CommandInSession, Equatable {
         let name: String
+        let routes: [String]
 
         static let declaration = Builtin(
-            id: "module.host", word: "__module-host", usage: "__module-host NAME", summary: [], access: .readsOnly,
-            make: { rest, _ in ModuleHost(name: rest.first ?? "") }, hidden: true)
+            id: "module.host", word: HostRuntime.moduleHostCommand, usage: "__module-host NAME [ROUTE...]", summary: [],
+            access: .readsOnly, make: { rest, _ in ModuleHost(name: rest.first ?? "", routes: Array(rest.dropFirst())) }, hidden: true)
+
+        /// The link to the host, made once descriptor 3 is known to be a socket.
+        private static let link: RouteLink? = {
+            var status = stat()
+            guard fstat(ModuleProcess.linkDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            // Kept from anything the module starts.
+            _ = fcntl(ModuleProcess.linkDescriptor, F_SETFD, FD_CLOEXEC)
+            return RouteLink(
+                channel: FrameChannel(descriptor: ModuleProcess.linkDescriptor), peer: "the host",
+                routes: ModuleHostServed.routes)
+        }()
 
         func configure(_ options: inout RuntimeOptions) {
             options.only = [name]
+            options.enable.append(name)
+            options.parentLink = Self.link
+            options.parentRoutes = routes
+            options.readOnly = false
         }
 
         func run(in session: HostSession) -> Int32 {
-            // Only with the host's socket as descriptor 3, kept from anything the module starts.
-            var status = stat()
-            guard fstat(ModuleProcess.linkDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
-                session.console.error(HostText("", "'__module-host' talks to the host on descriptor 3, which is not a socket here", []))
+            guard let link = Self.link else {
+                session.console.error(
+                    HostText("", "'__module-host' talks to the host on descriptor 3, which is not a socket here", []))
                 return ModhostCommandLine.exitUsage
             }
-            _ = fcntl(ModuleProcess.linkDescriptor, F_SETFD, FD_CLOEXEC)
-            let link = FrameChannel(descriptor: ModuleProcess.linkDescriptor)
+            let channel = link.channel
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }
-            session.runtime.prepare()
-            guard let report = session.runtime.modules.first(where: { ModuleName($0.name) == ModuleName(name) }), report.state == .active
+            let runtime = session.runtime
+            runtime.prepare()
+            guard let report = runtime.modules.first(where: { ModuleName($0.name) == ModuleName(name) }), report.state != .failed,
+                report.state != .disabled
             else {
-                let reason = session.runtime.modules.first { ModuleName($0.name) == ModuleName(name) }?.reason ?? "no module '\(name)'"
-                try? link.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(reason.utf8)))
+                let reason = runtime.modules.first { ModuleName($0.name) == ModuleName(name) }?.reason ?? "no module '\(name)'"
+                try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(reason.utf8)))
                 return ModhostCommandLine.exitFailure
             }
             let mine = Hello(
                 hostVersion: HostRuntime.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
             do throws(WireError) {
-                guard let first = try link.receive() else { return ModhostCommandLine.exitSuccess }
+                guard let first = try channel.receive() else { return ModhostCommandLine.exitSuccess }
                 let theirs = try Hello(first.frame)
-                try link.send(mine.frame)
+                try channel.send(mine.frame)
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {
                     session.console.error(HostText("", "the host's hello does not agree: %@", [.plain(why)]))
                     return ModhostCommandLine.exitFailure
                 }
-                while let next = try link.receive() {
-                    guard next.frame.kind == ModuleProcess.Kind.ping else {
-                        throw .system("the host's link", "a frame of kind \(next.frame.kind), which a module's process does not take")
-                    }
-                    try link.send(Frame(kind: ModuleProcess.Kind.pong, payload: next.frame.payload))
-                }
-                return ModhostCommandLine.exitSuccess
             } catch {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
                 return ModhostCommandLine.exitFailure
             }
+            ModuleHostServed.serve(runtime, module: name)
+            if let failure = link.serveUntilClosed() {
+                session.console.error(HostText("", "the link to the host failed: %@", [.plain(failure.description)]))
+                runtime.stop()
+                return ModhostCommandLine.exitFailure
+            }
+            runtime.stop()
+            return ModhostCommandLine.exitSuccess
         }
     }
 }

@@ -102,6 +102,9 @@ public enum ModhostCommandLine {
             dataFolder: Self.dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
         options.retry = parsed.retry
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
+        options.isolate = parsed.isolate
+        // A module's own process sees the same file, data and libraries, and chooses itself.
+        options.moduleHostOptions = parsed.childOptions(omitting: ["only", "enable", "disable", "isolate"])
         options.recordsCrashes = parsed.recordsCrashes
         // As the command's declaration says: what it may write, what its report describes (a
         // disabled module from its descriptor too).

@@ -52,10 +52,14 @@ public struct ModuleEntry: Sendable {
     /// The position in the file's `modules` array, for messages; `nil` for a module added
     /// with `--module`.
     public let index: Int?
+    /// Where the module runs: in the host's process, or in a process of its own.
+    public var isolation: ModuleIsolation
 
     package init(
-        name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int?
+        name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int?,
+        isolation: ModuleIsolation = .none
     ) {
+        self.isolation = isolation
         self.name = name
         self.enabled = enabled
         self.library = library
@@ -64,4 +68,12 @@ public struct ModuleEntry: Sendable {
         self.startTimeout = startTimeout
         self.index = index
     }
+}
+
+/// Where a module runs (`"isolation"` in `modules.json`, `--isolate NAME` for one run).
+public enum ModuleIsolation: String, Sendable, CaseIterable {
+    /// In the host's process (the default): the cheapest, and a crash ends the app.
+    case none
+    /// In a process of its own: its crash, exit or hang ends only that process.
+    case process
 }

@@ -6,7 +6,7 @@ import Foundation
 /// typo. Every problem is collected, so `modhost check` can list them all at once.
 public struct ModulesFileDecoder {
     static let topLevelKeys = ["environment", "searchPaths", "modules"]
-    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout"]
+    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout", "isolation"]
     /// The largest `modules.json` read; a larger one is refused before parsing.
     static let maximumSize = 1 << 20
     /// The longest string value accepted (a name, a path), in bytes.
@@ -269,6 +269,23 @@ public struct ModulesFileDecoder {
                 entryProblems.append(
                     HostText("config.timeout.type", "'startTimeout' must be a number of seconds, found %@", [.text(other.found)]))
             }
+            var isolation = ModuleIsolation.none
+            switch fields["isolation"] {
+            case nil: break
+            case .string(let value)?:
+                if let known = ModuleIsolation(rawValue: value) {
+                    isolation = known
+                } else {
+                    entryProblems.append(
+                        HostText(
+                            "config.isolation.value", "'isolation' must be \"none\" or \"process\", found '%@'",
+                            [.plain("\(Escaped(value))")]))
+                }
+            case let other?:
+                entryProblems.append(
+                    HostText(
+                        "config.isolation.type", "'isolation' must be the string \"none\" or \"process\", found %@", [.text(other.found)]))
+            }
             var config: [UInt8]?
             switch fields["config"] {
             case nil: break
@@ -292,7 +309,7 @@ public struct ModulesFileDecoder {
             entries.checkable.append(
                 ModuleEntry(
                     name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
-                    index: index))
+                    index: index, isolation: isolation))
             if !loadable { entries.unloadable.append(name) }
         }
         return entries

@@ -18,7 +18,8 @@ package final class ModuleProcess {
     package let pid: pid_t
     /// What the child said first.
     package let hello: Hello
-    private let channel: FrameChannel
+    /// The link, for the route calls that follow the hellos.
+    package let channel: FrameChannel
     /// How it ended, once it has.
     private var ended: ChildEnd??
 

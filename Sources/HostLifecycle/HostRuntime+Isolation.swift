@@ -1,0 +1,127 @@
+import Foundation
+import HostIsolation
+import HostLoading
+import HostModel
+import HostProcesses
+@_spi(Host) import ModuleKit
+
+// Modules in a process of their own (`"isolation": "process"`, `--isolate`): started at the
+// load phase as the running `modhost` in its module-host mode, given a proxy of each route they
+// provide in this process's locator at the start phase, then started there; stopped with the
+// others. A crash, exit, hang or broken link of such a process ends only the process: its
+// routes answer "unavailable", named once.
+extension HostRuntime {
+    /// The word of the module-host mode the child runs (see `Builtins.ModuleHost`).
+    package static let moduleHostCommand = "__module-host"
+
+    /// Starts module `entry`'s process and greets it; its routes are served over the link.
+    func launch(_ entry: ModuleEntry, _ inspected: InspectedLibrary, plan: Snapshot) -> Result<IsolatedModule, HostTextError> {
+        let manifest: ModuleManifest
+        switch IsolatedModule.manifest(of: inspected.descriptor) {
+        case .success(let found): manifest = found
+        case .failure(let problem): return .failure(HostTextError(problem.text))
+        }
+        // The routes it may call here: those it declares that the host or a planned module provides.
+        let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
+            plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
+        }
+        let hello = Hello(hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
+        let process: ModuleProcess
+        do throws(ModuleProcess.StartError) {
+            process = try ModuleProcess(
+                .host(options.moduleHostOptions + [Self.moduleHostCommand, entry.name] + offered), hello: hello,
+                helloLimit: entry.timeout)
+        } catch {
+            return .failure(HostTextError(Self.startProblem(error)))
+        }
+        let resolver = locator.resolver(for: manifest, access: access)
+        var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
+        for route in offered {
+            guard let bridge = RouteBridge.all[route] else { continue }
+            routes[route] = { try bridge.dispatcher(resolver) }
+        }
+        let holder = IsolatedHolder()
+        let name = entry.name
+        let pid = process.pid
+        let link = RouteLink(
+            channel: process.channel, peer: "module '\(name)'", routes: routes, callLimit: entry.timeout,
+            onFailure: { [logger] error in
+                let end = holder.module?.ended(grace: .seconds(1))
+                let how = end.map { "; its process (\(pid)) \($0.description)" } ?? ""
+                logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
+            },
+            onProblem: { [logger] line in logger.warn(line) })
+        let module = IsolatedModule(name: name, manifest: manifest, process: process, link: link)
+        holder.module = module
+        logger.debug("module '\(name)': running in process \(pid)")
+        return .success(module)
+    }
+
+    /// Registers a proxy of each route `isolated` provides, then starts it in its process.
+    /// - Returns: why it did not start, or `nil`.
+    func startIsolated(_ isolated: IsolatedModule, context: ModuleContext, timings: inout ModuleTiming) -> HostText? {
+        do {
+            let mark = ModuleTiming.Mark.now(measuringMemory: false)
+            defer { timings.add(\.register, since: mark) }
+            let registry = ModuleRegistry(context: context, locator: locator)
+            for route in isolated.manifest.provides {
+                try RouteBridge.all[route.name]?.registerProxy(registry, .route(route.name, on: isolated.link))
+            }
+        } catch {
+            return HostText("reason.threw.register", "threw in register: %@", [.plain("\(error)")])
+        }
+        let mark = ModuleTiming.Mark.now(measuringMemory: false)
+        defer { timings.add(\.start, since: mark) }
+        do throws(RouteCallError) {
+            try RemoteObject.route(IsolatedModule.control, on: isolated.link).call("start", RouteArguments())
+            return nil
+        } catch .thrown(_, let message) {
+            return HostText("reason.isolated.start", "did not start in its process: %@", [.plain(message)])
+        } catch {
+            return HostText("reason.isolated.gone", "its process failed in start: %@", [.plain(Self.reason(of: error))])
+        }
+    }
+
+    /// Stops `isolated` in its process, then ends the process.
+    func stopIsolated(_ isolated: IsolatedModule) {
+        if isolated.link.failed == nil {
+            try? RemoteObject.route(IsolatedModule.control, on: isolated.link).call("stop", RouteArguments())
+        }
+        isolated.link.close()
+        if let end = isolated.ended(), end != .exited(0) {
+            logger.warn("module '\(isolated.name)': its process \(end.description)")
+        }
+    }
+
+    private static func reason(of error: RouteCallError) -> String {
+        if case .unavailable(_, let reason) = error { return reason }
+        return error.description
+    }
+
+    private static func startProblem(_ error: ModuleProcess.StartError) -> HostText {
+        switch error {
+        case .notStarted(let why):
+            HostText("reason.isolated.spawn", "its process could not be started: %@", [.plain(why)])
+        case .link(let wire):
+            HostText("reason.isolated.link", "its process did not greet the host: %@", [.plain(wire.description)])
+        case .failed(let reason, let end):
+            HostText(
+                "reason.isolated.failed", "its process ended before it greeted the host: %@",
+                [.plain(reason ?? end?.description ?? "no reason given")])
+        case .mismatch(let why):
+            HostText("reason.isolated.mismatch", "its process does not agree with the host: %@", [.plain(why)])
+        }
+    }
+}
+
+/// Where a link's failure handler finds its module, set once the module is made.
+private final class IsolatedHolder: @unchecked Sendable {
+    // Set once, before the link's first call.
+    var module: IsolatedModule?
+}
+
+/// A host text as an error, for results.
+struct HostTextError: Error {
+    let text: HostText
+    init(_ text: HostText) { self.text = text }
+}
