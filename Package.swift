@@ -58,13 +58,14 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // demand and one that requires it, the SDK guide's example module (ReadmeNotes), a pair that
 // each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), one
 // that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
-// (FixtureRouteUser), and one that crashes only beside FixtureProvider (FixtureJealous).
+// (FixtureRouteUser), one that crashes only beside FixtureProvider (FixtureJealous), and a
+// GeoRoute provider that misbehaves on demand in a process of its own (FixtureIsolatedGeo).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
-    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser", "FixtureJealous",
+    "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser", "FixtureJealous", "FixtureIsolatedGeo",
 ]
 /// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
 /// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.

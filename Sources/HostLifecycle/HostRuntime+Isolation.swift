@@ -84,12 +84,15 @@ extension HostRuntime {
 
     /// Stops `isolated` in its process, then ends the process.
     func stopIsolated(_ isolated: IsolatedModule) {
-        if isolated.link.failed == nil {
-            try? RemoteObject.route(IsolatedModule.control, on: isolated.link).call("stop", RouteArguments())
+        // A link that failed was named as it failed; only a stop that ends badly is told here.
+        guard isolated.link.failed == nil else {
+            _ = isolated.ended(grace: .seconds(1))
+            return
         }
+        try? RemoteObject.route(IsolatedModule.control, on: isolated.link).call("stop", RouteArguments())
         isolated.link.close()
         if let end = isolated.ended(), end != .exited(0) {
-            logger.warn("module '\(isolated.name)': its process \(end.description)")
+            logger.warn("module '\(isolated.name)': its process \(end.description) when it was stopped")
         }
     }
 

@@ -116,7 +116,9 @@ public final class HostRuntime: Sendable {
         self.loader = loader
         let sink = logSink ?? StandardError.write
         logger = Logger(label: Self.hostName, minimumLevel: options.logLevel, sink: sink)
-        moduleGuard = ModuleGuard(dataFolder: options.dataFolder, recordsCrashes: options.recordsCrashes && !options.readOnly)
+        moduleGuard = ModuleGuard(
+            dataFolder: options.dataFolder, recordsCrashes: options.recordsCrashes && !options.readOnly,
+            victim: options.parentLink == nil ? "the host" : "its own process")
         hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
         let locale = LocaleSetting(environment: environment)
         self.locale = locale

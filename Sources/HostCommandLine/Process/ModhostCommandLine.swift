@@ -103,8 +103,10 @@ public enum ModhostCommandLine {
         options.retry = parsed.retry
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
         options.isolate = parsed.isolate
-        // A module's own process sees the same file, data and libraries, and chooses itself.
-        options.moduleHostOptions = parsed.childOptions(omitting: ["only", "enable", "disable", "isolate"])
+        // A module's own process sees the same file, data and libraries, and chooses itself; how
+        // it ends is the host's to tell (from its wait status), so it records no crash itself.
+        options.moduleHostOptions =
+            parsed.childOptions(omitting: ["only", "enable", "disable", "isolate"]) + CommandLineTable.noCrashRecords.words()
         options.recordsCrashes = parsed.recordsCrashes
         // As the command's declaration says: what it may write, what its report describes (a
         // disabled module from its descriptor too).

@@ -29,10 +29,14 @@ package final class ModuleGuard: Sendable {
     /// Whether crashes are written down for the next start (not in bisect tries or probes).
     let recordsCrashes: Bool
     private let dataFolder: String
+    /// What a crash ends, as its line names it: "the host", or "its own process" in a module's
+    /// process of its own (where the host tells how it ended, too).
+    private let victim: String
 
-    package init(dataFolder: String, recordsCrashes: Bool) {
+    package init(dataFolder: String, recordsCrashes: Bool, victim: String = "the host") {
         self.dataFolder = dataFolder
         self.recordsCrashes = recordsCrashes
+        self.victim = victim
     }
 
     /// Runs `body`, module code of `module`, under the guard.
@@ -52,7 +56,7 @@ package final class ModuleGuard: Sendable {
         let record = shared.head + phaseName + "\t" + String(time(nil)) + shared.tail
         ensureMarker()
         modhost_guard_enter(
-            module, shared.named + "' crashed the host in " + phaseName, shared.suffix,
+            module, shared.named + "' crashed " + victim + " in " + phaseName, shared.suffix,
             shared.named + "' called exit(%) in " + phaseName,
             shared.named + "' has not returned from " + phaseName + " after " + shared.secondsText + " s", record,
             timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)

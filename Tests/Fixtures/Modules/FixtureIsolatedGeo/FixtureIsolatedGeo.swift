@@ -1,0 +1,68 @@
+import Contracts
+import Foundation
+import ModuleKit
+
+/// Test module: provides GeoRoute with one city, and misbehaves where its `config` says,
+/// `{"in": "start" | "call", "how": …, "announce": PATH}`, for the tests of a module in a
+/// process of its own. How:
+/// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "block": waits for ever;
+/// - "flood": writes 1 MiB of frames nobody asked for to descriptor 3 (the host's link, which
+///   module code can reach in its process), then answers;
+/// - "fail": throws an error with a message.
+/// `announce` is written with the process id just before it misbehaves.
+final class FixtureIsolatedGeo: Module {
+    struct Configuration: Decodable {
+        var `in`: String?
+        var how: String?
+        var announce: String?
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The configuration, kept for the route (set once, in register).
+    nonisolated(unsafe) static var plan = Configuration()
+
+    init() {}
+
+    func register(_ registry: ModuleRegistry, configuration: Configuration) throws {
+        Self.plan = configuration
+        try registry.route((any GeoRoute).self, .singleton(Cities()))
+    }
+
+    func start(_ context: ModuleContext) throws {
+        try Self.misbehave(in: "start")
+    }
+
+    static func misbehave(in place: String) throws {
+        guard plan.in == place, let how = plan.how else { return }
+        if let announce = plan.announce {
+            _ = FileManager.default.createFile(atPath: announce, contents: Data("\(getpid())".utf8))
+        }
+        switch how {
+        case "exit": exit(3)
+        case "raise": raise(SIGSEGV)
+        case "block": while true { sleep(60) }
+        case "flood":
+            // A frame header announcing kind 6 (an answer) for a call never made, over and over.
+            var junk: [UInt8] = []
+            for _ in 0..<(1 << 20) / 19 { junk += [11, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0xEE, 0, 0, 0, 0, 0, 0, 0, 0] }
+            _ = junk.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        case "fail": throw Failure(description: "FixtureIsolatedGeo failed in \(place) as told")
+        default: return
+        }
+    }
+
+    struct Cities: GeoRoute {
+        func savedCities() throws -> [SavedCity] {
+            try FixtureIsolatedGeo.misbehave(in: "call")
+            return [SavedCity(country: "PT", countryName: "Portugal", city: "Porto")]
+        }
+
+        @MainActor func presentCityPicker(completion: @escaping @MainActor (SavedCity?) -> Void) { completion(nil) }
+    }
+}
+
+@_cdecl("modhost_module_entry")
+public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureIsolatedGeo.self, request) }

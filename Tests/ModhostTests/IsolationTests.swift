@@ -1,0 +1,149 @@
+import Foundation
+import ModuleHostTesting
+import TestSupport
+import Testing
+
+/// A module in a process of its own, with the real `modhost` and real modules: its routes are
+/// called from the host through generated proxies, and each way it can fail — a crash, an
+/// exit, a hang, a flood of frames nobody asked for, a kill from outside — ends only its
+/// process, named in one line, while the host finishes the command with a clear error.
+@Suite struct IsolationTests {
+    /// A world of FixtureIsolatedGeo (misbehaving as `config` says) and FixtureRouteUser, which
+    /// lists the cities of whichever module provides GeoRoute.
+    func world(_ config: String = "{}", startTimeout: Double = 10) throws -> TestHost {
+        try TestHost(entries: [
+            (
+                "FixtureIsolatedGeo",
+                #""library": "\#(TestEnvironment.library("FixtureIsolatedGeo"))", "config": \#(config), "startTimeout": \#(startTimeout)"#
+            ),
+            ("FixtureRouteUser", #""library": "\#(TestEnvironment.library("FixtureRouteUser"))""#),
+        ])
+    }
+
+    struct Report: Decodable {
+        struct Module: Decodable {
+            let name: String
+            let state: String
+            let reason: String?
+            let isolation: String
+            let processID: Int32?
+        }
+        let modules: [Module]
+    }
+
+    @Test func aRealModulesRouteIsCalledInItsOwnProcess() throws {
+        let host = try TestHost(entries: [("Geo", ""), ("FixtureRouteUser", #""library": "\#(TestEnvironment.library("FixtureRouteUser"))""#)])
+        #expect(try host.run("geo", "add", "--country", "FR", "--city", "Lyon").succeeded)
+        let listed = try host.run("--isolate", "Geo", "fixtureRouteUser", "cities")
+        #expect(listed.stdout == "1 cities: Lyon (FR)\n", "\(listed)")
+        #expect(listed.stderr == "")
+        let report = try host.json(Report.self, "--isolate", "Geo", "modules", "--json")
+        let geo = try #require(report.modules.first { $0.name == "Geo" })
+        #expect(geo.isolation == "process")
+        #expect((geo.processID ?? 0) > 0)
+        #expect(geo.state == "active")
+        let user = try #require(report.modules.first { $0.name == "FixtureRouteUser" })
+        #expect(user.isolation == "none")
+        #expect(user.processID == nil)
+        // The module runs in the host's process unless told otherwise.
+        let plain = try host.json(Report.self, "modules", "--json")
+        #expect(plain.modules.allSatisfy { $0.isolation == "none" && $0.processID == nil })
+    }
+
+    @Test func isolationInModulesJSONRunsTheModuleInItsOwnProcess() throws {
+        let host = try world()
+        let text = try String(contentsOfFile: host.config, encoding: .utf8)
+            .replacingOccurrences(of: #""name": "FixtureIsolatedGeo","#, with: #""name": "FixtureIsolatedGeo", "isolation": "process","#)
+        try text.write(toFile: host.config, atomically: true, encoding: .utf8)
+        let report = try host.json(Report.self, "modules", "--json")
+        #expect(report.modules.first?.isolation == "process")
+        let listed = try host.run("fixtureRouteUser", "cities")
+        #expect(listed.stdout == "1 cities: Porto (PT)\n", "\(listed)")
+
+        let wrong = text.replacingOccurrences(of: #""isolation": "process""#, with: #""isolation": "thread""#)
+        try wrong.write(toFile: host.config, atomically: true, encoding: .utf8)
+        let refused = try host.run("modules")
+        #expect(!refused.succeeded)
+        #expect(refused.stderr.contains(#"'isolation' must be "none" or "process", found 'thread'"#), "\(refused)")
+    }
+
+    /// Each fault in a route call: the line naming the module and how its process ended, then
+    /// the command's error; the host itself exits with status 1, never by a signal.
+    @Test(arguments: [
+        ("raise", "its process (", "crashed (signal 11"),
+        ("exit", "its process closed the link", "exited with status 3"),
+        ("flood", "cut off: it answered call", "its process ("),
+    ])
+    func aFaultInARouteCallEndsOnlyTheModulesProcess(how: String, cause: String, end: String) throws {
+        let host = try world(#"{"in": "call", "how": "\#(how)"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(result.signal == nil, "\(result)")
+        #expect(result.status == 1, "\(result)")
+        let named = result.errorLines.filter { $0.hasPrefix("modhost: error: module 'FixtureIsolatedGeo' is unavailable:") }
+        #expect(named.count == 1, "\(result)")
+        #expect(named.first?.contains(cause) == true, "\(result)")
+        #expect(named.first?.contains(end) == true, "\(result)")
+        #expect(result.errorLines.last?.hasPrefix("modhost: error: fixturerouteuser cities: module 'FixtureIsolatedGeo' is unavailable") == true)
+        // Nothing is held against it at the next start: the module and its user work again.
+        try host.write([
+            .library(TestEnvironment.library("FixtureIsolatedGeo")), .library(TestEnvironment.library("FixtureRouteUser")),
+        ])
+        let again = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(again.stdout == "1 cities: Porto (PT)\n", "\(again)")
+    }
+
+    @Test func aHangInARouteCallIsCutAtItsLimitAndItsProcessEnded() throws {
+        let host = try world(#"{"in": "call", "how": "block"}"#, startTimeout: 1)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "module 'FixtureIsolatedGeo' is unavailable: it did not answer in time; its process ("), "\(result)")
+        #expect(result.stderr.contains("was ended by the host (signal 9"), "\(result)")
+    }
+
+    @Test func anErrorThrownInItsProcessCrossesWithItsMessage() throws {
+        let host = try world(#"{"in": "call", "how": "fail"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(result.status == 1)
+        #expect(result.stderr == "modhost: error: fixturerouteuser cities: FixtureIsolatedGeo failed in call as told\n", "\(result)")
+    }
+
+    @Test(arguments: [("exit", "its process failed in start: its process closed the link"), ("fail", "did not start in its process")])
+    func aFaultInStartFailsTheModuleAndSkipsItsUser(how: String, reason: String) throws {
+        let host = try world(#"{"in": "start", "how": "\#(how)"}"#)
+        let report = try host.json(Report.self, "--isolate", "FixtureIsolatedGeo", "modules", "--json")
+        let geo = try #require(report.modules.first)
+        #expect(geo.state == "failed")
+        #expect(geo.reason?.contains(reason) == true, "\(String(describing: geo.reason))")
+        #expect(report.modules.last?.state == "skipped")
+    }
+
+    @Test func aKillFromOutsideIsToldApartAndNotHeldAgainstTheModule() throws {
+        let announce = try TestEnvironment.temporaryFolder() + "/pid"
+        let host = try world(#"{"in": "call", "how": "block", "announce": "\#(announce)"}"#)
+        let running = try host.start(arguments: ["--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities"])
+        let deadline = ContinuousClock.now + .seconds(60)
+        while FileManager.default.contents(atPath: announce).flatMap({ Int32(String(decoding: $0, as: UTF8.self)) }) == nil {
+            guard ContinuousClock.now < deadline else { Issue.record("the module never announced itself"); return }
+            usleep(10_000)
+        }
+        let pid = try #require(FileManager.default.contents(atPath: announce).flatMap { Int32(String(decoding: $0, as: UTF8.self)) })
+        kill(pid, SIGKILL)
+        let result = try running.wait()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("was ended from outside (signal 9, Killed); this does not count against it"), "\(result)")
+        // Used again at once: nothing recorded against it.
+        try host.write([
+            .library(TestEnvironment.library("FixtureIsolatedGeo")), .library(TestEnvironment.library("FixtureRouteUser")),
+        ])
+        #expect(try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities").stdout == "1 cities: Porto (PT)\n")
+    }
+
+    @Test func aModuleWhoseRouteCannotCrossIsNotIsolated() throws {
+        let host = try TestHost(entries: [("FixtureMisbehaves", "")])
+        let report = try host.json(Report.self, "--isolate", "FixtureMisbehaves", "modules", "--json")
+        #expect(report.modules.first?.state == "failed")
+        #expect(report.modules.first?.reason?.contains("cannot run in a process of its own: route 'MisbehaviourRoute' cannot cross") == true)
+    }
+}
