@@ -109,7 +109,8 @@ var targets: [Target] = [
     .target(
         name: "HostCommandLine",
         dependencies: [
-            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", moduleKit, contracts, "CHostGuard",
+            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", moduleKit, contracts,
+            "CHostGuard",
         ]),
     // The host's child processes: started from the running binary's open file, their
     // descendants adopted and ended, temporary folders removed on every way out.

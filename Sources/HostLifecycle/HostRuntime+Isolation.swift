@@ -25,7 +25,8 @@ extension HostRuntime {
         let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
             plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
         }
-        let hello = Hello(hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
+        let hello = Hello(
+            hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
         let process: ModuleProcess
         do throws(ModuleProcess.StartError) {
             process = try ModuleProcess(

@@ -211,7 +211,8 @@ extension HostRuntime {
         settle(name, as: moduleState, reason: text, provides: module.manifest.provides, in: &state)
     }
 
-    private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, provides: [RouteKey], in state: inout Snapshot) {
+    private func settle(_ name: String, as moduleState: ModuleState, reason text: HostText, provides: [RouteKey], in state: inout Snapshot)
+    {
         let reason = text.description
         if let index = state.reports.firstIndex(where: { $0.name == name }) {
             state.reports[index].outcome = ModuleReport.Outcome(moduleState, text)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The kit's route bridge generator, run as the build runs it: a member that cannot cross a
 /// process boundary fails the build with its file, line, protocol and member named, unless it

@@ -1,10 +1,11 @@
 import Contracts
 import Foundation
 import Glibc
-@testable import HostIsolation
 import HostProcesses
 import Synchronization
 import Testing
+
+@testable import HostIsolation
 
 /// Route calls between two links over a real socketpair, through the proxies and dispatchers
 /// generated from Contracts: values and errors cross, a call made back while one waits is

@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func aRealModulesRouteIsCalledInItsOwnProcess() throws {
-        let host = try TestHost(entries: [("Geo", ""), ("FixtureRouteUser", #""library": "\#(TestEnvironment.library("FixtureRouteUser"))""#)])
+        let host = try TestHost(entries: [
+            ("Geo", ""), ("FixtureRouteUser", #""library": "\#(TestEnvironment.library("FixtureRouteUser"))""#),
+        ])
         #expect(try host.run("geo", "add", "--country", "FR", "--city", "Lyon").succeeded)
         let listed = try host.run("--isolate", "Geo", "fixtureRouteUser", "cities")
         #expect(listed.stdout == "1 cities: Lyon (FR)\n", "\(listed)")
@@ -83,7 +85,9 @@ import Testing
         #expect(named.count == 1, "\(result)")
         #expect(named.first?.contains(cause) == true, "\(result)")
         #expect(named.first?.contains(end) == true, "\(result)")
-        #expect(result.errorLines.last?.hasPrefix("modhost: error: fixturerouteuser cities: module 'FixtureIsolatedGeo' is unavailable") == true)
+        #expect(
+            result.errorLines.last?.hasPrefix("modhost: error: fixturerouteuser cities: module 'FixtureIsolatedGeo' is unavailable") == true
+        )
         // Nothing is held against it at the next start: the module and its user work again.
         try host.write([
             .library(TestEnvironment.library("FixtureIsolatedGeo")), .library(TestEnvironment.library("FixtureRouteUser")),
@@ -144,6 +148,7 @@ import Testing
         let host = try TestHost(entries: [("FixtureMisbehaves", "")])
         let report = try host.json(Report.self, "--isolate", "FixtureMisbehaves", "modules", "--json")
         #expect(report.modules.first?.state == "failed")
-        #expect(report.modules.first?.reason?.contains("cannot run in a process of its own: route 'MisbehaviourRoute' cannot cross") == true)
+        #expect(
+            report.modules.first?.reason?.contains("cannot run in a process of its own: route 'MisbehaviourRoute' cannot cross") == true)
     }
 }

@@ -62,8 +62,11 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(modules.count == 2)
         #expect(
             Set(modules[0].keys) == [
-                "name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses", "timing",
+                "name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses", "timing", "isolation",
+                "processID",
             ])
+        #expect(modules[0]["isolation"] as? String == "none")
+        #expect(modules[0]["processID"] is NSNull)
         #expect(modules[0]["timing"] is NSNull, "without --timing")
         #expect(document?["startMilliseconds"] is NSNull)
         #expect(modules[0]["sdk"] as? String == (try HostileLibrary.buildRecord().sdk))

@@ -223,8 +223,8 @@ import Testing
     /// later minor added. Named "ModuleHost" so the host finds its strings where it expects them.
     static func writeHostPackage(at host: String) throws {
         let targets = [
-            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "CHostGuard",
-            "CLibraryFile", "CHostProcess", "modhost",
+            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation",
+            "CHostGuard", "CLibraryFile", "CHostProcess", "modhost",
         ]
         for target in targets {
             try SourceTree.copy(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
@@ -259,14 +259,18 @@ import Testing
                         name: "HostLoading", dependencies: ["HostModel", moduleKit, contracts, moduleABI, "CHostGuard", "CLibraryFile"],
                         swiftSettings: settings),
                     .target(
-                        name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", moduleKit, contracts],
+                        name: "HostIsolation", dependencies: ["HostProcesses", moduleKit, contracts], swiftSettings: settings,
+                        plugins: [.plugin(name: "RouteBridgePlugin", package: "ModuleKit")]),
+                    .target(
+                        name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", moduleKit, contracts],
                         swiftSettings: settings),
                     .target(name: "HostApp", dependencies: ["HostLifecycle", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
                     .target(name: "HostProcesses", dependencies: ["CHostProcess"], swiftSettings: settings),
                     .target(
                         name: "HostCommandLine",
                         dependencies: [
-                            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", moduleKit, contracts,
+                            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", moduleKit,
+                            contracts,
                             "CHostGuard",
                         ],
                         swiftSettings: settings),

@@ -89,7 +89,7 @@ enum CommandLineTable {
         apply: { parsed, value, name throws(UsageError) in parsed.disable += try CommandLineArguments.names(value, for: name) },
         pass: { $0.disable.isEmpty ? [] : [$0.disable.joined(separator: ",")] })
     static let isolate = Option(
-        id: "isolate", names: ["--isolate"], value: "NAME", summary: ["Run a module in a process of its own (repeatable, or A,B)"],
+        id: "isolate", names: ["--isolate"], value: "NAME", summary: ["Run a module in a process of its own", "(repeatable, or A,B)"],
         apply: { parsed, value, name throws(UsageError) in parsed.isolate += try CommandLineArguments.names(value, for: name) },
         pass: { $0.isolate.isEmpty ? [] : [$0.isolate.joined(separator: ",")] })
     static let module = Option(

@@ -22,7 +22,8 @@ enum BridgeSource {
             let key = "(any \(bridged.name)).self"
             lines.append("        RouteBridge(")
             lines.append("            name: \"\(bridged.name)\", contracts: \"\(bridged.module)\", key: .route(\(key)),")
-            lines.append("            registerProxy: { registry, remote in try registry.route(\(key), .singleton(\(bridged.name)Proxy(remote))) },")
+            lines.append(
+                "            registerProxy: { registry, remote in try registry.route(\(key), .singleton(\(bridged.name)Proxy(remote))) },")
             lines.append("            dispatcher: { resolver in \(bridged.name)Dispatcher(target: try resolver.resolve(\(key))) }),")
         }
         lines.append("    ]")
