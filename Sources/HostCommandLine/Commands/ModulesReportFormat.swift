@@ -31,6 +31,9 @@ enum ModulesReportFormat {
                 let under = "\n" + String(repeating: " ", count: lead.count)
                 lines[index + 1] += "\n" + lead + parts.joined(separator: under)
             }
+            if let runs = module.whereItRuns {
+                lines[index + 1] += "\n    " + word("report.runs", "runs") + ": " + runs.render(strings)
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -129,5 +132,15 @@ struct Table {
                 column == row.count - 1 ? cell : cell.padding(to: widths[column] + 1)
             }.joined()
         }
+    }
+}
+
+extension ModuleReport {
+    /// Where the module runs, when it is a process of its own (its id once it is started);
+    /// `nil` in the host's process.
+    var whereItRuns: HostText? {
+        guard isolation == .process else { return nil }
+        guard let processID else { return HostText("report.isolated", "in a process of its own") }
+        return HostText("report.isolated.pid", "in process %@, its own", [.plain("\(processID)")])
     }
 }

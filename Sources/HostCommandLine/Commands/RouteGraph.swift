@@ -49,8 +49,10 @@ struct RouteGraph {
         }
     }
 
+    /// Its state, and where it runs when that is a process of its own.
     private func state(_ module: ModuleReport) -> String {
-        module.state.word.render(strings)
+        let word = module.state.word.render(strings)
+        return module.whereItRuns.map { word + ", " + $0.render(strings) } ?? word
     }
 
     /// Each module, what it provides, and each route it needs with its provider.
