@@ -51,6 +51,11 @@ package final class RouteLink: @unchecked Sendable {
     private var failure: RouteCallError?
     private let releases = Mutex<[UInt64]>([])
     private let reported = Mutex<Set<String>>([])
+    /// The calls this side sent, by member.
+    package let stats = RouteCallStats()
+    /// The calls under way, innermost last, for the message of one that takes too long.
+    private var inFlight: [String] = []
+    private let callLimit: Duration?
     private let onFailure: @Sendable (RouteCallError) -> Void
     private let onProblem: @Sendable (String) -> Void
 
@@ -69,6 +74,7 @@ package final class RouteLink: @unchecked Sendable {
         self.routes = routes
         self.onFailure = onFailure
         self.onProblem = onProblem
+        self.callLimit = callLimit
         channel.setReceiveLimit(callLimit)
     }
 
@@ -101,6 +107,13 @@ package final class RouteLink: @unchecked Sendable {
             case .value(let bytes): slots.append(.value(bytes))
             case .callback(let onMainActor, let body): slots.append(.callback(exportHeld(.callback(onMainActor: onMainActor, body))))
             }
+        }
+        let name = "\(target.name).\(member)"
+        let began = ContinuousClock.now
+        inFlight.append(name)
+        defer {
+            inFlight.removeLast()
+            stats.record(name, ContinuousClock.now - began)
         }
         try send(.call(id: id, target: target, member: member, slots: slots))
         while true {
@@ -212,6 +225,12 @@ package final class RouteLink: @unchecked Sendable {
         return answer
     }
 
+    /// `1 s`, `0.2 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
     /// An error's message as its type tells it to people.
     static func message(of error: any Error) -> String {
         if let described = (error as? any LocalizedError)?.errorDescription { return described }
@@ -296,7 +315,10 @@ package final class RouteLink: @unchecked Sendable {
         do throws(WireError) {
             received = try channel.receive()
         } catch {
-            let reason = error == .timedOut ? "it did not answer in time" : error == .closed ? "its process closed the link" : "\(error)"
+            let reason =
+                error == .timedOut
+                ? "it did not answer \(inFlight.last.map { "'\($0)'" } ?? "in time")\(callLimit.map { " within \(Self.seconds($0))" } ?? "")"
+                : error == .closed ? "its process closed the link" : "\(error)"
             throw fail(.unavailable(peer: peer, reason: reason))
         }
         guard let received else {

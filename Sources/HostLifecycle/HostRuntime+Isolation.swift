@@ -85,6 +85,11 @@ extension HostRuntime {
 
     /// Stops `isolated` in its process, then ends the process.
     func stopIsolated(_ isolated: IsolatedModule) {
+        for calls in isolated.routeCalls {
+            logger.info(
+                "module '\(isolated.name)': \(calls.member) called \(calls.count) times, p50 \(Self.milliseconds(calls.p50)), "
+                    + "p99 \(Self.milliseconds(calls.p99))")
+        }
         // A link that failed was named as it failed; only a stop that ends badly is told here.
         guard isolated.link.failed == nil else {
             _ = isolated.ended(grace: .seconds(1))
@@ -95,6 +100,10 @@ extension HostRuntime {
         if let end = isolated.ended(), end != .exited(0) {
             logger.warn("module '\(isolated.name)': its process \(end.description) when it was stopped")
         }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.3f ms", ModuleTiming.milliseconds(duration))
     }
 
     private static func reason(of error: RouteCallError) -> String {

@@ -157,6 +157,7 @@ public final class HostRuntime: Sendable {
             snapshot.reports.map { report in
                 var report = report
                 report.timing = snapshot.timings[report.name]
+                if let isolated = snapshot.isolated[report.name] { report.calls = isolated.routeCalls }
                 return report
             }
         }

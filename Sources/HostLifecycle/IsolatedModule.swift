@@ -39,6 +39,13 @@ package final class IsolatedModule: @unchecked Sendable {
         }
     }
 
+    /// The route calls sent to it so far (its start and stop not counted).
+    var routeCalls: [RouteCalls] {
+        link.stats.summaries.filter { !$0.member.hasPrefix(Self.control + ".") }.map {
+            RouteCalls(member: $0.member, count: $0.count, p50: $0.p50, p99: $0.p99)
+        }
+    }
+
     /// Whether its process is gone.
     var hasEnded: Bool { lock.withLock { end != nil } }
 

@@ -86,6 +86,18 @@ public struct ModuleReport: Sendable, Equatable {
     public var isolation: ModuleIsolation = .none
     /// Its own process's id, when it runs in one.
     public var processID: Int32?
+    /// The route calls the host sent it in its process so far, by member (`modules --timing`).
+    public var calls: [RouteCalls] = []
+}
+
+/// The calls of one member of an isolated module's route: how many, and their median and
+/// 99th percentile from the call to its answer.
+public struct RouteCalls: Sendable, Equatable {
+    /// `GeoRoute.savedCities()`.
+    public let member: String
+    public let count: Int
+    public let p50: Duration
+    public let p99: Duration
 }
 
 extension ModuleReport: Encodable {

@@ -87,6 +87,12 @@ import Testing
         let geo = GeoRouteProxy(.route("GeoRoute", on: pair.caller))
         #expect(try geo.savedCities() == Cities().cities)
         #expect(try geo.savedCities() == Cities().cities)
+        // Each call counted with its time, by route and member.
+        let summaries = pair.caller.stats.summaries
+        #expect(summaries.map(\.member) == ["GeoRoute.savedCities()"])
+        #expect(summaries.first?.count == 2)
+        #expect((summaries.first?.p50 ?? .zero) > .zero)
+        #expect((summaries.first?.p99 ?? .zero) >= (summaries.first?.p50 ?? .zero))
         #expect(pair.close() == nil)
     }
 
@@ -200,11 +206,19 @@ import Testing
         #expect(throws: RouteCallError.self) { try GeoRouteProxy(.route("GeoRoute", on: link)).savedCities() }
     }
 
+    @Test func percentilesAreNearestRank() {
+        let durations = (1...100).map { Duration.milliseconds($0) }
+        #expect(RouteCallStats.percentile(durations, 0.50) == .milliseconds(50))
+        #expect(RouteCallStats.percentile(durations, 0.99) == .milliseconds(99))
+        #expect(RouteCallStats.percentile([.milliseconds(7)], 0.99) == .milliseconds(7))
+        #expect(RouteCallStats.percentile([], 0.5) == .zero)
+    }
+
     @Test func aPeerThatDoesNotAnswerInTimeIsCutOff() throws {
         let (one, other) = try FrameChannel.pair()
         let link = RouteLink(channel: one, peer: "module 'Slow'", callLimit: .milliseconds(200))
         let error = #expect(throws: RouteCallError.self) { try GeoRouteProxy(.route("GeoRoute", on: link)).savedCities() }
-        #expect(error == .unavailable(peer: "module 'Slow'", reason: "it did not answer in time"))
+        #expect(error == .unavailable(peer: "module 'Slow'", reason: "it did not answer 'GeoRoute.savedCities()' within 0.2 s"))
         withExtendedLifetime(other) {}
     }
 }

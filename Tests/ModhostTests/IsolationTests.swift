@@ -39,6 +39,9 @@ import Testing
         let listed = try host.run("--isolate", "Geo", "fixtureRouteUser", "cities")
         #expect(listed.stdout == "1 cities: Lyon (FR)\n", "\(listed)")
         #expect(listed.stderr == "")
+        // Each call is counted and timed; the stop says so at the info level.
+        let counted = try host.run("--isolate", "Geo", "--log-level", "info", "fixtureRouteUser", "cities")
+        #expect(counted.stderr.contains("modhost: info: module 'Geo': GeoRoute.savedCities() called 1 times, p50 "), "\(counted)")
         let report = try host.json(Report.self, "--isolate", "Geo", "modules", "--json")
         let geo = try #require(report.modules.first { $0.name == "Geo" })
         #expect(geo.isolation == "process")
@@ -102,7 +105,8 @@ import Testing
         #expect(result.status == 1, "\(result)")
         #expect(
             result.stderr.contains(
-                "module 'FixtureIsolatedGeo' is unavailable: it did not answer in time; its process ("), "\(result)")
+                "module 'FixtureIsolatedGeo' is unavailable: it did not answer 'GeoRoute.savedCities()' within 1 s; its process ("),
+            "\(result)")
         #expect(result.stderr.contains("was ended by the host (signal 9"), "\(result)")
     }
 

@@ -94,6 +94,16 @@ enum ModulesReportFormat {
             ]
         }
         var lines = Table(header: header, rows: rows).lines
+        for (index, module) in modules.enumerated() {
+            for calls in module.calls {
+                lines[index + 1] +=
+                    "\n    "
+                    + HostText(
+                        "timing.calls", "%@: %@ calls, p50 %@, p99 %@",
+                        [.plain(calls.member), .plain("\(calls.count)"), .plain(fine(calls.p50)), .plain(fine(calls.p99))]
+                    ).render(strings)
+            }
+        }
         lines.append(
             HostText("timing.whole", "The whole start took %@; the rest is the host's own work.", [.plain(format(whole))]).render(strings))
         return lines.joined(separator: "\n") + "\n"
@@ -101,6 +111,11 @@ enum ModulesReportFormat {
 
     private static func format(_ duration: Duration) -> String {
         String(format: "%.1f ms", ModuleGuard.seconds(duration) * 1000)
+    }
+
+    /// A call's time, to the microsecond.
+    private static func fine(_ duration: Duration) -> String {
+        String(format: "%.3f ms", ModuleGuard.seconds(duration) * 1000)
     }
 
     private static func bytes(_ count: Int) -> String {
