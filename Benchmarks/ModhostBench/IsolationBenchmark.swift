@@ -1,27 +1,160 @@
+import Contracts
 import Foundation
+import HostIsolation
+import HostProcesses
+import ModuleKit
 
-/// `modhost-bench isolation`: the floor a call into a module in a process of its own is set
-/// against — `modhost-socket-floor`'s round trip of 64 bytes over a socketpair between two
-/// processes (C, nothing of the host), median over the rounds of each run's median and 99th
-/// percentile. On these 2-core VMs the figure swings with how busy the machine is (a halted
-/// vCPU's wake-up dominates an idle one), so only a ratio taken in the same run compares.
+/// `modhost-bench isolation`: a route call to a module in a process of its own against the
+/// floor it is set against — `modhost-socket-floor`'s round trip of 64 bytes over a socketpair
+/// between two processes (C, nothing of the host) — interleaved round by round, so that both
+/// see the same machine; then 10 000 calls a second for 10 s with each process's memory read
+/// at the first and the last second; then the start of an isolated module against its start in
+/// the host's process (`modhost --only Geo modules`, each way, interleaved).
+///
+/// The call goes through what the host runs: the generated `GeoRouteProxy`, the route link, the
+/// real `modhost __module-host Geo` and Geo's GeoRoute (its saved cities, none here). On these
+/// 2-core VMs the floor swings with how busy the machine is (a halted vCPU's wake-up dominates
+/// an idle one), so only the ratio taken in the same run compares.
 struct IsolationBenchmark {
     let rounds: Int
+    static let callsPerRound = 5_000
 
     func run(into report: BenchReport) {
-        var medians: [Double] = []
-        var tails: [Double] = []
+        let data = NSTemporaryDirectory() + "modhost-bench-isolation-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let config = writeConfig(["Geo"], name: "isolation")
+        guard let module = IsolatedGeo(config: config, data: data) else {
+            report.add("isolation: route call", "modhost __module-host Geo did not start (build modhost in this configuration first)")
+            return
+        }
+        defer { module.end() }
+        var floors: [Double] = []
+        var floorTails: [Double] = []
+        var calls: [Double] = []
+        var callTails: [Double] = []
         for _ in 0..<max(1, rounds / 4) {
-            let words = output(of: buildFolder + "/modhost-socket-floor", ["20000"]).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            let words = output(of: buildFolder + "/modhost-socket-floor", ["\(Self.callsPerRound)"]).split(whereSeparator: {
+                $0 == " " || $0 == "\n"
+            })
             guard words.count == 4, let median = Double(words[1]), let tail = Double(words[3]) else {
                 report.add("isolation: floor", "modhost-socket-floor did not run (build it in this configuration first)")
                 return
             }
-            medians.append(median)
-            tails.append(tail)
+            floors.append(median)
+            floorTails.append(tail)
+            guard let (callMedian, callTail) = module.timeCalls(Self.callsPerRound) else {
+                report.add("isolation: route call", "a call failed: \(module.link.failed.map { "\($0)" } ?? "unknown")")
+                return
+            }
+            calls.append(callMedian)
+            callTails.append(callTail)
         }
         report.add(
             "isolation: floor, 64 bytes there and back between two processes",
-            String(format: "p50 %.1f µs, p99 %.1f µs", median(medians), median(tails)))
+            String(format: "p50 %.1f µs, p99 %.1f µs", median(floors), median(floorTails)))
+        report.add(
+            "isolation: GeoRoute.savedCities() in Geo's own process",
+            String(
+                format: "p50 %.1f µs, p99 %.1f µs; p50 x%.2f of the floor (asked <= 2)", median(calls), median(callTails),
+                median(calls) / median(floors)))
+        sustained(module, into: report)
+        starts(config: config, data: data, into: report)
     }
+
+    /// 10 000 calls a second for 10 s; each process's resident memory at the first second and
+    /// at the last.
+    private func sustained(_ module: IsolatedGeo, into report: BenchReport) {
+        let perSecond = 10_000
+        var residents: [(host: Int, child: Int)] = []
+        var done = 0
+        let began = ContinuousClock.now
+        for second in 0..<10 {
+            for call in 0..<perSecond {
+                // Paced: each call waits for its moment in the second, so the rate is the asked one.
+                let due = began + .seconds(second) + .microseconds(call * 1_000_000 / perSecond)
+                if ContinuousClock.now < due { Thread.sleep(until: Date() + (due - ContinuousClock.now).timeInterval) }
+                guard (try? module.proxy.savedCities()) != nil else {
+                    report.add("isolation: sustained", "call \(done) failed")
+                    return
+                }
+                done += 1
+            }
+            if second == 0 || second == 9 { residents.append((Self.resident(of: getpid()), Self.resident(of: module.pid))) }
+        }
+        let seconds = (ContinuousClock.now - began).timeInterval
+        guard residents.count == 2 else { return }
+        report.add(
+            "isolation: 10 000 calls/s for 10 s",
+            String(
+                format: "%.0f calls/s; resident memory, first → last second: host %d → %d KiB, Geo's process %d → %d KiB",
+                Double(done) / seconds, residents[0].host / 1024, residents[1].host / 1024, residents[0].child / 1024,
+                residents[1].child / 1024))
+    }
+
+    /// The start of Geo in its own process against its start in the host's, each a whole
+    /// `modhost --only Geo modules`, interleaved.
+    private func starts(config: String, data: String, into report: BenchReport) {
+        let common = ["--config", config, "--data-dir", data, "--only", "Geo", "modules"]
+        var inProcess: [Double] = []
+        var isolated: [Double] = []
+        for _ in 0..<max(5, rounds) {
+            inProcess.append(timeProcess(buildFolder + "/modhost", common))
+            isolated.append(timeProcess(buildFolder + "/modhost", ["--isolate", "Geo"] + common))
+        }
+        report.add(
+            "isolation: start, Geo in its own process vs in the host's",
+            String(
+                format: "%.2f ms vs %.2f ms, x%.2f (asked <= 2)", median(isolated) / 1e6, median(inProcess) / 1e6,
+                median(isolated) / median(inProcess)))
+    }
+
+    static func resident(of pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// Geo in its own process, started as the host starts it, called through the generated proxy.
+final class IsolatedGeo {
+    let process: ModuleProcess
+    let link: RouteLink
+    let proxy: GeoRouteProxy
+    var pid: pid_t { process.pid }
+
+    init?(config: String, data: String) {
+        let hello = Hello(hostVersion: "bench", sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
+        let arguments = [buildFolder + "/modhost", "--config", config, "--data-dir", data, "--no-crash-records", "__module-host", "Geo"]
+        guard let process = try? ModuleProcess(.command(arguments), hello: hello) else { return nil }
+        self.process = process
+        link = RouteLink(channel: process.channel, peer: "module 'Geo'", callLimit: .seconds(10))
+        proxy = GeoRouteProxy(.route("GeoRoute", on: link))
+        guard (try? RemoteObject.route("__module", on: link).call("start", RouteArguments())) != nil else { return nil }
+    }
+
+    /// The median and 99th percentile of `count` calls, in microseconds, after 500 not counted.
+    func timeCalls(_ count: Int) -> (Double, Double)? {
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        for index in 0..<(count + 500) {
+            let began = now()
+            guard let cities = try? proxy.savedCities() else { return nil }
+            let took = Double(now() - began) / 1000
+            consume(cities)
+            if index >= 500 { times.append(took) }
+        }
+        times.sort()
+        return (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)])
+    }
+
+    func end() {
+        link.close()
+        _ = process.end()
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

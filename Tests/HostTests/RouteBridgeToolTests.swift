@@ -62,12 +62,12 @@ import Testing
             }
             """)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(output.contains("final class ShopRouteProxy: ShopRoute"))
-        #expect(output.contains("struct ShopRouteDispatcher: RouteDispatching"))
+        #expect(output.contains("package final class ShopRouteProxy: ShopRoute"))
+        #expect(output.contains("package struct ShopRouteDispatcher: RouteDispatching"))
         #expect(output.contains("throw remote.notCarried(\"basket()\")"))
         #expect(output.contains("case \"items()\":"))
         #expect(!output.contains("case \"basket()\":"))
-        #expect(output.contains("@MainActor func pick(completion: @escaping @MainActor (Item?) -> Void)"))
+        #expect(output.contains("@MainActor package func pick(completion: @escaping @MainActor (Item?) -> Void)"))
         #expect(output.contains("name: \"ShopRoute\", contracts: \"ShopContracts\""))
     }
 }

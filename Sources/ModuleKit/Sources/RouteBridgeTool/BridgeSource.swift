@@ -35,13 +35,13 @@ enum BridgeSource {
 
     private static func proxy(_ bridged: BridgedProtocol) -> [String] {
         var lines = ["/// \(bridged.name) served by another process: every call crosses the link."]
-        lines.append("\(bridged.isMainActor ? "@MainActor " : "")final class \(bridged.name)Proxy: \(bridged.name) {")
-        lines.append("    let remote: RemoteObject")
-        lines.append("    nonisolated init(_ remote: RemoteObject) { self.remote = remote }")
+        lines.append("\(bridged.isMainActor ? "@MainActor " : "")package final class \(bridged.name)Proxy: \(bridged.name) {")
+        lines.append("    package let remote: RemoteObject")
+        lines.append("    package nonisolated init(_ remote: RemoteObject) { self.remote = remote }")
         for member in bridged.members {
             lines.append("")
             let isolation = member.isMainActor && !bridged.isMainActor ? "@MainActor " : ""
-            lines.append("    \(isolation)\(member.declaration) {")
+            lines.append("    \(isolation)package \(member.declaration) {")
             lines += proxyBody(member).map { "        " + $0 }
             lines.append("    }")
         }
@@ -107,15 +107,16 @@ enum BridgeSource {
 
     private static func dispatcher(_ bridged: BridgedProtocol) -> [String] {
         var lines = ["/// Makes the calls another process sends to a \(bridged.name) of this one."]
-        lines.append("struct \(bridged.name)Dispatcher: RouteDispatching {")
-        lines.append("    let target: any \(bridged.name)")
+        lines.append("package struct \(bridged.name)Dispatcher: RouteDispatching {")
+        lines.append("    package let target: any \(bridged.name)")
+        lines.append("    package init(target: any \(bridged.name)) { self.target = target }")
         let carried = bridged.members.filter { !$0.inProcessOnly }
         for onMainActor in [false, true] {
             lines.append("")
             lines.append(
                 onMainActor
-                    ? "    @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {"
-                    : "    func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {")
+                    ? "    @MainActor package func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {"
+                    : "    package func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {")
             let here = carried.filter { $0.isMainActor == onMainActor }
             if here.isEmpty {
                 lines.append("        nil")
