@@ -12,7 +12,8 @@ import ModuleKit
 /// the host's process (`modhost --only Geo modules`, each way, interleaved).
 ///
 /// The call goes through what the host runs: the generated `GeoRouteProxy`, the route link, the
-/// real `modhost __module-host Geo` and Geo's GeoRoute (its saved cities, none here). On these
+/// real `modhost __module-host` and a GeoRoute that answers one city at once
+/// (FixtureIsolatedGeo: Geo's own reads its database at each call, which is not the crossing). On these
 /// 2-core VMs the floor swings with how busy the machine is (a halted vCPU's wake-up dominates
 /// an idle one), so only the ratio taken in the same run compares.
 struct IsolationBenchmark {
@@ -23,9 +24,11 @@ struct IsolationBenchmark {
         let data = NSTemporaryDirectory() + "modhost-bench-isolation-\(getpid())"
         try? FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let config = writeConfig(["Geo"], name: "isolation")
+        let config = writeConfig(["FixtureIsolatedGeo", "Geo"], name: "isolation")
         guard let module = IsolatedGeo(config: config, data: data) else {
-            report.add("isolation: route call", "modhost __module-host Geo did not start (build modhost in this configuration first)")
+            report.add(
+                "isolation: route call",
+                "modhost __module-host FixtureIsolatedGeo did not start (build modhost in this configuration first)")
             return
         }
         defer { module.end() }
@@ -54,7 +57,7 @@ struct IsolationBenchmark {
             "isolation: floor, 64 bytes there and back between two processes",
             String(format: "p50 %.1f µs, p99 %.1f µs", median(floors), median(floorTails)))
         report.add(
-            "isolation: GeoRoute.savedCities() in Geo's own process",
+            "isolation: GeoRoute.savedCities() in its module's own process",
             String(
                 format: "p50 %.1f µs, p99 %.1f µs; p50 x%.2f of the floor (asked <= 2)", median(calls), median(callTails),
                 median(calls) / median(floors)))
@@ -87,7 +90,7 @@ struct IsolationBenchmark {
         report.add(
             "isolation: 10 000 calls/s for 10 s",
             String(
-                format: "%.0f calls/s; resident memory, first → last second: host %d → %d KiB, Geo's process %d → %d KiB",
+                format: "%.0f calls/s; resident memory, first → last second: host %d → %d KiB, the module's %d → %d KiB",
                 Double(done) / seconds, residents[0].host / 1024, residents[1].host / 1024, residents[0].child / 1024,
                 residents[1].child / 1024))
     }
@@ -117,7 +120,8 @@ struct IsolationBenchmark {
     }
 }
 
-/// Geo in its own process, started as the host starts it, called through the generated proxy.
+/// FixtureIsolatedGeo in its own process, started as the host starts it, called through the
+/// generated proxy.
 final class IsolatedGeo {
     let process: ModuleProcess
     let link: RouteLink
@@ -126,10 +130,12 @@ final class IsolatedGeo {
 
     init?(config: String, data: String) {
         let hello = Hello(hostVersion: "bench", sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
-        let arguments = [buildFolder + "/modhost", "--config", config, "--data-dir", data, "--no-crash-records", "__module-host", "Geo"]
+        let arguments = [
+            buildFolder + "/modhost", "--config", config, "--data-dir", data, "--no-crash-records", "__module-host", "FixtureIsolatedGeo",
+        ]
         guard let process = try? ModuleProcess(.command(arguments), hello: hello) else { return nil }
         self.process = process
-        link = RouteLink(channel: process.channel, peer: "module 'Geo'", callLimit: .seconds(10))
+        link = RouteLink(channel: process.channel, peer: "module 'FixtureIsolatedGeo'", callLimit: .seconds(10))
         proxy = GeoRouteProxy(.route("GeoRoute", on: link))
         guard (try? RemoteObject.route("__module", on: link).call("start", RouteArguments())) != nil else { return nil }
     }

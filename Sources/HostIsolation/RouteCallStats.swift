@@ -20,6 +20,16 @@ package final class RouteCallStats: Sendable {
         var count = 0
         var recent: [Duration] = []
         var next = 0
+
+        mutating func add(_ duration: Duration) {
+            count += 1
+            if recent.count < RouteCallStats.kept {
+                recent.append(duration)
+            } else {
+                recent[next] = duration
+                next = (next + 1) % RouteCallStats.kept
+            }
+        }
     }
 
     private let members = Mutex<[String: Member]>([:])
@@ -27,17 +37,8 @@ package final class RouteCallStats: Sendable {
     package init() {}
 
     func record(_ member: String, _ duration: Duration) {
-        members.withLock { members in
-            var entry = members[member] ?? Member()
-            entry.count += 1
-            if entry.recent.count < Self.kept {
-                entry.recent.append(duration)
-            } else {
-                entry.recent[entry.next] = duration
-                entry.next = (entry.next + 1) % Self.kept
-            }
-            members[member] = entry
-        }
+        // In place: a copy of the entry out and back would copy its durations every call.
+        members.withLock { $0[member, default: Member()].add(duration) }
     }
 
     /// Every member called, by name.

@@ -22,6 +22,8 @@ package final class FrameChannel {
     /// Descriptors that came and no frame has claimed yet.
     private var arrived: [Int32] = []
     private var ended = false
+    /// Where `recvmsg` reads into: made once, not zeroed for every frame.
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
 
     /// - Parameter maximumFrameSize: The largest frame accepted from the peer.
     package init(descriptor: Int32, maximumFrameSize: Int = 16 << 20) {
@@ -93,7 +95,6 @@ package final class FrameChannel {
     /// - Throws: ``WireError``: a frame too large or empty, the end inside a frame, descriptors
     ///   that do not match what the frames announce, or a failed `recvmsg`.
     package func receive() throws(WireError) -> Received? {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let (frame, count) = try decoder.next() {
                 guard count <= arrived.count else { throw .missingDescriptors(announced: count, arrived: arrived.count) }
