@@ -23,6 +23,10 @@
 enum { LINE_SIZE = 1024 };
 
 /* What the host is running now. `active` is 1 while the prepared buffers describe a module call. */
+/* What a crash in a module's own code ends, as its line names it ("the host", or "its own
+ * process" in a module's process of its own). */
+static char crash_victim[32] = "the host";
+
 static atomic_int active;
 static char active_module[256];
 static _Atomic pid_t active_thread;
@@ -139,7 +143,9 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
              * timer, a route another module called. */
             put("module '");
             put(culprit->name);
-            put("' crashed the host in background (");
+            put("' crashed ");
+            put(crash_victim);
+            put(" in background (");
             put(signal_name(signal));
             put(")");
             if (guard_has_marker()) {
@@ -263,6 +269,11 @@ static void on_ignored_signal(int signal) { (void)signal; }
 static void handle_unless_ignored(int signal, const struct sigaction *handler) {
     struct sigaction inherited;
     if (sigaction(signal, NULL, &inherited) != 0 || inherited.sa_handler != SIG_IGN) sigaction(signal, handler, NULL);
+}
+
+void modhost_guard_set_victim(const char *victim) {
+    /* Set before any module code runs; read only by the crash handler. */
+    snprintf(crash_victim, sizeof crash_victim, "%s", victim);
 }
 
 void modhost_guard_install(int fd) {

@@ -1,17 +1,32 @@
 /// A value served by the other process: a route it provides (by name) or an object it
 /// returned. A proxy calls through it; an object is released when its last proxy goes.
 package final class RemoteObject: Sendable {
-    package let link: RouteLink
+    /// Where its calls go: for a route, an endpoint whose process may be started again; for an
+    /// object, the link it came over, for good.
+    private let endpoint: RouteEndpoint
     let target: RouteLink.Target
 
     init(link: RouteLink, target: RouteLink.Target) {
-        self.link = link
+        endpoint = RouteEndpoint(link)
         self.target = target
     }
+
+    private init(endpoint: RouteEndpoint, target: RouteLink.Target) {
+        self.endpoint = endpoint
+        self.target = target
+    }
+
+    /// The link its calls go over now.
+    package var link: RouteLink { endpoint.link }
 
     /// The route `name` the other process provides.
     package static func route(_ name: String, on link: RouteLink) -> RemoteObject {
         RemoteObject(link: link, target: .route(name))
+    }
+
+    /// The route `name` served at `endpoint`: a process that may be started again.
+    package static func route(_ name: String, at endpoint: RouteEndpoint) -> RemoteObject {
+        RemoteObject(endpoint: endpoint, target: .route(name))
     }
 
     deinit {
@@ -21,12 +36,13 @@ package final class RemoteObject: Sendable {
     // MARK: Calls of throwing members
 
     package func call(_ member: String, _ arguments: RouteArguments) throws(RouteCallError) {
-        _ = try link.call(target, member, arguments)
+        _ = try endpoint.usableLink().call(target, member, arguments)
     }
 
     package func call<Value: Decodable>(_ member: String, _ arguments: RouteArguments, returning: Value.Type) throws(RouteCallError)
         -> Value
     {
+        let link = try endpoint.usableLink()
         guard case .value(let bytes) = try link.call(target, member, arguments) else {
             throw link.violation("answered '\(member)' without a value")
         }
@@ -34,6 +50,7 @@ package final class RemoteObject: Sendable {
     }
 
     package func callObject(_ member: String, _ arguments: RouteArguments) throws(RouteCallError) -> RemoteObject {
+        let link = try endpoint.usableLink()
         guard case .object(let reference) = try link.call(target, member, arguments) else {
             throw link.violation("answered '\(member)' without an object")
         }

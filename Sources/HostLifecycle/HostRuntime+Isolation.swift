@@ -25,6 +25,43 @@ extension HostRuntime {
         let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
             plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
         }
+        let holder = IsolatedHolder()
+        let spawn: @Sendable () -> Result<(ModuleProcess, RouteLink), HostTextError> = { [self] in
+            spawnProcess(entry, manifest: manifest, offered: offered, holder: holder)
+        }
+        let first: (ModuleProcess, RouteLink)
+        switch spawn() {
+        case .success(let spawned): first = spawned
+        case .failure(let error): return .failure(error)
+        }
+        let name = entry.name
+        let module = IsolatedModule(
+            name: name, manifest: manifest, process: first.0, link: first.1,
+            relaunch: { [logger] in
+                logger.warn("module '\(name)': starting its process again")
+                switch spawn() {
+                case .success(let (process, link)):
+                    do throws(RouteCallError) {
+                        try RemoteObject.route(IsolatedModule.control, on: link).call("start", RouteArguments())
+                        return .success((process, link))
+                    } catch {
+                        link.close()
+                        _ = process.end(grace: .seconds(1))
+                        return .failure(.unavailable(peer: "module '\(name)'", reason: "it did not start again: \(Self.reason(of: error))"))
+                    }
+                case .failure(let problem):
+                    return .failure(.unavailable(peer: "module '\(name)'", reason: problem.text.description))
+                }
+            })
+        holder.module = module
+        logger.debug("module '\(name)': running in process \(module.pid)")
+        return .success(module)
+    }
+
+    /// One process of module `entry`: started, greeted, and its link made.
+    private func spawnProcess(
+        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], holder: IsolatedHolder
+    ) -> Result<(ModuleProcess, RouteLink), HostTextError> {
         let hello = Hello(
             hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
         let process: ModuleProcess
@@ -41,7 +78,6 @@ extension HostRuntime {
             guard let bridge = RouteBridge.all[route] else { continue }
             routes[route] = { try bridge.dispatcher(resolver) }
         }
-        let holder = IsolatedHolder()
         let name = entry.name
         let pid = process.pid
         let link = RouteLink(
@@ -52,10 +88,7 @@ extension HostRuntime {
                 logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
             },
             onProblem: { [logger] line in logger.warn(line) })
-        let module = IsolatedModule(name: name, manifest: manifest, process: process, link: link)
-        holder.module = module
-        logger.debug("module '\(name)': running in process \(pid)")
-        return .success(module)
+        return .success((process, link))
     }
 
     /// Registers a proxy of each route `isolated` provides, then starts it in its process.
@@ -66,7 +99,7 @@ extension HostRuntime {
             defer { timings.add(\.register, since: mark) }
             let registry = ModuleRegistry(context: context, locator: locator)
             for route in isolated.manifest.provides {
-                try RouteBridge.all[route.name]?.registerProxy(registry, .route(route.name, on: isolated.link))
+                try RouteBridge.all[route.name]?.registerProxy(registry, .route(route.name, at: isolated.endpoint))
             }
         } catch {
             return HostText("reason.threw.register", "threw in register: %@", [.plain("\(error)")])

@@ -4,50 +4,103 @@ import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit
 
-/// A module running in a process of its own, from the host's side: the process, the route
-/// link to it, and what the host registers for it (a proxy of each route it provides).
+/// A module running in a process of its own, from the host's side: its process and the route
+/// link to it, and the endpoint its proxies call through, which starts the process again on the
+/// next call after it failed — at most ``restartsAMinute`` times a minute for its own faults.
 package final class IsolatedModule: @unchecked Sendable {
-    // `process` and `end` are touched only with `lock` held.
+    // `incarnation`, `ends` and `faults` are touched only with `lock` held.
     package let name: String
     /// Its routes as keys the host's locator knows (from the generated bridges).
     let manifest: ModuleManifest
-    package let link: RouteLink
-    package let pid: Int32
     private let lock = NSLock()
-    private let process: ModuleProcess
+    private var incarnation: (process: ModuleProcess, link: RouteLink)
     private var end: ChildEnd??
+    /// When its own faults ended its process, the latest last.
+    private var faults: [ContinuousClock.Instant] = []
+    /// Whether the current process's end was counted (each call after it asks again).
+    private var endCounted = false
+    /// What its proxies call through.
+    package let endpoint: RouteEndpoint
 
     /// The route the module's process serves besides its own: start and stop.
     package static let control = "__module"
+    /// How many times a minute a module's own faults may end its process and it be started again.
+    static let restartsAMinute = 3
 
-    init(name: String, manifest: ModuleManifest, process: ModuleProcess, link: RouteLink) {
+    /// - Parameter relaunch: starts the process again and starts the module in it, or says why not.
+    init(
+        name: String, manifest: ModuleManifest, process: ModuleProcess, link: RouteLink,
+        relaunch: @escaping @Sendable () -> Result<(ModuleProcess, RouteLink), RouteCallError>
+    ) {
         self.name = name
         self.manifest = manifest
-        self.process = process
-        self.link = link
-        pid = process.pid
+        incarnation = (process, link)
+        let restarter = Restarter()
+        endpoint = RouteEndpoint(link) { failure in
+            restarter.module?.restart(after: failure, relaunch: relaunch) ?? .failure(failure)
+        }
+        restarter.module = self
     }
 
-    /// How the process ended, once it has: it is ended (its link closed, then killed after
-    /// `grace`) when it has not.
+    /// The module the endpoint restarts, held weakly: the module holds the endpoint.
+    private final class Restarter: @unchecked Sendable {
+        // Set once, in the module's initializer, before any call.
+        weak var module: IsolatedModule?
+    }
+
+    package var link: RouteLink { lock.withLock { incarnation.link } }
+    package var pid: Int32 { lock.withLock { incarnation.process.pid } }
+
+    /// How the current process ended, once it has: it is ended (its link closed, then killed
+    /// after `grace`) when it has not.
     func ended(grace: Duration = .seconds(2)) -> ChildEnd? {
         lock.withLock {
             if let end { return end }
-            let ending = process.end(grace: grace)
+            let ending = incarnation.process.end(grace: grace)
             end = .some(ending)
             return ending
         }
     }
 
-    /// The route calls sent to it so far (its start and stop not counted).
+    /// Starts the process again after `failure`, unless its own faults ended it
+    /// ``restartsAMinute`` times in the last minute (an end from outside does not count).
+    private func restart(
+        after failure: RouteCallError, relaunch: () -> Result<(ModuleProcess, RouteLink), RouteCallError>
+    ) -> Result<RouteLink, RouteCallError> {
+        let ending = ended(grace: .seconds(1))
+        let refusal: RouteCallError? = lock.withLock {
+            let now = ContinuousClock.now
+            faults.removeAll { now - $0 > .seconds(60) }
+            let ownFault = ending.map { $0.countsAgainstTheModule || $0 == .endedByHost(signal: SIGKILL) } ?? true
+            if ownFault && !endCounted { faults.append(now) }
+            endCounted = true
+            guard faults.count <= Self.restartsAMinute else {
+                return .unavailable(
+                    peer: "module '\(name)'",
+                    reason: "its process failed \(faults.count) times within a minute; it stays off for the rest of this run")
+            }
+            return nil
+        }
+        if let refusal { return .failure(refusal) }
+        switch relaunch() {
+        case .success(let (process, link)):
+            lock.withLock {
+                incarnation = (process, link)
+                end = nil
+                endCounted = false
+            }
+            return .success(link)
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// The route calls sent to its current process so far (its start and stop not counted).
     var routeCalls: [RouteCalls] {
         link.stats.summaries.filter { !$0.member.hasPrefix(Self.control + ".") }.map {
             RouteCalls(member: $0.member, count: $0.count, p50: $0.p50, p99: $0.p99)
         }
     }
-
-    /// Whether its process is gone.
-    var hasEnded: Bool { lock.withLock { end != nil } }
 
     /// The manifest of module `descriptor` with route keys of the generated bridges; or the
     /// route that cannot cross, when one it provides or requires has no bridge.

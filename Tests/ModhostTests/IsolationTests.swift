@@ -148,6 +148,30 @@ import Testing
         #expect(try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities").stdout == "1 cities: Porto (PT)\n")
     }
 
+    @Test func aModuleWhoseProcessEndedStartsAgainOnItsNextUse() throws {
+        let once = try TestEnvironment.temporaryFolder() + "/crashed"
+        let host = try world(#"{"in": "call", "how": "raise", "once": "\#(once)"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities", "3")
+        #expect(result.signal == nil)
+        #expect(
+            result.outputLines == [
+                "call 1: module 'FixtureIsolatedGeo' is unavailable: its process closed the link", "call 2: 1 cities: Porto (PT)",
+                "call 3: 1 cities: Porto (PT)",
+            ], "\(result)")
+        #expect(result.errorLines.filter { $0.contains("starting its process again") }.count == 1, "\(result)")
+        #expect(result.stderr.contains("crashed its own process in background (SIGSEGV)"), "\(result)")
+    }
+
+    @Test func aModuleThatKeepsFailingStaysOffAfterThreeRestartsInAMinute() throws {
+        let host = try world(#"{"in": "call", "how": "exit"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities", "6")
+        #expect(result.errorLines.filter { $0.contains("starting its process again") }.count == 3, "\(result)")
+        #expect(result.errorLines.filter { $0.contains("exited with status 3") }.count == 4, "\(result)")
+        let off =
+            "module 'FixtureIsolatedGeo' is unavailable: its process failed 4 times within a minute; it stays off for the rest of this run"
+        #expect(result.outputLines.suffix(2) == ["call 5: \(off)", "call 6: \(off)"], "\(result)")
+    }
+
     @Test func aModuleWhoseRouteCannotCrossIsNotIsolated() throws {
         let host = try TestHost(entries: [("FixtureMisbehaves", "")])
         let report = try host.json(Report.self, "--isolate", "FixtureMisbehaves", "modules", "--json")

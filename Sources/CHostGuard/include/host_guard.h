@@ -24,6 +24,10 @@
  * of the descriptors 0-2 that is closed, and keeps copies of them to restore. */
 void modhost_guard_install(int wake_fd);
 
+/* What a crash in a module's own code outside a call ends, as its line names it (default
+ * "the host"; "its own process" in a module's process of its own). */
+void modhost_guard_set_victim(const char *victim);
+
 /* Opens /dev/null on each of descriptors 0-2 that is closed and keeps copies of them (the first
  * call only): call it before opening anything, so that no pipe or file takes their numbers. */
 void modhost_guard_keep_standard_descriptors(void);

@@ -37,6 +37,7 @@ package final class ModuleGuard: Sendable {
         self.dataFolder = dataFolder
         self.recordsCrashes = recordsCrashes
         self.victim = victim
+        if victim != "the host" { modhost_guard_set_victim(victim) }
     }
 
     /// Runs `body`, module code of `module`, under the guard.

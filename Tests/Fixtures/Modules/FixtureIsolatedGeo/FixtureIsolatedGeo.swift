@@ -9,12 +9,15 @@ import ModuleKit
 /// - "flood": writes 1 MiB of frames nobody asked for to descriptor 3 (the host's link, which
 ///   module code can reach in its process), then answers;
 /// - "fail": throws an error with a message.
-/// `announce` is written with the process id just before it misbehaves.
+/// `announce` is written with the process id just before it misbehaves; with `once`, a path,
+/// it misbehaves only while no file is there, and leaves one as it does (a process started
+/// again then behaves).
 final class FixtureIsolatedGeo: Module {
     struct Configuration: Decodable {
         var `in`: String?
         var how: String?
         var announce: String?
+        var once: String?
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -37,6 +40,10 @@ final class FixtureIsolatedGeo: Module {
 
     static func misbehave(in place: String) throws {
         guard plan.in == place, let how = plan.how else { return }
+        if let once = plan.once {
+            guard !FileManager.default.fileExists(atPath: once) else { return }
+            _ = FileManager.default.createFile(atPath: once, contents: Data())
+        }
         if let announce = plan.announce {
             _ = FileManager.default.createFile(atPath: announce, contents: Data("\(getpid())".utf8))
         }

@@ -11,9 +11,23 @@ final class FixtureRouteUser: Module {
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
         [
-            ModuleCommand(name: "cities", summary: "List the saved cities through GeoRoute", usage: "cities") { _ in
-                let cities = try context.resolver.resolve((any GeoRoute).self).savedCities()
-                context.ui.print("\(cities.count) cities: " + cities.map { "\($0.city) (\($0.country))" }.joined(separator: ", "))
+            ModuleCommand(name: "cities", summary: "List the saved cities through GeoRoute", usage: "cities [TIMES]") { invocation in
+                let geo = try context.resolver.resolve((any GeoRoute).self)
+                // TIMES > 1: asks that many times, saying each call's error and going on.
+                guard let times = invocation.arguments.first.flatMap({ Int($0) }), times > 1 else {
+                    let cities = try geo.savedCities()
+                    context.ui.print("\(cities.count) cities: " + cities.map { "\($0.city) (\($0.country))" }.joined(separator: ", "))
+                    return
+                }
+                for time in 1...times {
+                    do {
+                        let cities = try geo.savedCities()
+                        context.ui.print(
+                            "call \(time): \(cities.count) cities: " + cities.map { "\($0.city) (\($0.country))" }.joined(separator: ", "))
+                    } catch {
+                        context.ui.print("call \(time): \(error)")
+                    }
+                }
             },
             ModuleCommand(name: "describe", summary: "Describe a decoding error", usage: "describe") { _ in
                 context.ui.print(HTTPClient.describe(DecodingError.valueNotFound(Int.self, .init(codingPath: [], debugDescription: ""))))

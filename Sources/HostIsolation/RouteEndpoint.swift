@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where the calls of a route go: the link to the process that serves it, and — for a module's
+/// own process, which may be started again — a way to get a new one once that process is gone.
+/// A proxy keeps its endpoint for ever; the link behind it changes.
+package final class RouteEndpoint: @unchecked Sendable {
+    // `current` and `restarting` are touched only with `lock` held (recursive: a restart's
+    // start may call back into this process, which may call this route again).
+    private let lock = NSRecursiveLock()
+    private var current: RouteLink
+    private var restarting = false
+    /// Makes a new link when the current one failed (given its failure), or says why not.
+    private let restart: (@Sendable (RouteCallError) -> Result<RouteLink, RouteCallError>)?
+
+    package init(_ link: RouteLink, restart: (@Sendable (RouteCallError) -> Result<RouteLink, RouteCallError>)? = nil) {
+        current = link
+        self.restart = restart
+    }
+
+    /// The link calls go over now (a failed one until the next call restarts it).
+    package var link: RouteLink { lock.withLock { current } }
+
+    /// The link to call on: the current one while it works; a new one when it failed and a
+    /// restart gives one.
+    ///
+    /// - Throws: ``RouteCallError/unavailable(peer:reason:)`` when the restart is refused or fails.
+    func usableLink() throws(RouteCallError) -> RouteLink {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let failure = current.failed, let restart else { return current }
+        guard !restarting else { throw .unavailable(peer: current.peer, reason: "it is starting again") }
+        restarting = true
+        defer { restarting = false }
+        switch restart(failure) {
+        case .success(let link):
+            current = link
+            return link
+        case .failure(let error):
+            throw error
+        }
+    }
+}
