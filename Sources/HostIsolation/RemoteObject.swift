@@ -39,11 +39,11 @@ package final class RemoteObject: Sendable {
         _ = try endpoint.usableLink().call(target, member, arguments)
     }
 
-    package func call<Value: Decodable>(_ member: String, _ arguments: RouteArguments, returning: Value.Type) throws(RouteCallError)
-        -> Value
-    {
+    package func call<Value: Decodable>(
+        _ member: String, _ arguments: RouteArguments, returning: Value.Type, waiting: RouteLink.CallWait = .limited
+    ) throws(RouteCallError) -> Value {
         let link = try endpoint.usableLink()
-        guard case .value(let bytes) = try link.call(target, member, arguments) else {
+        guard case .value(let bytes) = try link.call(target, member, arguments, waiting: waiting) else {
             throw link.violation("answered '\(member)' without a value")
         }
         return try RouteValueCoding.decode(Value.self, from: bytes)

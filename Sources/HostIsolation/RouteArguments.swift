@@ -9,10 +9,17 @@ package struct RouteArguments {
     }
 
     var slots: [Slot] = []
+    /// Open descriptors that go with the call (`SCM_RIGHTS`); the caller keeps and closes its own.
+    var descriptors: [Int32] = []
     /// The first argument that could not be written.
     var problem: String?
 
     package init() {}
+
+    /// Sends `descriptors` with the call: the other side gets its own copies.
+    package mutating func pass(_ descriptors: [Int32]) {
+        self.descriptors = descriptors
+    }
 
     package mutating func value(_ value: some Encodable) {
         do {
@@ -42,6 +49,9 @@ package struct RouteCallReader {
 
     let slots: [Slot]
     let link: RouteLink
+    /// The descriptors that came with the call, in order: the dispatcher's to use while it
+    /// runs; closed after it answers.
+    package let descriptors: [Int32]
 
     package func value<Value: Decodable>(_ index: Int, as type: Value.Type) throws(RouteCallError) -> Value {
         guard index < slots.count, case .value(let bytes) = slots[index] else {

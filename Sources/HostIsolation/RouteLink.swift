@@ -49,6 +49,8 @@ package final class RouteLink: @unchecked Sendable {
     private var served: [String: any RouteDispatching] = [:]
     private let routes: [String: @Sendable () throws -> any RouteDispatching]
     private var failure: RouteCallError?
+    /// The descriptors of the call frame just read, until it is served.
+    private var arrivedDescriptors: [Int32] = []
     private let releases = Mutex<[UInt64]>([])
     private let reported = Mutex<Set<String>>([])
     /// The calls this side sent, by member.
@@ -92,7 +94,9 @@ package final class RouteLink: @unchecked Sendable {
 
     /// Sends a call of `member` of `target` and waits for its answer, serving the other side's
     /// calls meanwhile.
-    func call(_ target: Target, _ member: String, _ arguments: RouteArguments) throws(RouteCallError) -> RouteAnswer {
+    func call(_ target: Target, _ member: String, _ arguments: RouteArguments, waiting: CallWait = .limited) throws(RouteCallError)
+        -> RouteAnswer
+    {
         if target == .dead { throw .unavailable(peer: peer, reason: "an earlier call did not return the object") }
         if let problem = arguments.problem { throw .malformed("'\(member)': \(problem)") }
         lock.lock()
@@ -115,7 +119,9 @@ package final class RouteLink: @unchecked Sendable {
             inFlight.removeLast()
             stats.record(name, ContinuousClock.now - began)
         }
-        try send(.call(id: id, target: target, member: member, slots: slots))
+        try send(RouteMessage.call(id: id, target: target, member: member, slots: slots).frame, descriptors: arguments.descriptors)
+        if waiting == .forTheAnswer { channel.setReceiveLimit(nil) }
+        defer { if waiting == .forTheAnswer { channel.setReceiveLimit(callLimit) } }
         while true {
             switch try receive() {
             case .answer(let answered, let outcome):
@@ -131,6 +137,14 @@ package final class RouteLink: @unchecked Sendable {
                 for reference in references { exported[reference] = nil }
             }
         }
+    }
+
+    /// How long a call waits for its answer.
+    package enum CallWait: Sendable {
+        /// As long as the call limit allows each frame (a route call).
+        case limited
+        /// For ever: a command of the module, which may wait for the person.
+        case forTheAnswer
     }
 
     /// Serves the other side's calls until it closes the link (`nil`) or the link fails.
@@ -167,13 +181,16 @@ package final class RouteLink: @unchecked Sendable {
     // MARK: Serving
 
     private func serve(id: UInt64, target: Target, member: String, slots: [RouteMessage.WireSlot]) throws(RouteCallError) {
+        let descriptors = arrivedDescriptors
+        arrivedDescriptors = []
+        defer { for descriptor in descriptors { Glibc.close(descriptor) } }
         let reader = RouteCallReader(
             slots: slots.map { slot in
                 switch slot {
                 case .value(let bytes): .value(bytes)
                 case .callback(let reference): .callback(reference)
                 }
-            }, link: self)
+            }, link: self, descriptors: descriptors)
         let outcome: RouteMessage.Outcome
         do {
             outcome = .answered(try dispatch(target, member, reader))
@@ -296,9 +313,9 @@ package final class RouteLink: @unchecked Sendable {
         try send(message.frame)
     }
 
-    private func send(_ frame: Frame) throws(RouteCallError) {
+    private func send(_ frame: Frame, descriptors: [Int32] = []) throws(RouteCallError) {
         do throws(WireError) {
-            try channel.send(frame)
+            try channel.send(frame, descriptors: descriptors)
         } catch {
             throw fail(.unavailable(peer: peer, reason: error == .closed ? "its process closed the link" : "\(error)"))
         }
@@ -325,7 +342,12 @@ package final class RouteLink: @unchecked Sendable {
             if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
             return nil
         }
-        for descriptor in received.descriptors { Glibc.close(descriptor) }
+        // Descriptors are taken only with a call, for its dispatcher; any other frame's are closed.
+        for descriptor in arrivedDescriptors { Glibc.close(descriptor) }
+        arrivedDescriptors = received.frame.kind == RouteMessage.Kind.call ? received.descriptors : []
+        if received.frame.kind != RouteMessage.Kind.call {
+            for descriptor in received.descriptors { Glibc.close(descriptor) }
+        }
         if received.frame.kind == ModuleProcess.Kind.ping {
             try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.frame.payload))
             return try receive(endIsFailure: endIsFailure)

@@ -91,6 +91,11 @@ extension HostRuntime {
         return .success((process, link))
     }
 
+    /// Module `name` when it runs in a process of its own.
+    package func isolatedModule(named name: String) -> IsolatedModule? {
+        read { $0.isolated[name] }
+    }
+
     /// Registers a proxy of each route `isolated` provides, then starts it in its process.
     /// - Returns: why it did not start, or `nil`.
     func startIsolated(_ isolated: IsolatedModule, context: ModuleContext, timings: inout ModuleTiming) -> HostText? {

@@ -95,6 +95,18 @@ package final class IsolatedModule: @unchecked Sendable {
         }
     }
 
+    /// Runs the module's command `words` in its process, on this process's standard input,
+    /// output and error (passed to it for the command), and waits as long as the command runs.
+    ///
+    /// - Returns: The command's exit status.
+    package func runCommand(_ words: [String]) throws(RouteCallError) -> Int32 {
+        var arguments = RouteArguments()
+        arguments.value(words)
+        arguments.pass([0, 1, 2])
+        return try RemoteObject.route(Self.control, at: endpoint).call(
+            "command", arguments, returning: Int32.self, waiting: .forTheAnswer)
+    }
+
     /// The route calls sent to its current process so far (its start and stop not counted).
     var routeCalls: [RouteCalls] {
         link.stats.summaries.filter { !$0.member.hasPrefix(Self.control + ".") }.map {

@@ -55,6 +55,38 @@ import Testing
         #expect(plain.modules.allSatisfy { $0.isolation == "none" && $0.processID == nil })
     }
 
+    @Test func aCommandOfAnIsolatedModuleRunsInItsProcessOnTheSameTerminal() throws {
+        let host = try TestHost(entries: [("Geo", "")])
+        let added = try host.run("--isolate", "Geo", "geo", "add", "--country", "FR", "--city", "Lyon")
+        #expect(added.succeeded, "\(added)")
+        #expect(added.stdout == "Saved Lyon in France.\n")
+        // The same data folder: what the isolated module saved, the in-process one reads.
+        #expect(try host.run("geo", "list").stdout == "France (FR)\n  Lyon\n")
+        let again = try host.run("--isolate", "Geo", "geo", "add", "--country", "FR", "--city", "Lyon")
+        #expect(again.status == 1)
+        #expect(again.stderr == "modhost: error: geo add: Lyon is already saved in France.\n", "\(again)")
+        let unknown = try host.run("--isolate", "Geo", "geo", "lst")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("module 'Geo' has no command 'lst'; did you mean 'list'?"), "\(unknown)")
+        // It ran in another process than the host's.
+        let isolated = try world()
+        let printed = try isolated.run("--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "cities")
+        #expect(printed.stdout.hasPrefix("Porto (PT), from process "), "\(printed)")
+    }
+
+    @Test func aCrashInACommandEndsOnlyTheModulesProcess() throws {
+        let host = try world(#"{"in": "command", "how": "raise"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "cities")
+        #expect(result.signal == nil, "\(result)")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: its process closed the link; its process ("), "\(result)")
+        #expect(result.stderr.contains("crashed (signal 11"), "\(result)")
+        #expect(
+            result.errorLines.last?.hasPrefix("modhost: error: fixtureisolatedgeo cities: module 'FixtureIsolatedGeo' is unavailable")
+                == true)
+    }
+
     @Test func isolationInModulesJSONRunsTheModuleInItsOwnProcess() throws {
         let host = try world()
         let text = try String(contentsOfFile: host.config, encoding: .utf8)

@@ -135,7 +135,7 @@ extension Builtins {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
                 return ModhostCommandLine.exitFailure
             }
-            ModuleHostServed.serve(runtime, module: name)
+            ModuleHostServed.serve(session, module: name)
             if let failure = link.serveUntilClosed() {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(failure.description)]))
                 runtime.stop()

@@ -1,3 +1,4 @@
+import Glibc
 import HostIsolation
 import HostLifecycle
 import HostModel
@@ -9,6 +10,8 @@ import Synchronization
 /// there. A call of a route the module does not provide is refused, never served.
 enum ModuleHostServed {
     private static let served = Mutex<(runtime: HostRuntime, module: String)?>(nil)
+    /// The session the module's commands run in (one, for the process's life).
+    nonisolated(unsafe) private static var session: HostSession?
 
     /// The routes the link serves: every route that can cross, and the control route.
     static let routes: [String: @Sendable () throws -> any RouteDispatching] = {
@@ -30,8 +33,10 @@ enum ModuleHostServed {
     }()
 
     /// From now on the routes are `module`'s in `runtime`.
-    static func serve(_ runtime: HostRuntime, module: String) {
-        served.withLock { $0 = (runtime, module) }
+    static func serve(_ session: HostSession, module: String) {
+        // Set once, before the link serves its first call (on this thread).
+        Self.session = session
+        served.withLock { $0 = (session.runtime, module) }
     }
 
     struct NotServed: Error, CustomStringConvertible {
@@ -61,6 +66,27 @@ enum ModuleHostServed {
             }
         }
 
-        @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? { nil }
+        /// A command runs on the main actor, as it does in the host's process.
+        @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
+            guard member == "command" else { return nil }
+            return try call.answer(Self.runCommand(module, try call.value(0, as: [String].self), on: call.descriptors))
+        }
+
+        /// Runs `words` as module `module`'s command with `descriptors` as its standard input,
+        /// output and error, put back after.
+        @MainActor static func runCommand(_ module: String, _ words: [String], on descriptors: [Int32]) throws -> Int32 {
+            guard descriptors.count == 3, let session = ModuleHostServed.session else {
+                throw NotServed(why: "a command needs the host's standard input, output and error")
+            }
+            let saved = (0..<3).map { dup(Int32($0)) }
+            for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
+            defer {
+                for (index, descriptor) in saved.enumerated() where descriptor >= 0 {
+                    dup2(descriptor, Int32(index))
+                    close(descriptor)
+                }
+            }
+            return session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import HostIsolation
 import HostLifecycle
 import HostModel
 @_spi(Host) import ModuleKit
@@ -32,6 +33,9 @@ extension Builtins {
 extension HostSession {
     func runModuleCommand(module name: String, command: String?, arguments: [String]) -> Int32 {
         defer { runtime.stop() }
+        if let entry = runtime.configuration.entry(named: name), entry.isolation == .process {
+            return runIsolatedCommand(entry, command: command, arguments: arguments)
+        }
         let entry: ModuleEntry
         let commands: [ModuleCommand]
         switch startedCommands(of: name) {
@@ -73,6 +77,26 @@ extension HostSession {
             return error.exitCode
         } catch {
             console.error("\(label) \(chosen.name): \(error)")
+            return ModhostCommandLine.exitFailure
+        }
+    }
+
+    /// A command of a module in a process of its own: run there, on this terminal, while the
+    /// host waits.
+    private func runIsolatedCommand(_ entry: ModuleEntry, command: String?, arguments: [String]) -> Int32 {
+        runtime.start()
+        guard let isolated = runtime.isolatedModule(named: entry.name),
+            runtime.modules.first(where: { $0.name == entry.name })?.state == .active
+        else {
+            if let report = runtime.modules.first(where: { $0.name == entry.name }) {
+                console.error(runtime.strings.format(.moduleInactive, entry.name, whyInactive(report)))
+            }
+            return ModhostCommandLine.exitFailure
+        }
+        do throws(RouteCallError) {
+            return try isolated.runCommand((command.map { [$0] } ?? []) + arguments)
+        } catch {
+            console.error("\(ModuleName(entry.name).commandWord) \(command ?? ""): \(error)")
             return ModhostCommandLine.exitFailure
         }
     }

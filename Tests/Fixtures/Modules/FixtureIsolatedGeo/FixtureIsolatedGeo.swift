@@ -3,7 +3,8 @@ import Foundation
 import ModuleKit
 
 /// Test module: provides GeoRoute with one city, and misbehaves where its `config` says,
-/// `{"in": "start" | "call", "how": …, "announce": PATH}`, for the tests of a module in a
+/// `{"in": "start" | "call" | "command", "how": …, "announce": PATH}` ("command": its `cities`
+/// command), for the tests of a module in a
 /// process of its own. How:
 /// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "block": waits for ever;
 /// - "flood": writes 1 MiB of frames nobody asked for to descriptor 3 (the host's link, which
@@ -36,6 +37,15 @@ final class FixtureIsolatedGeo: Module {
 
     func start(_ context: ModuleContext) throws {
         try Self.misbehave(in: "start")
+    }
+
+    func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        [
+            ModuleCommand(name: "cities", summary: "Print its cities, in its process", usage: "cities") { _ in
+                try Self.misbehave(in: "command")
+                context.ui.print("Porto (PT), from process \(getpid())")
+            }
+        ]
     }
 
     static func misbehave(in place: String) throws {
