@@ -18,6 +18,7 @@ package final class AppShell {
     /// Runs the app until the person quits or input ends.
     package func run() {
         let (runtime, auth) = (self.runtime, self.auth)
+        IsolatedScreen.install(in: runtime)
         let navigator = runtime.navigator
         // Back to Welcome or Home when someone logs in or out, not when the same person
         // renames themselves (that person stays where they are, in Settings).

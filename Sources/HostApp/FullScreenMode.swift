@@ -18,6 +18,9 @@ package enum FullScreenMode {
     }
 
     /// Enters the mode; `false` when the terminal refused (the line mode stays).
+    /// Whether the app is full screen now (a module's process of its own is told so).
+    package private(set) static var isActive = false
+
     package static func enter(_ ui: TerminalUI, strings: ModuleStrings) -> Bool {
         modhost_guard_set_screen_reset(TerminalUI.fullScreenResetSequence)
         let entered = ui.enterFullScreen(strings: { strings[StringKey($0)] }) { wait in
@@ -27,11 +30,13 @@ package enum FullScreenMode {
             modhost_guard_resume()
         }
         if !entered { modhost_guard_set_screen_reset(nil) }
+        isActive = entered
         return entered
     }
 
     package static func leave(_ ui: TerminalUI) {
         ui.leaveFullScreen()
         modhost_guard_set_screen_reset(nil)
+        isActive = false
     }
 }

@@ -151,26 +151,43 @@ extension HostRuntime {
     ///
     /// A module's first entry takes the module's position in modules.json, so an entry keeps
     /// its number whichever other modules are on or off; a module's further entries follow
-    /// the last position, in order.
+    /// the last position, in order. A module in a process of its own says its entries' titles
+    /// from there; choosing one runs its screens there (``isolatedScreens``).
     @MainActor public var homeEntries: [(number: Int, entry: HomeEntry)] {
-        let positions = read { state in Dictionary(state.reports.enumerated().map { ($1.name, $0 + 1) }) { first, _ in first } }
+        let (reports, loaded, isolated, contexts, identities) = read { state in
+            (state.reports, state.loaded, state.isolated, state.contexts, state.inspected.mapValues(\.identity))
+        }
+        let positions = Dictionary(reports.enumerated().map { ($1.name, $0 + 1) }) { first, _ in first }
         var next = positions.count + 1
-        return activeModules.flatMap { name, module, context, identity in
-            let entries = moduleGuard.run(name, .contributions, library: module.path, identity: identity) {
-                module.instance.homeEntries(context)
+        var all: [(number: Int, entry: HomeEntry)] = []
+        for report in reports where report.state == .active {
+            let name = report.name
+            let entries: [HomeEntry]
+            if let module = loaded[name], let context = contexts[name] {
+                let made = moduleGuard.run(name, .contributions, library: module.path, identity: identities[name]) {
+                    module.instance.homeEntries(context)
+                }
+                entries = made.map { entry in
+                    HomeEntry(title: entry.title) { [self] in
+                        AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
+                    }
+                }
+            } else if let module = isolated[name], let makeScreen = isolatedScreens.withLock({ $0 }) {
+                let titles = (try? module.homeTitles()) ?? []
+                entries = titles.enumerated().map { index, title in HomeEntry(title: title) { makeScreen.make(module, index) } }
+            } else {
+                continue
             }
-            return entries.enumerated().map { offset, entry in
+            for (offset, entry) in entries.enumerated() {
                 var number = positions[name] ?? next
                 if offset > 0 || positions[name] == nil {
                     number = next
                     next += 1
                 }
-                let wrapped = HomeEntry(title: entry.title) { [self] in
-                    AttributedScreen.wrap(guarded(name, .screen) { entry.open() }, module: name, runtime: self)
-                }
-                return (number, wrapped)
+                all.append((number, entry))
             }
         }
+        return all
     }
 
     private func registerHostRoutes() {

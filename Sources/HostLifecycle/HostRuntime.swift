@@ -37,6 +37,9 @@ public final class HostRuntime: Sendable {
     public let navigator: Navigator
     /// The host's own strings (the shell's screens, the UI's labels).
     public let strings: ModuleStrings
+    /// Makes the screen that runs an isolated module's Home entry in its process: the app's to
+    /// give (it knows the terminal's mode); without it, such entries are not shown.
+    package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
 
     /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
     /// (see `HostRuntime+Phases.swift`).

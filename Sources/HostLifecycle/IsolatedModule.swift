@@ -107,6 +107,21 @@ package final class IsolatedModule: @unchecked Sendable {
             "command", arguments, returning: Int32.self, waiting: .forTheAnswer)
     }
 
+    /// The titles of its Home entries, in its process's language.
+    @MainActor package func homeTitles() throws(RouteCallError) -> [String] {
+        try RemoteObject.route(Self.control, at: endpoint).call("homeEntries", RouteArguments(), returning: [String].self)
+    }
+
+    /// Runs its Home entry `index` in its process, on this process's terminal, until the
+    /// person leaves its screens; full screen when `fullScreen`.
+    @MainActor package func showScreen(_ index: Int, fullScreen: Bool) throws(RouteCallError) {
+        var arguments = RouteArguments()
+        arguments.value(index)
+        arguments.value(fullScreen)
+        arguments.pass([0, 1, 2])
+        _ = try RemoteObject.route(Self.control, at: endpoint).call("screen", arguments, returning: Bool.self, waiting: .forTheAnswer)
+    }
+
     /// The route calls sent to its current process so far (its start and stop not counted).
     var routeCalls: [RouteCalls] {
         link.stats.summaries.filter { !$0.member.hasPrefix(Self.control + ".") }.map {
@@ -148,5 +163,14 @@ struct IsolationProblem: Error {
             "reason.isolation.route",
             "cannot run in a process of its own: route '%@' cannot cross (the host carries the routes of the contracts it is built with)",
             [.plain(route)])
+    }
+}
+
+/// Makes the screen of an isolated module's Home entry (``HostRuntime/isolatedScreens``).
+package struct IsolatedScreenMaker: Sendable {
+    package let make: @MainActor @Sendable (IsolatedModule, Int) -> any Screen
+
+    package init(_ make: @escaping @MainActor @Sendable (IsolatedModule, Int) -> any Screen) {
+        self.make = make
     }
 }

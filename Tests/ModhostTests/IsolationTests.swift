@@ -87,6 +87,28 @@ import Testing
                 == true)
     }
 
+    /// The app with Geo in its own process: its Home entry comes from there, and its screens
+    /// run there on the same terminal, in the line mode and full screen, then Home again.
+    @Test func anIsolatedModulesScreensRunInItsProcessOnTheAppsTerminal() throws {
+        let host = try TestHost(entries: [("Geo", "")])
+        #expect(try host.run("geo", "add", "--country", "FR", "--city", "Lyon").succeeded)
+        // Line by line, through a pipe: each process reads only its own lines.
+        let piped = try host.run(arguments: ["--isolate", "Geo"], input: "1\n0\nq\n")
+        #expect(piped.succeeded, "\(piped)")
+        #expect(piped.stdout.contains("Places\n======\nFrance (FR)\n  · Lyon"), "\(piped)")
+        #expect(piped.stdout.hasSuffix("Goodbye.\n"), "\(piped)")
+        #expect(piped.stdout.components(separatedBy: "\nHome\n====").count == 3, "Home, Places, Home again: \(piped)")
+
+        let app = try host.app("--isolate", "Geo", rows: 24, columns: 100, fullScreen: true)
+        try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Places") }
+        app.type("1")
+        try app.waitUntil(describing: "Places, from Geo's process") { $0.isAlternate && $0.contains("Lyon") && $0.contains("Add a city") }
+        app.press(.escape)
+        try app.waitUntil(describing: "Home again") { $0.isAlternate && $0.lines.first?.contains("Home") == true && !$0.contains("Lyon") }
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+    }
+
     @Test func isolationInModulesJSONRunsTheModuleInItsOwnProcess() throws {
         let host = try world()
         let text = try String(contentsOfFile: host.config, encoding: .utf8)

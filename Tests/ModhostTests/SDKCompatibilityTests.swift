@@ -264,7 +264,7 @@ import Testing
                     .target(
                         name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", moduleKit, contracts],
                         swiftSettings: settings),
-                    .target(name: "HostApp", dependencies: ["HostLifecycle", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
+                    .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
                     .target(name: "HostProcesses", dependencies: ["CHostProcess"], swiftSettings: settings),
                     .target(
                         name: "HostCommandLine",

@@ -1,4 +1,5 @@
 import Glibc
+import HostApp
 import HostIsolation
 import HostLifecycle
 import HostModel
@@ -66,17 +67,39 @@ enum ModuleHostServed {
             }
         }
 
-        /// A command runs on the main actor, as it does in the host's process.
+        /// Commands and screens run on the main actor, as they do in the host's process.
         @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
-            guard member == "command" else { return nil }
-            return try call.answer(Self.runCommand(module, try call.value(0, as: [String].self), on: call.descriptors))
+            switch member {
+            case "command":
+                let words = try call.value(0, as: [String].self)
+                guard let session = ModuleHostServed.session else { throw NotServed(why: "the module is not there yet") }
+                return try call.answer(
+                    try Self.onTheHostsTerminal(call.descriptors) {
+                        session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
+                    })
+            case "homeEntries":
+                return try call.answer(runtime.homeEntries.map(\.entry.title))
+            case "screen":
+                let (index, fullScreen) = (try call.value(0, as: Int.self), try call.value(1, as: Bool.self))
+                let entries = runtime.homeEntries
+                guard entries.indices.contains(index) else { throw NotServed(why: "module '\(module)' has no Home entry \(index + 1)") }
+                let navigator = runtime.navigator
+                try Self.onTheHostsTerminal(call.descriptors) {
+                    let entered = fullScreen && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
+                    navigator.run(root: entries[index].entry.open())
+                    if entered { FullScreenMode.leave(navigator.ui) }
+                }
+                return try call.answer(true)
+            default:
+                return nil
+            }
         }
 
-        /// Runs `words` as module `module`'s command with `descriptors` as its standard input,
-        /// output and error, put back after.
-        @MainActor static func runCommand(_ module: String, _ words: [String], on descriptors: [Int32]) throws -> Int32 {
-            guard descriptors.count == 3, let session = ModuleHostServed.session else {
-                throw NotServed(why: "a command needs the host's standard input, output and error")
+        /// Runs `body` with `descriptors` (the host's) as this process's standard input, output
+        /// and error, put back after.
+        @MainActor static func onTheHostsTerminal<Result>(_ descriptors: [Int32], _ body: () -> Result) throws -> Result {
+            guard descriptors.count == 3 else {
+                throw NotServed(why: "a command or a screen needs the host's standard input, output and error")
             }
             let saved = (0..<3).map { dup(Int32($0)) }
             for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
@@ -86,7 +109,7 @@ enum ModuleHostServed {
                     close(descriptor)
                 }
             }
-            return session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
+            return body()
         }
     }
 }

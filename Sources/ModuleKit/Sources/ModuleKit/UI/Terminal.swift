@@ -53,9 +53,34 @@ public final class StandardTerminal: Terminal {
     }
 
     public func readLine() -> String? {
-        guard let line = Swift.readLine(strippingNewline: true) else { return nil }
+        // A terminal gives one line a read; anything else (a pipe, a file) is read a byte at a
+        // time, so that no line after this one is taken into a buffer of this process: another
+        // process given the same input next (a module's own, a child) reads it instead.
+        guard let line = isatty(STDIN_FILENO) == 1 ? Swift.readLine(strippingNewline: true) : Self.readLineUnbuffered() else {
+            return nil
+        }
         // Invalid UTF-8 arrives repaired (U+FFFD); a huge line is cut to a size screens handle.
         return line.count > Self.maximumLineLength ? String(line.prefix(Self.maximumLineLength)) : line
+    }
+
+    /// The next line of standard input, read up to its newline and no further; `nil` at the
+    /// end of input before any byte.
+    static func readLineUnbuffered() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var readAny = false
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { break }
+            readAny = true
+            if byte == UInt8(ascii: "\n") { break }
+            // What a long line has past what is kept is read, not kept.
+            if bytes.count < maximumLineLength * 4 { bytes.append(byte) }
+        }
+        guard readAny else { return nil }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public func readSecret() -> String? {
