@@ -27,7 +27,7 @@ extension HostRuntime {
         }
         let holder = IsolatedHolder()
         let spawn: @Sendable () -> Result<(ModuleProcess, RouteLink), HostTextError> = { [self] in
-            spawnProcess(entry, manifest: manifest, offered: offered, holder: holder)
+            spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor, holder: holder)
         }
         let first: (ModuleProcess, RouteLink)
         switch spawn() {
@@ -60,7 +60,7 @@ extension HostRuntime {
 
     /// One process of module `entry`: started, greeted, and its link made.
     private func spawnProcess(
-        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], holder: IsolatedHolder
+        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32, holder: IsolatedHolder
     ) -> Result<(ModuleProcess, RouteLink), HostTextError> {
         let hello = Hello(
             hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
@@ -68,7 +68,7 @@ extension HostRuntime {
         do throws(ModuleProcess.StartError) {
             process = try ModuleProcess(
                 .host(options.moduleHostOptions + [Self.moduleHostCommand, entry.name] + offered), hello: hello,
-                helloLimit: entry.timeout)
+                passing: [library], helloLimit: entry.timeout)
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
         }
@@ -89,6 +89,11 @@ extension HostRuntime {
             },
             onProblem: { [logger] line in logger.warn(line) })
         return .success((process, link))
+    }
+
+    /// The open file of module `name`'s library, as it was checked (after planning).
+    package func checkedLibrary(of name: String) -> Int32? {
+        read { $0.inspected[name]?.file.descriptor }
     }
 
     /// Module `name` when it runs in a process of its own.

@@ -17,14 +17,15 @@ import Testing
         )
     }
 
-    func start(_ module: String = "Geo", data: String? = nil) throws(ModuleProcess.StartError) -> ModuleProcess {
+    func start(_ module: String = "Geo", data: String? = nil, passing: [Int32] = []) throws(ModuleProcess.StartError) -> ModuleProcess {
         let folder = data ?? (NSTemporaryDirectory() + "module-process-" + UUID().uuidString)
         let path: String
         do { path = try config(module) } catch { throw .notStarted("\(error)") }
         var environment = ProcessInfo.processInfo.environment
         environment["MODHOST_DATA_DIR"] = folder
         return try ModuleProcess(
-            .command([TestEnvironment.modhost, "--config", path, "__module-host", module]), hello: mine, environment: environment)
+            .command([TestEnvironment.modhost, "--config", path, "__module-host", module]), hello: mine, passing: passing,
+            environment: environment)
     }
 
     @Test func theModulesProcessSaysHelloAnswersPingsAndEndsWhenTheLinkCloses() throws {
@@ -43,6 +44,28 @@ import Testing
         let end = process.end()
         #expect(end == .killedFromOutside(signal: SIGKILL))
         #expect(end?.countsAgainstTheModule == false)
+    }
+
+    /// What the child loads is the file the host checked: given the host's open file of Geo's
+    /// library it starts; given another file (as if the library had been replaced between the
+    /// two checks), it opens nothing and says why.
+    @Test func theChildLoadsOnlyTheFileTheHostChecked() throws {
+        let geo = open(TestEnvironment.library("Geo"), O_RDONLY | O_CLOEXEC)
+        let other = open(TestEnvironment.library("FixtureRouteUser"), O_RDONLY | O_CLOEXEC)
+        defer {
+            close(geo)
+            close(other)
+        }
+        let same = try start(passing: [geo])
+        try same.ping()
+        #expect(same.end() == .exited(0))
+        #expect {
+            _ = try start(passing: [other])
+        } throws: { error in
+            guard case .failed(let reason, let end) = error as? ModuleProcess.StartError else { return false }
+            return reason == "its library is not the file the host checked: it was replaced or changed in between; not opened"
+                && end == .exited(1)
+        }
     }
 
     @Test func aModuleThatIsNotThereIsRefusedWithItsReason() throws {

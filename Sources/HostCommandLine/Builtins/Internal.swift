@@ -95,6 +95,21 @@ extension Builtins {
                 routes: ModuleHostServed.routes)
         }()
 
+        /// Why the library this process checked is not the file the host checked (`host`, passed
+        /// with its hello), or `nil` when it is. Without a file from the host (a test's own
+        /// hello), this process's checks stand alone.
+        static func sameFile(_ host: Int32?, _ mine: Int32?) -> String? {
+            guard let host else { return nil }
+            guard let mine else { return "its library was not found or did not pass the checks in its process" }
+            var theirs = stat()
+            var ours = stat()
+            guard fstat(host, &theirs) == 0, fstat(mine, &ours) == 0 else { return "its library cannot be compared with the host's" }
+            let same =
+                theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino && theirs.st_size == ours.st_size
+                && theirs.st_mtim.tv_sec == ours.st_mtim.tv_sec && theirs.st_mtim.tv_nsec == ours.st_mtim.tv_nsec
+            return same ? nil : "its library is not the file the host checked: it was replaced or changed in between; not opened"
+        }
+
         func configure(_ options: inout RuntimeOptions) {
             options.only = [name]
             options.enable.append(name)
@@ -113,24 +128,34 @@ extension Builtins {
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }
             let runtime = session.runtime
-            runtime.prepare()
-            guard let report = runtime.modules.first(where: { ModuleName($0.name) == ModuleName(name) }), report.state != .failed,
-                report.state != .disabled
-            else {
-                let reason = runtime.modules.first { ModuleName($0.name) == ModuleName(name) }?.reason ?? "no module '\(name)'"
-                try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(reason.utf8)))
-                return ModhostCommandLine.exitFailure
-            }
             let mine = Hello(
                 hostVersion: HostRuntime.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
             do throws(WireError) {
+                // The host's hello first: it carries the library file the host checked.
                 guard let first = try channel.receive() else { return ModhostCommandLine.exitSuccess }
+                defer { for descriptor in first.descriptors { close(descriptor) } }
                 let theirs = try Hello(first.frame)
-                try channel.send(mine.frame)
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {
-                    session.console.error(HostText("", "the host's hello does not agree: %@", [.plain(why)]))
+                    try? channel.send(
+                        Frame(kind: ModuleProcess.Kind.failure, payload: Array("the host's hello does not agree: \(why)".utf8)))
                     return ModhostCommandLine.exitFailure
                 }
+                // Checked here as the host checks, and nothing opened before this file is known to be
+                // the one the host checked.
+                runtime.planOnly()
+                if let problem = Self.sameFile(first.descriptors.first, runtime.checkedLibrary(of: name)) {
+                    try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(problem.utf8)))
+                    return ModhostCommandLine.exitFailure
+                }
+                runtime.prepare()
+                guard let report = runtime.modules.first(where: { ModuleName($0.name) == ModuleName(name) }), report.state != .failed,
+                    report.state != .disabled
+                else {
+                    let reason = runtime.modules.first { ModuleName($0.name) == ModuleName(name) }?.reason ?? "no module '\(name)'"
+                    try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(reason.utf8)))
+                    return ModhostCommandLine.exitFailure
+                }
+                try channel.send(mine.frame)
             } catch {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
                 return ModhostCommandLine.exitFailure

@@ -35,11 +35,14 @@ package final class ModuleProcess {
         case mismatch(String)
     }
 
-    /// Starts `program` (the running `modhost` in its module-host mode), says `hello` and reads
+    /// Starts `program` (the running `modhost` in its module-host mode), says `hello` (with
+    /// `descriptors`: the library file the host checked, which the child compares with what it
+    /// checks before it opens anything) and reads
     /// the child's, waiting at most `helloLimit` for it (the child opens the module's library
     /// first: a constructor that never returns must not hold the host).
     package init(
-        _ program: ChildCommand.Program, hello mine: Hello, environment: [String: String]? = nil, helloLimit: Duration = .seconds(10)
+        _ program: ChildCommand.Program, hello mine: Hello, passing descriptors: [Int32] = [], environment: [String: String]? = nil,
+        helloLimit: Duration = .seconds(10)
     ) throws(StartError) {
         let (host, child): (FrameChannel, Int32)
         do throws(WireError) {
@@ -56,7 +59,7 @@ package final class ModuleProcess {
         channel = host
         host.setReceiveLimit(helloLimit)
         do {
-            try host.send(mine.frame)
+            try host.send(mine.frame, descriptors: descriptors)
             guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: Self.reap(pid)) }
             Self.close(first.descriptors)
             if first.frame.kind == Kind.failure {
