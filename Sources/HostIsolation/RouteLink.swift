@@ -169,6 +169,27 @@ package final class RouteLink: @unchecked Sendable {
         return failure
     }
 
+    /// Watches, on a thread of its own, for the other side's end while nobody calls: a process
+    /// that ends between calls (killed from outside while the app waits at Home) is named as it
+    /// ends, not at the next call. The thread ends with the link.
+    package func watchForEnd() {
+        let descriptor = channel.descriptor
+        Thread.detachNewThread { [self] in
+            // POLLRDHUP (0x2000, a GNU name Glibc does not export to Swift): the peer closed its end.
+            var watched = pollfd(fd: descriptor, events: 0x2000, revents: 0)
+            while true {
+                let ready = poll(&watched, 1, -1)
+                if ready < 0 && errno == EINTR { continue }
+                break
+            }
+            // A call under way holds the lock and meets the end itself; then this finds it failed.
+            lock.withLock {
+                guard failure == nil else { return }
+                _ = fail(.unavailable(peer: peer, reason: "its process ended while it was not called"))
+            }
+        }
+    }
+
     /// Ends the link from this side: the other side reads its end.
     package func close() {
         lock.withLock {

@@ -88,6 +88,7 @@ extension HostRuntime {
                 logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
             },
             onProblem: { [logger] line in logger.warn(line) })
+        link.watchForEnd()
         return .success((process, link))
     }
 

@@ -109,6 +109,41 @@ import Testing
         #expect(try app.waitForExit().succeeded)
     }
 
+    /// The process ids of `parent`'s children running `modhost __module-host`.
+    static func moduleProcesses(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return status.contains("\nPPid:\t\(parent)\n") && command.contains("__module-host")
+        }
+    }
+
+    @Test func aKillFromOutsideWhileTheAppWaitsAtHomeIsNamedThenTheModuleIsUsedAgain() throws {
+        let host = try TestHost(entries: [("Geo", "")])
+        #expect(try host.run("geo", "add", "--country", "FR", "--city", "Lyon").succeeded)
+        let app = try host.start(arguments: ["--isolate", "Geo"])
+        try app.waitForOutput(containing: "Which one?")
+        let children = Self.moduleProcesses(of: app.processIdentifier)
+        try #require(children.count == 1, "\(children)")
+        kill(children[0], SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(60)
+        let said =
+            "module 'Geo' is unavailable: its process ended while it was not called; its process (\(children[0])) was ended from outside"
+        while !app.stderr.contains(said) {
+            guard ContinuousClock.now < deadline else { Issue.record("not named: \(app.stderr)"); return }
+            usleep(10_000)
+        }
+        // Places again: its process starts again, and the city is there.
+        app.write("1\n0\nq\n")
+        app.closeInput()
+        let result = try app.wait()
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stdout.contains("France (FR)\n  · Lyon"), "\(result)")
+        #expect(result.stderr.contains("this does not count against it"))
+        #expect(result.stderr.contains("starting its process again"))
+    }
+
     @Test func isolationInModulesJSONRunsTheModuleInItsOwnProcess() throws {
         let host = try world()
         let text = try String(contentsOfFile: host.config, encoding: .utf8)
