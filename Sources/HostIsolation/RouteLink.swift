@@ -311,7 +311,10 @@ package final class RouteLink: @unchecked Sendable {
     /// failure was told when it happened.
     func report(_ error: RouteCallError, calling member: String) {
         if case .unavailable = error { return }
-        let line = "\(peer): '\(member)': \(error)"
+        var line = "\(peer): '\(member)': \(error)"
+        if case .notCarried(let carried) = error {
+            line = "'\(carried)' does not cross between processes (it is marked in-process only): the call was not made"
+        }
         guard reported.withLock({ $0.insert(line).inserted }) else { return }
         onProblem(line)
     }
