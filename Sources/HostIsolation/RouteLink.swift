@@ -231,36 +231,51 @@ package final class RouteLink: @unchecked Sendable {
         let why: String
     }
 
-    private func dispatch(_ target: Target, _ member: String, _ reader: RouteCallReader) throws -> RouteAnswer {
-        let dispatcher: any RouteDispatching
+    /// What a call is made on, found with the lock held.
+    private enum Callee {
+        case dispatcher(any RouteDispatching)
+        case callback(onMainActor: Bool, RemoteCallback.Body)
+    }
+
+    private func callee(of target: Target) throws -> Callee {
         switch target {
         case .route(let name):
-            if let known = served[name] {
-                dispatcher = known
-            } else if let make = routes[name] {
-                dispatcher = try make()
-                served[name] = dispatcher
-            } else {
-                throw Refusal(why: "no route '\(name)' is served here")
-            }
+            if let known = served[name] { return .dispatcher(known) }
+            guard let make = routes[name] else { throw Refusal(why: "no route '\(name)' is served here") }
+            let made = try make()
+            served[name] = made
+            return .dispatcher(made)
         case .object(let reference):
             switch exported[reference] {
-            case .object(let object)?: dispatcher = object
-            case .callback(let onMainActor, let body)?:
-                if onMainActor && !Thread.isMainThread { throw Refusal(why: "a main-actor callback was called off the main thread") }
-                try body(reader)
-                return .void
+            case .object(let object)?: return .dispatcher(object)
+            case .callback(let onMainActor, let body)?: return .callback(onMainActor: onMainActor, body)
             case nil: throw Refusal(why: "no object \(reference) is held here (released, or never sent)")
             }
         case .dead:
             throw Refusal(why: "a call to an object that never arrived")
         }
-        if let answer = try dispatcher.dispatch(member, reader) { return answer }
-        guard Thread.isMainThread else { throw Refusal(why: "'\(member)' runs on the main actor, and was called off the main thread") }
-        guard let answer = try MainActor.assumeIsolated({ try dispatcher.dispatchOnMainActor(member, reader) }) else {
-            throw Refusal(why: "'\(target.name)' has no member '\(member)'")
+    }
+
+    /// Makes the call with the lock let go once (the caller holds it): another thread of this
+    /// process that calls the other side meanwhile — a module's background work the call waits
+    /// for — sends its call and reads its answer itself, as the other side is waiting for ours.
+    private func dispatch(_ target: Target, _ member: String, _ reader: RouteCallReader) throws -> RouteAnswer {
+        let found = try callee(of: target)
+        lock.unlock()
+        defer { lock.lock() }
+        switch found {
+        case .callback(let onMainActor, let body):
+            if onMainActor && !Thread.isMainThread { throw Refusal(why: "a main-actor callback was called off the main thread") }
+            try body(reader)
+            return .void
+        case .dispatcher(let dispatcher):
+            if let answer = try dispatcher.dispatch(member, reader) { return answer }
+            guard Thread.isMainThread else { throw Refusal(why: "'\(member)' runs on the main actor, and was called off the main thread") }
+            guard let answer = try MainActor.assumeIsolated({ try dispatcher.dispatchOnMainActor(member, reader) }) else {
+                throw Refusal(why: "'\(target.name)' has no member '\(member)'")
+            }
+            return answer
         }
-        return answer
     }
 
     /// `1 s`, `0.2 s`.

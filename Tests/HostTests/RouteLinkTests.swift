@@ -139,6 +139,35 @@ import Testing
         _ = pair.close()
     }
 
+    @Test func aCallMadeBackFromAnotherThreadWhileOneWaitsIsServed() throws {
+        // The served GeoRoute asks the host's version on a thread of its own and waits for it:
+        // a module's background work that the call waits for.
+        let holder = Recorder<RouteLink>()
+        let pair = try Pair(
+            callerRoutes: ["HostInfoRoute": { HostInfoRouteDispatcher(target: Host()) }],
+            servedRoutes: [
+                "GeoRoute": {
+                    let link = holder.all.first
+                    return GeoRouteDispatcher(
+                        target: Cities(askBack: {
+                            guard let link else { return "no link" }
+                            let answer = Recorder<String>()
+                            let done = DispatchSemaphore(value: 0)
+                            Thread.detachNewThread {
+                                answer.add(HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion)
+                                done.signal()
+                            }
+                            done.wait()
+                            return answer.all.first ?? "none"
+                        }))
+                }
+            ])
+        holder.add(pair.serving)
+        let cities = try GeoRouteProxy(.route("GeoRoute", on: pair.caller)).savedCities()
+        #expect(cities.map(\.countryName) == ["9.9.9"])
+        _ = pair.close()
+    }
+
     /// Calls back each callback it is sent with one word.
     struct CallsBack: RouteDispatching {
         func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {

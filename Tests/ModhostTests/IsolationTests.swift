@@ -74,6 +74,21 @@ import Testing
         #expect(printed.stdout.hasPrefix("Porto (PT), from process "), "\(printed)")
     }
 
+    /// Photos' search waits for work on threads of its own, which read its settings from the
+    /// host while the host waits for the command: served all the same.
+    @Test func photosSearchRunsInItsOwnProcess() throws {
+        let host = try TestHost(entries: [("Photos", #""config": {"source": "catalog"}"#), ("Geo", ""), ("Settings", "")])
+        let inProcess = try host.run("photos", "search", "cat", "--per-page", "3")
+        let isolated = try host.run("--isolate", "Photos", "photos", "search", "cat", "--per-page", "3")
+        #expect(isolated.succeeded, "\(isolated)")
+        #expect(isolated.stdout == inProcess.stdout, "\(isolated)")
+        #expect(isolated.stdout.hasPrefix("Page 1 of 1 (3 photos)"), "\(isolated)")
+        #expect(
+            isolated.stderr
+                == "modhost: warn: 'SettingsRoute.register(_:module:)' does not cross between processes (it is marked in-process only): the call was not made\n"
+        )
+    }
+
     @Test func aCrashInACommandEndsOnlyTheModulesProcess() throws {
         let host = try world(#"{"in": "command", "how": "raise"}"#)
         let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "cities")

@@ -75,7 +75,9 @@ enum ModuleHostServed {
                 guard let session = ModuleHostServed.session else { throw NotServed(why: "the module is not there yet") }
                 return try call.answer(
                     try Self.onTheHostsTerminal(call.descriptors) {
-                        session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
+                        words == [HostSession.helpWord]
+                            ? session.moduleHelp(module)
+                            : session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
                     })
             case "homeEntries":
                 return try call.answer(runtime.homeEntries.map(\.entry.title))

@@ -81,6 +81,9 @@ extension HostSession {
         }
     }
 
+    /// What asks a module's own process for the module's help, in place of a command.
+    static let helpWord = "--help"
+
     /// A command of a module in a process of its own: run there, on this terminal, while the
     /// host waits.
     private func runIsolatedCommand(_ entry: ModuleEntry, command: String?, arguments: [String]) -> Int32 {
@@ -104,6 +107,10 @@ extension HostSession {
     /// `modhost <module> --help`: the module's commands (the module is started to ask it).
     func moduleHelp(_ name: String) -> Int32 {
         defer { runtime.stop() }
+        // A module in a process of its own lists its commands from there.
+        if let entry = runtime.configuration.entry(named: name), entry.isolation == .process {
+            return runIsolatedCommand(entry, command: Self.helpWord, arguments: [])
+        }
         switch startedCommands(of: name) {
         case .failure(let status): return status.code
         case .success(let (entry, commands)):
