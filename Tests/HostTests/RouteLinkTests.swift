@@ -117,55 +117,40 @@ import Testing
         _ = pair.close()
     }
 
-    @Test func aCallMadeBackWhileOneWaitsIsServed() throws {
-        // The caller serves HostInfoRoute; the served GeoRoute asks it for the host's version
-        // while the caller waits for savedCities' answer.
+    /// The countries of the cities a served GeoRoute answers when it asks the caller's
+    /// HostInfoRoute for the host's version with `ask`, while the caller waits for its answer.
+    func citiesAskingBack(_ ask: @escaping @Sendable (RouteLink) -> String) throws -> [String] {
         let holder = Recorder<RouteLink>()
         let pair = try Pair(
             callerRoutes: ["HostInfoRoute": { HostInfoRouteDispatcher(target: Host()) }],
             servedRoutes: [
                 "GeoRoute": {
                     let link = holder.all.first
-                    return GeoRouteDispatcher(
-                        target: Cities(askBack: {
-                            guard let link else { return "no link" }
-                            return HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion
-                        }))
+                    return GeoRouteDispatcher(target: Cities(askBack: { link.map(ask) ?? "no link" }))
                 }
             ])
         holder.add(pair.serving)
-        let cities = try GeoRouteProxy(.route("GeoRoute", on: pair.caller)).savedCities()
-        #expect(cities.map(\.countryName) == ["9.9.9"])
-        _ = pair.close()
+        defer { _ = pair.close() }
+        return try GeoRouteProxy(.route("GeoRoute", on: pair.caller)).savedCities().map(\.countryName)
+    }
+
+    @Test func aCallMadeBackWhileOneWaitsIsServed() throws {
+        #expect(try citiesAskingBack { link in HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion } == ["9.9.9"])
     }
 
     @Test func aCallMadeBackFromAnotherThreadWhileOneWaitsIsServed() throws {
-        // The served GeoRoute asks the host's version on a thread of its own and waits for it:
-        // a module's background work that the call waits for.
-        let holder = Recorder<RouteLink>()
-        let pair = try Pair(
-            callerRoutes: ["HostInfoRoute": { HostInfoRouteDispatcher(target: Host()) }],
-            servedRoutes: [
-                "GeoRoute": {
-                    let link = holder.all.first
-                    return GeoRouteDispatcher(
-                        target: Cities(askBack: {
-                            guard let link else { return "no link" }
-                            let answer = Recorder<String>()
-                            let done = DispatchSemaphore(value: 0)
-                            Thread.detachNewThread {
-                                answer.add(HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion)
-                                done.signal()
-                            }
-                            done.wait()
-                            return answer.all.first ?? "none"
-                        }))
-                }
-            ])
-        holder.add(pair.serving)
-        let cities = try GeoRouteProxy(.route("GeoRoute", on: pair.caller)).savedCities()
-        #expect(cities.map(\.countryName) == ["9.9.9"])
-        _ = pair.close()
+        // On a thread of its own, waited for: a module's background work that the call waits for.
+        let countries = try citiesAskingBack { link in
+            let answer = Recorder<String>()
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                answer.add(HostInfoRouteProxy(.route("HostInfoRoute", on: link)).hostVersion)
+                done.signal()
+            }
+            done.wait()
+            return answer.all.first ?? "none"
+        }
+        #expect(countries == ["9.9.9"])
     }
 
     /// Calls back each callback it is sent with one word.
