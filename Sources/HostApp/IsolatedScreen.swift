@@ -5,7 +5,7 @@ import HostLifecycle
 /// A Home entry of a module in a process of its own: choosing it hands the terminal to that
 /// process, which runs the entry's screens until the person leaves them, while the app waits;
 /// then Home again. Full screen when the app is (the app steps out of the mode while the
-/// module's process holds it, and takes it back after).
+/// module's process holds it, and takes it back after). A quit there quits the app.
 @MainActor
 final class IsolatedScreen: Screen {
     let module: IsolatedModule
@@ -22,11 +22,13 @@ final class IsolatedScreen: Screen {
         let fullScreen = FullScreenMode.isActive
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?
+        var quit = false
         do throws(RouteCallError) {
-            try module.showScreen(index, fullScreen: fullScreen)
+            quit = try module.showScreen(index, fullScreen: fullScreen)
         } catch {
             failure = "\(error)"
         }
+        if quit { return .quit }
         if fullScreen { _ = FullScreenMode.enter(ui, strings: runtime.strings) }
         // Said where the person looks: above the next screen.
         if let failure { ui.error(failure) }

@@ -114,12 +114,13 @@ package final class IsolatedModule: @unchecked Sendable {
 
     /// Runs its Home entry `index` in its process, on this process's terminal, until the
     /// person leaves its screens; full screen when `fullScreen`.
-    @MainActor package func showScreen(_ index: Int, fullScreen: Bool) throws(RouteCallError) {
+    /// - Returns: Whether the person quit the app there.
+    @MainActor package func showScreen(_ index: Int, fullScreen: Bool) throws(RouteCallError) -> Bool {
         var arguments = RouteArguments()
         arguments.value(index)
         arguments.value(fullScreen)
         arguments.pass([0, 1, 2])
-        _ = try RemoteObject.route(Self.control, at: endpoint).call("screen", arguments, returning: Bool.self, waiting: .forTheAnswer)
+        return try RemoteObject.route(Self.control, at: endpoint).call("screen", arguments, returning: Bool.self, waiting: .forTheAnswer)
     }
 
     /// The route calls sent to its current process so far (its start and stop not counted).

@@ -113,6 +113,11 @@ import Testing
         #expect(piped.stdout.contains("Places\n======\nFrance (FR)\n  · Lyon"), "\(piped)")
         #expect(piped.stdout.hasSuffix("Goodbye.\n"), "\(piped)")
         #expect(piped.stdout.components(separatedBy: "\nHome\n====").count == 3, "Home, Places, Home again: \(piped)")
+        // A quit in the module's screens quits the app.
+        let quit = try host.run(arguments: ["--isolate", "Geo"], input: "1\nq\n")
+        #expect(quit.succeeded, "\(quit)")
+        #expect(quit.stdout.components(separatedBy: "\nHome\n====").count == 2, "Home once, then Places: \(quit)")
+        #expect(quit.stdout.hasSuffix("Which one? Goodbye.\n"), "\(quit)")
 
         let app = try host.app("--isolate", "Geo", rows: 24, columns: 100, fullScreen: true)
         try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Places") }

@@ -86,12 +86,15 @@ enum ModuleHostServed {
                 let entries = runtime.homeEntries
                 guard entries.indices.contains(index) else { throw NotServed(why: "module '\(module)' has no Home entry \(index + 1)") }
                 let navigator = runtime.navigator
-                try Self.onTheHostsTerminal(call.descriptors) {
+                let quit = try Self.onTheHostsTerminal(call.descriptors) {
                     let entered = fullScreen && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
-                    navigator.run(root: entries[index].entry.open())
+                    let watched = QuitWatch(entries[index].entry.open())
+                    navigator.run(root: watched)
                     if entered { FullScreenMode.leave(navigator.ui) }
+                    return watched.quit.value
                 }
-                return try call.answer(true)
+                // Whether the person quit the app there, not only left the module's screens.
+                return try call.answer(quit)
             default:
                 return nil
             }
@@ -112,6 +115,39 @@ enum ModuleHostServed {
                 }
             }
             return body()
+        }
+    }
+}
+
+/// A screen of a module's own process, and every screen it leads to, watched for the person
+/// quitting: the app that handed its terminal over quits too.
+@MainActor
+final class QuitWatch: Screen {
+    final class Flag {
+        var value = false
+    }
+
+    let screen: any Screen
+    let quit: Flag
+
+    init(_ screen: any Screen, quit: Flag = Flag()) {
+        self.screen = screen
+        self.quit = quit
+    }
+
+    var title: String? { screen.title }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        let next = screen.show(ui)
+        switch next {
+        case .push(let pushed): return .push(QuitWatch(pushed, quit: quit))
+        case .replace(let replacing): return .replace(QuitWatch(replacing, quit: quit))
+        case .replaceRoot(let root): return .replaceRoot(QuitWatch(root, quit: quit))
+        case .quit:
+            quit.value = true
+            return .quit
+        case .pop, .stay: return next
+        @unknown default: return next
         }
     }
 }
