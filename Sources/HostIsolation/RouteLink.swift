@@ -139,14 +139,6 @@ package final class RouteLink: @unchecked Sendable {
         }
     }
 
-    /// How long a call waits for its answer.
-    package enum CallWait: Sendable {
-        /// As long as the call limit allows each frame (a route call).
-        case limited
-        /// For ever: a command of the module, which may wait for the person.
-        case forTheAnswer
-    }
-
     /// Serves the other side's calls until it closes the link (`nil`) or the link fails.
     package func serveUntilClosed() -> RouteCallError? {
         lock.lock()
@@ -276,18 +268,6 @@ package final class RouteLink: @unchecked Sendable {
             }
             return answer
         }
-    }
-
-    /// `1 s`, `0.2 s`.
-    static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-
-    /// An error's message as its type tells it to people.
-    static func message(of error: any Error) -> String {
-        if let described = (error as? any LocalizedError)?.errorDescription { return described }
-        return String(describing: error)
     }
 
     // MARK: Objects and callbacks

@@ -1,0 +1,25 @@
+import Foundation
+
+// The words of a route link that need none of its state: how long a call waits, and how a
+// limit and an error read in its messages.
+extension RouteLink {
+    /// How long a call waits for its answer.
+    package enum CallWait: Sendable {
+        /// As long as the call limit allows each frame (a route call).
+        case limited
+        /// For ever: a command of the module, which may wait for the person.
+        case forTheAnswer
+    }
+
+    /// `1 s`, `0.2 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// An error's message as its type tells it to people.
+    static func message(of error: any Error) -> String {
+        if let described = (error as? any LocalizedError)?.errorDescription { return described }
+        return String(describing: error)
+    }
+}
