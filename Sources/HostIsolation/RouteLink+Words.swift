@@ -22,4 +22,17 @@ extension RouteLink {
         if let described = (error as? any LocalizedError)?.errorDescription { return described }
         return String(describing: error)
     }
+
+    /// Text the other process wrote (an error's message, a refusal), as this side may show it:
+    /// every control character, a line's end included, shown as `?`, and at most 2 000
+    /// characters, so that it can neither move the cursor nor forge a line of a report.
+    static func shown(_ text: String) -> String {
+        var shown = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.prefix(2_000).map { scalar in
+                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+                }))
+        if text.unicodeScalars.count > 2_000 { shown += "…" }
+        return shown
+    }
 }

@@ -58,17 +58,23 @@ package final class RouteLink: @unchecked Sendable {
     /// The calls under way, innermost last, for the message of one that takes too long.
     private var inFlight: [String] = []
     private let callLimit: Duration?
+    private let answersPings: Bool
+    /// When the answer of the innermost call under way is due (`nil`: none, or no limit).
+    private var deadline: ContinuousClock.Instant?
     private let onFailure: @Sendable (RouteCallError) -> Void
     private let onProblem: @Sendable (String) -> Void
 
     /// - Parameters:
     ///   - routes: the routes this side serves, each made on the first call to it.
-    ///   - callLimit: how long the other side may take to send each frame of an answer.
+    ///   - callLimit: how long the other side may take to answer a call (the time this side
+    ///     spends serving the calls it makes back not counted), and to take what is sent.
+    ///   - answersPings: whether the other side may ask this one whether it is alive (a
+    ///     module's process answers the host's; the host takes no ping from a module).
     ///   - onFailure: told once, when the link fails.
     ///   - onProblem: told each distinct problem of a call that cannot throw (one line).
     package init(
         channel: FrameChannel, peer: String, routes: [String: @Sendable () throws -> any RouteDispatching] = [:],
-        callLimit: Duration? = nil, onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in },
+        callLimit: Duration? = nil, answersPings: Bool = false, onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in },
         onProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.channel = channel
@@ -77,7 +83,9 @@ package final class RouteLink: @unchecked Sendable {
         self.onFailure = onFailure
         self.onProblem = onProblem
         self.callLimit = callLimit
+        self.answersPings = answersPings
         channel.setReceiveLimit(callLimit)
+        channel.setSendLimit(callLimit)
     }
 
     /// Why the link failed, once it has.
@@ -112,7 +120,9 @@ package final class RouteLink: @unchecked Sendable {
             case .callback(let onMainActor, let body): slots.append(.callback(exportHeld(.callback(onMainActor: onMainActor, body))))
             }
         }
-        let name = "\(target.name).\(member)"
+        // By route and member; objects and callbacks together, so that their numbers do not
+        // make a name each.
+        let name = if case .route(let route) = target { "\(route).\(member)" } else { "a returned object or callback.\(member)" }
         let began = ContinuousClock.now
         inFlight.append(name)
         defer {
@@ -120,19 +130,24 @@ package final class RouteLink: @unchecked Sendable {
             stats.record(name, ContinuousClock.now - began)
         }
         try send(RouteMessage.call(id: id, target: target, member: member, slots: slots).frame, descriptors: arguments.descriptors)
-        if waiting == .forTheAnswer { channel.setReceiveLimit(nil) }
-        defer { if waiting == .forTheAnswer { channel.setReceiveLimit(callLimit) } }
+        // The other side has the call limit to answer, from now and again after each call of
+        // its that this side served meanwhile (that time was this side's).
+        let outer = deadline
+        defer { deadline = outer }
+        let limit = waiting == .forTheAnswer ? nil : callLimit
+        deadline = limit.map { ContinuousClock.now + $0 }
         while true {
             switch try receive() {
             case .answer(let answered, let outcome):
                 guard answered == id else { throw fail(violation("answered call \(answered), which it was not asked")) }
                 switch outcome {
                 case .answered(let answer): return answer
-                case .thrown(let type, let message): throw .thrown(type: type, message: message)
-                case .refused(let why): throw .malformed("\(peer) refused '\(target.name).\(member)': \(why)")
+                case .thrown(let type, let message): throw .thrown(type: Self.shown(type), message: Self.shown(message))
+                case .refused(let why): throw .malformed("\(peer) refused '\(target.name).\(member)': \(Self.shown(why))")
                 }
             case .call(let id, let target, let member, let slots):
                 try serve(id: id, target: target, member: member, slots: slots)
+                deadline = limit.map { ContinuousClock.now + $0 }
             case .release(let references):
                 for reference in references { exported[reference] = nil }
             }
@@ -248,13 +263,17 @@ package final class RouteLink: @unchecked Sendable {
         }
     }
 
-    /// Makes the call with the lock let go once (the caller holds it): another thread of this
-    /// process that calls the other side meanwhile — a module's background work the call waits
-    /// for — sends its call and reads its answer itself, as the other side is waiting for ours.
+    /// Makes the call, with the lock let go while it runs when this thread serves from its loop
+    /// (the caller holds it): another thread of this process that calls the other side
+    /// meanwhile — a module's background work the call waits for — sends its call and reads
+    /// its answer itself, as the other side is waiting for ours.
     private func dispatch(_ target: Target, _ member: String, _ reader: RouteCallReader) throws -> RouteAnswer {
         let found = try callee(of: target)
-        lock.unlock()
-        defer { lock.lock() }
+        // Only when this thread is in no call of its own: a call served inside one answers
+        // before that call's answer comes, and another thread's frames must not come between.
+        let letsGo = inFlight.isEmpty
+        if letsGo { lock.unlock() }
+        defer { if letsGo { lock.lock() } }
         switch found {
         case .callback(let onMainActor, let body):
             if onMainActor && !Thread.isMainThread { throw Refusal(why: "a main-actor callback was called off the main thread") }
@@ -323,6 +342,8 @@ package final class RouteLink: @unchecked Sendable {
         guard failure == nil else { return failure ?? error }
         failure = error
         exported.removeAll()
+        for descriptor in arrivedDescriptors { Glibc.close(descriptor) }
+        arrivedDescriptors = []
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         onFailure(error)
         return error
@@ -347,15 +368,42 @@ package final class RouteLink: @unchecked Sendable {
 
     /// The next message; `nil` at the link's end when that is not a failure.
     private func receive(endIsFailure: Bool) throws(RouteCallError) -> RouteMessage? {
+        while true {
+            guard let received = try receiveFrame(endIsFailure: endIsFailure) else { return nil }
+            if received.kind == ModuleProcess.Kind.ping {
+                // A module's process answers the host's pings; a ping to the host is not a
+                // module's to send (and cannot keep a call it owes an answer alive).
+                guard answersPings, received.payload.count <= 64 else {
+                    throw fail(violation("sent a ping, which a module's process does not send, or one over 64 bytes"))
+                }
+                try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.payload))
+                continue
+            }
+            do throws(RouteCallError) {
+                guard let message = try RouteMessage(received) else {
+                    throw fail(violation("sent a frame of kind \(received.kind), which a route link does not take"))
+                }
+                return message
+            } catch {
+                throw fail(violation("sent a message that does not read: \(error)"))
+            }
+        }
+    }
+
+    /// The next frame, within what is left of the call's time; `nil` at the link's end when
+    /// that is not a failure.
+    private func receiveFrame(endIsFailure: Bool) throws(RouteCallError) -> Frame? {
+        if deadline == nil { channel.setReceiveLimit(nil) }
         let received: FrameChannel.Received?
         do throws(WireError) {
-            received = try channel.receive()
+            received = try channel.receive(until: deadline)
         } catch {
-            let reason =
-                error == .timedOut
-                ? "it did not answer \(inFlight.last.map { "'\($0)'" } ?? "in time")\(callLimit.map { " within \(Self.seconds($0))" } ?? "")"
-                : error == .closed ? "its process closed the link" : "\(error)"
-            throw fail(.unavailable(peer: peer, reason: reason))
+            switch error {
+            case .timedOut: throw fail(.unavailable(peer: peer, reason: timeoutReason))
+            case .closed: throw fail(.unavailable(peer: peer, reason: "its process closed the link"))
+            case .system: throw fail(.unavailable(peer: peer, reason: "\(error)"))
+            default: throw fail(violation("sent what is not a frame: \(error)"))
+            }
         }
         guard let received else {
             if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
@@ -367,17 +415,10 @@ package final class RouteLink: @unchecked Sendable {
         if received.frame.kind != RouteMessage.Kind.call {
             for descriptor in received.descriptors { Glibc.close(descriptor) }
         }
-        if received.frame.kind == ModuleProcess.Kind.ping {
-            try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.frame.payload))
-            return try receive(endIsFailure: endIsFailure)
-        }
-        do throws(RouteCallError) {
-            guard let message = try RouteMessage(received.frame) else {
-                throw fail(violation("sent a frame of kind \(received.frame.kind), which a route link does not take"))
-            }
-            return message
-        } catch {
-            throw fail(violation("sent a message that does not read: \(error)"))
-        }
+        return received.frame
+    }
+
+    private var timeoutReason: String {
+        "it did not answer \(inFlight.last.map { "'\($0)'" } ?? "in time")\(callLimit.map { " within \(Self.seconds($0))" } ?? "")"
     }
 }

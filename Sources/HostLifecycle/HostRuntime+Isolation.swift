@@ -25,11 +25,10 @@ extension HostRuntime {
         let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
             plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
         }
-        let holder = IsolatedHolder()
-        let spawn: @Sendable () -> Result<(ModuleProcess, RouteLink), HostTextError> = { [self] in
-            spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor, holder: holder)
+        let spawn: @Sendable () -> Result<(OwnedProcess, RouteLink), HostTextError> = { [self] in
+            spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor)
         }
-        let first: (ModuleProcess, RouteLink)
+        let first: (OwnedProcess, RouteLink)
         switch spawn() {
         case .success(let spawned): first = spawned
         case .failure(let error): return .failure(error)
@@ -53,15 +52,14 @@ extension HostRuntime {
                     return .failure(.unavailable(peer: "module '\(name)'", reason: problem.text.description))
                 }
             })
-        holder.module = module
         logger.debug("module '\(name)': running in process \(module.pid)")
         return .success(module)
     }
 
     /// One process of module `entry`: started, greeted, and its link made.
     private func spawnProcess(
-        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32, holder: IsolatedHolder
-    ) -> Result<(ModuleProcess, RouteLink), HostTextError> {
+        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
+    ) -> Result<(OwnedProcess, RouteLink), HostTextError> {
         let hello = Hello(
             hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
         let process: ModuleProcess
@@ -80,16 +78,18 @@ extension HostRuntime {
         }
         let name = entry.name
         let pid = process.pid
+        let owned = OwnedProcess(process)
         let link = RouteLink(
             channel: process.channel, peer: "module '\(name)'", routes: routes, callLimit: entry.timeout,
             onFailure: { [logger] error in
-                let end = holder.module?.ended(grace: .seconds(1))
+                // This process's end, not the module's current one (a restart's may differ).
+                let end = owned.end(grace: .seconds(1))
                 let how = end.map { "; its process (\(pid)) \($0.description)" } ?? ""
                 logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
             },
             onProblem: { [logger] line in logger.warn(line) })
         link.watchForEnd()
-        return .success((process, link))
+        return .success((owned, link))
     }
 
     /// The open file of module `name`'s library, as it was checked (after planning).
@@ -169,12 +169,6 @@ extension HostRuntime {
             HostText("reason.isolated.mismatch", "its process does not agree with the host: %@", [.plain(why)])
         }
     }
-}
-
-/// Where a link's failure handler finds its module, set once the module is made.
-private final class IsolatedHolder: @unchecked Sendable {
-    // Set once, before the link's first call.
-    var module: IsolatedModule?
 }
 
 /// A host text as an error, for results.

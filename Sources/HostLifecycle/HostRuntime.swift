@@ -160,7 +160,11 @@ public final class HostRuntime: Sendable {
             snapshot.reports.map { report in
                 var report = report
                 report.timing = snapshot.timings[report.name]
-                if let isolated = snapshot.isolated[report.name] { report.calls = isolated.routeCalls }
+                if let isolated = snapshot.isolated[report.name] {
+                    report.calls = isolated.routeCalls
+                    // Its current process: a restart starts another.
+                    report.processID = isolated.pid
+                }
                 return report
             }
         }

@@ -8,17 +8,18 @@ import HostProcesses
 /// link to it, and the endpoint its proxies call through, which starts the process again on the
 /// next call after it failed — at most ``restartsAMinute`` times a minute for its own faults.
 package final class IsolatedModule: @unchecked Sendable {
-    // `incarnation`, `ends` and `faults` are touched only with `lock` held.
+    // `incarnation`, `faults`, `endCounted` and `off` are touched only with `lock` held.
     package let name: String
     /// Its routes as keys the host's locator knows (from the generated bridges).
     let manifest: ModuleManifest
     private let lock = NSLock()
-    private var incarnation: (process: ModuleProcess, link: RouteLink)
-    private var end: ChildEnd??
+    private var incarnation: (process: OwnedProcess, link: RouteLink)
     /// When its own faults ended its process, the latest last.
     private var faults: [ContinuousClock.Instant] = []
     /// Whether the current process's end was counted (each call after it asks again).
     private var endCounted = false
+    /// Why it stays off for the rest of the run, once its faults used up its restarts.
+    private var off: RouteCallError?
     /// What its proxies call through.
     package let endpoint: RouteEndpoint
 
@@ -29,8 +30,8 @@ package final class IsolatedModule: @unchecked Sendable {
 
     /// - Parameter relaunch: starts the process again and starts the module in it, or says why not.
     init(
-        name: String, manifest: ModuleManifest, process: ModuleProcess, link: RouteLink,
-        relaunch: @escaping @Sendable () -> Result<(ModuleProcess, RouteLink), RouteCallError>
+        name: String, manifest: ModuleManifest, process: OwnedProcess, link: RouteLink,
+        relaunch: @escaping @Sendable () -> Result<(OwnedProcess, RouteLink), RouteCallError>
     ) {
         self.name = name
         self.manifest = manifest
@@ -54,30 +55,28 @@ package final class IsolatedModule: @unchecked Sendable {
     /// How the current process ended, once it has: it is ended (its link closed, then killed
     /// after `grace`) when it has not.
     func ended(grace: Duration = .seconds(2)) -> ChildEnd? {
-        lock.withLock {
-            if let end { return end }
-            let ending = incarnation.process.end(grace: grace)
-            end = .some(ending)
-            return ending
-        }
+        lock.withLock { incarnation.process }.end(grace: grace)
     }
 
     /// Starts the process again after `failure`, unless its own faults ended it
     /// ``restartsAMinute`` times in the last minute (an end from outside does not count).
     private func restart(
-        after failure: RouteCallError, relaunch: () -> Result<(ModuleProcess, RouteLink), RouteCallError>
+        after failure: RouteCallError, relaunch: () -> Result<(OwnedProcess, RouteLink), RouteCallError>
     ) -> Result<RouteLink, RouteCallError> {
         let ending = ended(grace: .seconds(1))
         let refusal: RouteCallError? = lock.withLock {
+            if let off { return off }
             let now = ContinuousClock.now
             faults.removeAll { now - $0 > .seconds(60) }
             let ownFault = ending.map { $0.countsAgainstTheModule || $0 == .endedByHost(signal: SIGKILL) } ?? true
             if ownFault && !endCounted { faults.append(now) }
             endCounted = true
             guard faults.count <= Self.restartsAMinute else {
-                return .unavailable(
+                let refused = RouteCallError.unavailable(
                     peer: "module '\(name)'",
                     reason: "its process failed \(faults.count) times within a minute; it stays off for the rest of this run")
+                off = refused
+                return refused
             }
             return nil
         }
@@ -86,7 +85,6 @@ package final class IsolatedModule: @unchecked Sendable {
         case .success(let (process, link)):
             lock.withLock {
                 incarnation = (process, link)
-                end = nil
                 endCounted = false
             }
             return .success(link)
@@ -173,5 +171,30 @@ package struct IsolatedScreenMaker: Sendable {
 
     package init(_ make: @escaping @MainActor @Sendable (IsolatedModule, Int) -> any Screen) {
         self.make = make
+    }
+}
+
+/// One process of a module, owned by the host: started, and ended once (its link closed, then
+/// killed after a grace), however many ask how it ended.
+package final class OwnedProcess: @unchecked Sendable {
+    // `process` and `end` are touched only with `lock` held.
+    private let lock = NSLock()
+    private let process: ModuleProcess
+    private var end: ChildEnd??
+    package let pid: Int32
+
+    init(_ process: ModuleProcess) {
+        self.process = process
+        pid = process.pid
+    }
+
+    /// How it ended; it is ended first when it has not.
+    func end(grace: Duration = .seconds(2)) -> ChildEnd? {
+        lock.withLock {
+            if let end { return end }
+            let ending = process.end(grace: grace)
+            end = .some(ending)
+            return ending
+        }
     }
 }

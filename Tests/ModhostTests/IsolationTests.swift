@@ -187,6 +187,7 @@ import Testing
         ("raise", "its process (", "crashed (signal 11"),
         ("exit", "its process closed the link", "exited with status 3"),
         ("flood", "cut off: it answered call", "its process ("),
+        ("pings", "cut off: it sent a ping, which a module's process does not send", "its process ("),
     ])
     func aFaultInARouteCallEndsOnlyTheModulesProcess(how: String, cause: String, end: String) throws {
         let host = try world(#"{"in": "call", "how": "\#(how)"}"#)
@@ -217,6 +218,21 @@ import Testing
                 "module 'FixtureIsolatedGeo' is unavailable: it did not answer 'GeoRoute.savedCities()' within 1 s; its process ("),
             "\(result)")
         #expect(result.stderr.contains("was ended by the host (signal 9"), "\(result)")
+    }
+
+    /// A process that keeps sending a byte now and then never answers: its call is cut at its
+    /// limit all the same.
+    @Test func aTrickleOfBytesDoesNotKeepACallAlive() throws {
+        let host = try world(#"{"in": "call", "how": "trickle"}"#, startTimeout: 1)
+        let began = ContinuousClock.now
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: it did not answer 'GeoRoute.savedCities()' within 1 s"),
+            "\(result)")
+        // Cut at its limit, not after the 10 s the trickle lasts (a bound, not a timing: the
+        // trickle alone is 10 s).
+        #expect(ContinuousClock.now - began < .seconds(9), "\(result)")
     }
 
     @Test func anErrorThrownInItsProcessCrossesWithItsMessage() throws {

@@ -92,7 +92,7 @@ extension Builtins {
             _ = fcntl(ModuleProcess.linkDescriptor, F_SETFD, FD_CLOEXEC)
             return RouteLink(
                 channel: FrameChannel(descriptor: ModuleProcess.linkDescriptor), peer: "the host",
-                routes: ModuleHostServed.routes, onProblem: { line in StandardError.write("modhost: warn: \(line)\n") })
+                routes: ModuleHostServed.routes, answersPings: true, onProblem: { line in StandardError.write("modhost: warn: \(line)\n") })
         }()
 
         /// Why the library this process checked is not the file the host checked (`host`, passed

@@ -61,10 +61,21 @@ package final class FrameChannel {
     /// Makes each later ``receive()`` give up after `limit` without a byte
     /// (``WireError/timedOut``); `nil` waits for ever.
     package func setReceiveLimit(_ limit: Duration?) {
+        setLimit(SO_RCVTIMEO, limit)
+    }
+
+    /// How long a send may wait for the peer to take what is sent (a peer that reads nothing
+    /// fills the socket's buffer); `nil` waits for ever. A send past it fails with
+    /// ``WireError/system(_:_:)``.
+    package func setSendLimit(_ limit: Duration?) {
+        setLimit(SO_SNDTIMEO, limit)
+    }
+
+    private func setLimit(_ option: Int32, _ limit: Duration?) {
         let parts = limit?.components ?? (seconds: 0, attoseconds: 0)
         var time = timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
         if limit != nil && time.tv_sec == 0 && time.tv_usec == 0 { time.tv_usec = 1 }
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(descriptor, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends `frame`, with `descriptors` (at most ``maximumDescriptors``; the caller keeps
@@ -95,6 +106,12 @@ package final class FrameChannel {
     /// - Throws: ``WireError``: a frame too large or empty, the end inside a frame, descriptors
     ///   that do not match what the frames announce, or a failed `recvmsg`.
     package func receive() throws(WireError) -> Received? {
+        try receive(until: nil)
+    }
+
+    /// ``receive()``, the whole frame due by `deadline` (`nil`: the receive limit for each read
+    /// only): a peer that sends a frame a byte at a time cannot stretch it past it.
+    package func receive(until deadline: ContinuousClock.Instant?) throws(WireError) -> Received? {
         while true {
             if let (frame, count) = try decoder.next() {
                 guard count <= arrived.count else { throw .missingDescriptors(announced: count, arrived: arrived.count) }
@@ -106,6 +123,11 @@ package final class FrameChannel {
                 try decoder.finish()
                 guard arrived.isEmpty else { throw .missingDescriptors(announced: 0, arrived: arrived.count) }
                 return nil
+            }
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { throw .timedOut }
+                setReceiveLimit(left)
             }
             var fds = [Int32](repeating: -1, count: Self.maximumDescriptors)
             var count: Int32 = 0

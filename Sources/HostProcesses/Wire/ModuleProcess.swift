@@ -63,7 +63,11 @@ package final class ModuleProcess {
             guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: Self.reap(pid)) }
             Self.close(first.descriptors)
             if first.frame.kind == Kind.failure {
-                throw StartError.failed(reason: String(decoding: first.frame.payload.prefix(4_096), as: UTF8.self), end: Self.reap(pid))
+                // Shown as text only: its control characters (a line's end included) as `?`.
+                let reason = String(decoding: first.frame.payload.prefix(2_000), as: UTF8.self).unicodeScalars.map { scalar in
+                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : String(scalar)
+                }.joined()
+                throw StartError.failed(reason: reason, end: Self.reap(pid))
             }
             let theirs = try Hello(first.frame)
             if let why = Hello.mismatch(mine: mine, theirs: theirs) { throw StartError.mismatch(why) }

@@ -9,6 +9,9 @@ import ModuleKit
 /// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "block": waits for ever;
 /// - "flood": writes 1 MiB of frames nobody asked for to descriptor 3 (the host's link, which
 ///   module code can reach in its process), then answers;
+/// - "pings": writes 10 000 pings (asking the host whether it is alive) to descriptor 3;
+/// - "trickle": announces a frame on descriptor 3, then writes one byte of it every 300 ms, for
+///   10 s, then answers;
 /// - "fail": throws an error with a message.
 /// `announce` is written with the process id just before it misbehaves; with `once`, a path,
 /// it misbehaves only while no file is there, and leaves one as it does (a process started
@@ -66,6 +69,19 @@ final class FixtureIsolatedGeo: Module {
             var junk: [UInt8] = []
             for _ in 0..<(1 << 20) / 19 { junk += [11, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0xEE, 0, 0, 0, 0, 0, 0, 0, 0] }
             _ = junk.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        case "pings":
+            var pings: [UInt8] = []
+            for _ in 0..<10_000 { pings += [3, 0, 0, 0, 0, 0, 0, 0, 2, 0, UInt8(ascii: "x")] }
+            _ = pings.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        case "trickle":
+            // A frame of 1 000 bytes announced, then its bytes one at a time.
+            let header: [UInt8] = [0xE8, 0x03, 0, 0, 0, 0, 0, 0]
+            _ = header.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+            for _ in 0..<33 {
+                var byte: UInt8 = 6
+                _ = write(3, &byte, 1)
+                usleep(300_000)
+            }
         case "fail": throw Failure(description: "FixtureIsolatedGeo failed in \(place) as told")
         default: return
         }
