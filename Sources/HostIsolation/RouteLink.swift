@@ -13,7 +13,8 @@ import Synchronization
 /// ``RouteCallError/unavailable(peer:reason:)``.
 package final class RouteLink: @unchecked Sendable {
     // Mutable state is touched only with `lock` held (a recursive lock: a call made while
-    // serving a call of the other side takes it again on the same thread).
+    // serving a call of the other side takes it again on the same thread). What
+    // RouteLink+Receiving.swift uses is internal for it, and touched there with the lock held too.
 
     /// What a call is addressed to.
     package enum Target: Equatable, Sendable {
@@ -48,19 +49,19 @@ package final class RouteLink: @unchecked Sendable {
     private var exported: [UInt64: Exported] = [:]
     private var served: [String: any RouteDispatching] = [:]
     private let routes: [String: @Sendable () throws -> any RouteDispatching]
-    private var failure: RouteCallError?
+    var failure: RouteCallError?
     /// The descriptors of the call frame just read, until it is served.
-    private var arrivedDescriptors: [Int32] = []
+    var arrivedDescriptors: [Int32] = []
     private let releases = Mutex<[UInt64]>([])
     private let reported = Mutex<Set<String>>([])
     /// The calls this side sent, by member.
     package let stats = RouteCallStats()
     /// The calls under way, innermost last, for the message of one that takes too long.
-    private var inFlight: [String] = []
-    private let callLimit: Duration?
-    private let answersPings: Bool
+    var inFlight: [String] = []
+    let callLimit: Duration?
+    let answersPings: Bool
     /// When the answer of the innermost call under way is due (`nil`: none, or no limit).
-    private var deadline: ContinuousClock.Instant?
+    var deadline: ContinuousClock.Instant?
     private let onFailure: @Sendable (RouteCallError) -> Void
     private let onProblem: @Sendable (String) -> Void
 
@@ -338,7 +339,7 @@ package final class RouteLink: @unchecked Sendable {
     }
 
     /// Fails the link for good with `error`: told once, the socket shut.
-    private func fail(_ error: RouteCallError) -> RouteCallError {
+    func fail(_ error: RouteCallError) -> RouteCallError {
         guard failure == nil else { return failure ?? error }
         failure = error
         exported.removeAll()
@@ -353,72 +354,11 @@ package final class RouteLink: @unchecked Sendable {
         try send(message.frame)
     }
 
-    private func send(_ frame: Frame, descriptors: [Int32] = []) throws(RouteCallError) {
+    func send(_ frame: Frame, descriptors: [Int32] = []) throws(RouteCallError) {
         do throws(WireError) {
             try channel.send(frame, descriptors: descriptors)
         } catch {
             throw fail(.unavailable(peer: peer, reason: error == .closed ? "its process closed the link" : "\(error)"))
         }
-    }
-
-    private func receive() throws(RouteCallError) -> RouteMessage {
-        guard let message = try receive(endIsFailure: true) else { throw failure ?? .unavailable(peer: peer, reason: "its link ended") }
-        return message
-    }
-
-    /// The next message; `nil` at the link's end when that is not a failure.
-    private func receive(endIsFailure: Bool) throws(RouteCallError) -> RouteMessage? {
-        while true {
-            guard let received = try receiveFrame(endIsFailure: endIsFailure) else { return nil }
-            if received.kind == ModuleProcess.Kind.ping {
-                // A module's process answers the host's pings; a ping to the host is not a
-                // module's to send (and cannot keep a call it owes an answer alive).
-                guard answersPings, received.payload.count <= 64 else {
-                    throw fail(violation("sent a ping, which a module's process does not send, or one over 64 bytes"))
-                }
-                try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.payload))
-                continue
-            }
-            do throws(RouteCallError) {
-                guard let message = try RouteMessage(received) else {
-                    throw fail(violation("sent a frame of kind \(received.kind), which a route link does not take"))
-                }
-                return message
-            } catch {
-                throw fail(violation("sent a message that does not read: \(error)"))
-            }
-        }
-    }
-
-    /// The next frame, within what is left of the call's time; `nil` at the link's end when
-    /// that is not a failure.
-    private func receiveFrame(endIsFailure: Bool) throws(RouteCallError) -> Frame? {
-        if deadline == nil { channel.setReceiveLimit(nil) }
-        let received: FrameChannel.Received?
-        do throws(WireError) {
-            received = try channel.receive(until: deadline)
-        } catch {
-            switch error {
-            case .timedOut: throw fail(.unavailable(peer: peer, reason: timeoutReason))
-            case .closed: throw fail(.unavailable(peer: peer, reason: "its process closed the link"))
-            case .system: throw fail(.unavailable(peer: peer, reason: "\(error)"))
-            default: throw fail(violation("sent what is not a frame: \(error)"))
-            }
-        }
-        guard let received else {
-            if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
-            return nil
-        }
-        // Descriptors are taken only with a call, for its dispatcher; any other frame's are closed.
-        for descriptor in arrivedDescriptors { Glibc.close(descriptor) }
-        arrivedDescriptors = received.frame.kind == RouteMessage.Kind.call ? received.descriptors : []
-        if received.frame.kind != RouteMessage.Kind.call {
-            for descriptor in received.descriptors { Glibc.close(descriptor) }
-        }
-        return received.frame
-    }
-
-    private var timeoutReason: String {
-        "it did not answer \(inFlight.last.map { "'\($0)'" } ?? "in time")\(callLimit.map { " within \(Self.seconds($0))" } ?? "")"
     }
 }

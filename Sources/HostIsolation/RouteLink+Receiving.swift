@@ -1,0 +1,67 @@
+import Glibc
+import HostProcesses
+
+// Reading the other side: frames within what is left of a call's time, pings, and what does not
+// read — each a reason to cut the link. Called with the link's lock held.
+extension RouteLink {
+    func receive() throws(RouteCallError) -> RouteMessage {
+        guard let message = try receive(endIsFailure: true) else { throw failure ?? .unavailable(peer: peer, reason: "its link ended") }
+        return message
+    }
+
+    /// The next message; `nil` at the link's end when that is not a failure.
+    func receive(endIsFailure: Bool) throws(RouteCallError) -> RouteMessage? {
+        while true {
+            guard let received = try receiveFrame(endIsFailure: endIsFailure) else { return nil }
+            if received.kind == ModuleProcess.Kind.ping {
+                // A module's process answers the host's pings; a ping to the host is not a
+                // module's to send (and cannot keep a call it owes an answer alive).
+                guard answersPings, received.payload.count <= 64 else {
+                    throw fail(violation("sent a ping, which a module's process does not send, or one over 64 bytes"))
+                }
+                try send(Frame(kind: ModuleProcess.Kind.pong, payload: received.payload))
+                continue
+            }
+            do throws(RouteCallError) {
+                guard let message = try RouteMessage(received) else {
+                    throw fail(violation("sent a frame of kind \(received.kind), which a route link does not take"))
+                }
+                return message
+            } catch {
+                throw fail(violation("sent a message that does not read: \(error)"))
+            }
+        }
+    }
+
+    /// The next frame, within what is left of the call's time; `nil` at the link's end when
+    /// that is not a failure.
+    func receiveFrame(endIsFailure: Bool) throws(RouteCallError) -> Frame? {
+        if deadline == nil { channel.setReceiveLimit(nil) }
+        let received: FrameChannel.Received?
+        do throws(WireError) {
+            received = try channel.receive(until: deadline)
+        } catch {
+            switch error {
+            case .timedOut: throw fail(.unavailable(peer: peer, reason: timeoutReason))
+            case .closed: throw fail(.unavailable(peer: peer, reason: "its process closed the link"))
+            case .system: throw fail(.unavailable(peer: peer, reason: "\(error)"))
+            default: throw fail(violation("sent what is not a frame: \(error)"))
+            }
+        }
+        guard let received else {
+            if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
+            return nil
+        }
+        // Descriptors are taken only with a call, for its dispatcher; any other frame's are closed.
+        for descriptor in arrivedDescriptors { Glibc.close(descriptor) }
+        arrivedDescriptors = received.frame.kind == RouteMessage.Kind.call ? received.descriptors : []
+        if received.frame.kind != RouteMessage.Kind.call {
+            for descriptor in received.descriptors { Glibc.close(descriptor) }
+        }
+        return received.frame
+    }
+
+    var timeoutReason: String {
+        "it did not answer \(inFlight.last.map { "'\($0)'" } ?? "in time")\(callLimit.map { " within \(Self.seconds($0))" } ?? "")"
+    }
+}
