@@ -102,7 +102,9 @@ var targets: [Target] = [
     // generated from the contracts' route protocols.
     .target(name: "HostIsolation", dependencies: ["HostProcesses", moduleKit, contracts], plugins: [routeBridges]),
     // The runtime: plan, load, start and stop one modules.json's modules.
-    .target(name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", moduleKit, contracts]),
+    .target(
+        name: "HostLifecycle",
+        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", moduleKit, contracts]),
     // The app the modules make up: its root (Welcome or Home) and its full-screen mode.
     .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"]),
     // The command line: each command's declaration and handler, `modhost new`, `dev`, `check`.
@@ -130,7 +132,8 @@ var targets: [Target] = [
     .executableTarget(
         name: "ModhostBench",
         dependencies: [
-            moduleKit, fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages, moduleKitTesting,
+            moduleKit, contracts, fixtureContracts, feature("Auth"), feature("Geo"), feature("Photos"), photosDomain, photoPages,
+            moduleKitTesting,
             moduleHostTesting, "TestSupport",
         ] + hostLayers,
         path: "Benchmarks/ModhostBench"),

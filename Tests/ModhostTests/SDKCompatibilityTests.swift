@@ -262,7 +262,8 @@ import Testing
                         name: "HostIsolation", dependencies: ["HostProcesses", moduleKit, contracts], swiftSettings: settings,
                         plugins: [.plugin(name: "RouteBridgePlugin", package: "ModuleKit")]),
                     .target(
-                        name: "HostLifecycle", dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", moduleKit, contracts],
+                        name: "HostLifecycle",
+                        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", moduleKit, contracts],
                         swiftSettings: settings),
                     .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
                     .target(name: "HostProcesses", dependencies: ["CHostProcess"], swiftSettings: settings),
