@@ -51,6 +51,16 @@ extension HostRuntime {
                 case .failure(let problem):
                     return .failure(.unavailable(peer: "module '\(name)'", reason: problem.text.description))
                 }
+            },
+            stayingOff: { [self] count in
+                // Skipped from the next start until `--retry`, as a module that crashed the host.
+                guard options.recordsCrashes && !options.readOnly else { return }
+                let record = CrashRecord.processFailures(count, module: name, library: inspected.path, identity: inspected.identity)
+                if let problem = CrashRecords.write(record, in: options.dataFolder) {
+                    logger.warn("module '\(name)': its failures are not recorded: \(problem)")
+                } else {
+                    logger.error("module '\(name)' is skipped from the next start; 'modhost --retry \(name)' tries it again")
+                }
             })
         logger.debug("module '\(name)': running in process \(module.pid)")
         return .success(module)

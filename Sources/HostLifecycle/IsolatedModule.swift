@@ -20,6 +20,8 @@ package final class IsolatedModule: @unchecked Sendable {
     private var endCounted = false
     /// Why it stays off for the rest of the run, once its faults used up its restarts.
     private var off: RouteCallError?
+    /// Told once, with the count of its faults, when it goes off: the host records it so.
+    private let stayingOff: @Sendable (Int) -> Void
     /// What its proxies call through.
     package let endpoint: RouteEndpoint
 
@@ -31,8 +33,10 @@ package final class IsolatedModule: @unchecked Sendable {
     /// - Parameter relaunch: starts the process again and starts the module in it, or says why not.
     init(
         name: String, manifest: ModuleManifest, process: OwnedProcess, link: RouteLink,
-        relaunch: @escaping @Sendable () -> Result<(OwnedProcess, RouteLink), RouteCallError>
+        relaunch: @escaping @Sendable () -> Result<(OwnedProcess, RouteLink), RouteCallError>,
+        stayingOff: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
+        self.stayingOff = stayingOff
         self.name = name
         self.manifest = manifest
         incarnation = (process, link)
@@ -64,8 +68,8 @@ package final class IsolatedModule: @unchecked Sendable {
         after failure: RouteCallError, relaunch: () -> Result<(OwnedProcess, RouteLink), RouteCallError>
     ) -> Result<RouteLink, RouteCallError> {
         let ending = ended(grace: .seconds(1))
-        let refusal: RouteCallError? = lock.withLock {
-            if let off { return off }
+        let (refusal, wentOff): (RouteCallError?, Int?) = lock.withLock {
+            if let off { return (off, nil) }
             let now = ContinuousClock.now
             faults.removeAll { now - $0 > .seconds(60) }
             let ownFault = ending.map { $0.countsAgainstTheModule || $0 == .endedByHost(signal: SIGKILL) } ?? true
@@ -76,10 +80,11 @@ package final class IsolatedModule: @unchecked Sendable {
                     peer: "module '\(name)'",
                     reason: "its process failed \(faults.count) times within a minute; it stays off for the rest of this run")
                 off = refused
-                return refused
+                return (refused, faults.count)
             }
-            return nil
+            return (nil, nil)
         }
+        if let wentOff { stayingOff(wentOff) }
         if let refusal { return .failure(refusal) }
         switch relaunch() {
         case .success(let (process, link)):

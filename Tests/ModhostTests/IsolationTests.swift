@@ -295,6 +295,13 @@ import Testing
         let off =
             "module 'FixtureIsolatedGeo' is unavailable: its process failed 4 times within a minute; it stays off for the rest of this run"
         #expect(result.outputLines.suffix(2) == ["call 5: \(off)", "call 6: \(off)"], "\(result)")
+        #expect(result.stderr.contains("module 'FixtureIsolatedGeo' is skipped from the next start; 'modhost --retry FixtureIsolatedGeo'"))
+        // Off at the next start too, until --retry.
+        let next = try host.json(Report.self, "--isolate", "FixtureIsolatedGeo", "modules", "--json")
+        #expect(next.modules.first?.state == "failed")
+        #expect(next.modules.first?.reason?.contains("its own process failed 4 times within a minute on ") == true, "\(next.modules)")
+        let retried = try host.json(Report.self, "--isolate", "FixtureIsolatedGeo", "--retry", "FixtureIsolatedGeo", "modules", "--json")
+        #expect(retried.modules.first?.state == "active")
     }
 
     @Test func aModuleWhoseRouteCannotCrossIsNotIsolated() throws {

@@ -28,6 +28,14 @@ package struct CrashRecord: Sendable, Equatable {
             module: module, phase: phase, date: date, library: library, identity: identity, timeout: timeout, outcome: .vanishedTwice)
     }
 
+    /// The record of a module in a process of its own whose faults used up its restarts: it is
+    /// skipped from the next start until `--retry`.
+    package static func processFailures(_ count: Int, module: String, library: String, identity: FileIdentity?) -> CrashRecord {
+        CrashRecord(
+            module: module, phase: GuardPhase.background.rawValue, date: Date(), library: library, identity: identity, timeout: 0,
+            outcome: .processFailures(count))
+    }
+
     init(module: String, phase: String, date: Date, library: String, identity: FileIdentity?, timeout: Double, outcome: GuardOutcome) {
         self.module = module
         self.phase = phase
@@ -65,6 +73,8 @@ package struct CrashRecord: Sendable, Equatable {
                 "crash.vanished.twice", "ended the host without a word in %@ twice in a row, last on %@ (_exit or SIGKILL)", [phase, when])
         case .vanished:
             what = HostText("crash.vanished", "ended the host without a word in %@ on %@ (_exit or SIGKILL)", [phase, when])
+        case .processFailures(let count):
+            what = HostText("crash.process", "its own process failed %@ times within a minute on %@", [.plain("\(count)"), when])
         }
         return HostText("crash.retry", "%@; 'modhost --retry %@' tries it again", [.text(what), .plain(module)])
     }

@@ -94,6 +94,21 @@ package struct CrashRecords {
     /// The records that only warn (a process vanished once in that module and phase).
     package var warnings: [CrashRecord] { records.values.filter { !$0.skips } }
 
+    /// Writes `record` down in `dataFolder`'s records (the folder made when missing), in
+    /// place of the module's earlier one; why it could not, if so.
+    package static func write(_ record: CrashRecord, in dataFolder: String) -> String? {
+        do throws(StorageError) {
+            _ = try open(dataFolder, create: true)
+        } catch {
+            return error.message
+        }
+        var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
+        if let problem = records.problem { return problem }
+        records.records[record.module] = record
+        records.save()
+        return nil
+    }
+
     /// Forgets `module`'s record (a retry, or its library changed).
     package mutating func forget(_ module: String) {
         guard records.removeValue(forKey: module) != nil else { return }

@@ -14,6 +14,12 @@ package enum GuardOutcome: Sendable, Equatable {
     case vanished
     /// The same module and phase vanished twice in a row (written by the host, not the guard).
     case vanishedTwice
+    /// A module in a process of its own whose process its own faults ended this many times
+    /// within a minute (written by the host, not the guard).
+    case processFailures(Int)
+
+    /// The word of ``processFailures(_:)``: the host's, not the C guard's.
+    static let processFailuresWord = "process-failures "
 
     /// The outcome `text` spells; `nil` for a text that is none of the guard's words (a marker
     /// of another version, a damaged record, a line a module printed): never taken as a
@@ -35,6 +41,8 @@ package enum GuardOutcome: Sendable, Equatable {
             self = .vanished
         } else if text == MODHOST_OUTCOME_VANISHED_TWICE {
             self = .vanishedTwice
+        } else if let count = argument(after: Self.processFailuresWord).flatMap({ Int($0) }), count > 0 {
+            self = .processFailures(count)
         } else {
             return nil
         }
@@ -48,6 +56,7 @@ package enum GuardOutcome: Sendable, Equatable {
         case .hang: MODHOST_OUTCOME_HANG
         case .vanished: MODHOST_OUTCOME_RUNNING
         case .vanishedTwice: MODHOST_OUTCOME_VANISHED_TWICE
+        case .processFailures(let count): Self.processFailuresWord + "\(count)"
         }
     }
 }
