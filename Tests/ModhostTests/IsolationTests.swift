@@ -70,8 +70,15 @@ import Testing
         #expect(unknown.stderr.contains("module 'Geo' has no command 'lst'; did you mean 'list'?"), "\(unknown)")
         // It ran in another process than the host's.
         let isolated = try world()
-        let printed = try isolated.run("--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "cities")
+        let running = try isolated.start(arguments: ["--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "cities"])
+        let printed = try running.wait()
+        let pid = printed.stdout.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(printed.stdout.hasPrefix("Porto (PT), from process "), "\(printed)")
+        #expect(pid != nil && pid != running.processIdentifier, "\(printed)")
+        // Its help comes from there too: the commands it has, not the none the host sees.
+        let help = try isolated.run("--isolate", "FixtureIsolatedGeo", "fixtureIsolatedGeo", "--help")
+        #expect(help.stdout.contains("modhost fixtureisolatedgeo cities"), "\(help)")
+        #expect(!help.stderr.contains("declares the commands"), "\(help)")
     }
 
     /// Photos' search waits for work on threads of its own, which read its settings from the
