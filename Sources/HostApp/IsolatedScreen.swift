@@ -2,10 +2,9 @@ import HostIsolation
 import HostLifecycle
 @_spi(Host) import ModuleKit
 
-/// A Home entry of a module in a process of its own: choosing it hands the terminal to that
-/// process, which runs the entry's screens until the person leaves them, while the app waits;
-/// then Home again. Full screen when the app is (the app steps out of the mode while the
-/// module's process holds it, and takes it back after). A quit there quits the app.
+/// A Home entry of a module in a process of its own: choosing it lends the terminal to that
+/// process (``TerminalLoan``), which runs the entry's screens until the person leaves them,
+/// while the app waits; then Home again. Full screen when the app is. A quit there quits the app.
 @MainActor
 final class IsolatedScreen: Screen {
     let module: IsolatedModule
@@ -19,26 +18,17 @@ final class IsolatedScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        let fullScreen = FullScreenMode.isActive
-        if fullScreen { FullScreenMode.leave(ui) }
-        var failure: String?
-        var quit = false
-        do throws(RouteCallError) {
-            quit = try module.showScreen(index, fullScreen: fullScreen)
-        } catch {
-            failure = "\(error)"
+        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen throws(RouteCallError) in
+            try module.showScreen(index, fullScreen: fullScreen)
         }
-        if quit { return .quit }
-        if fullScreen { _ = FullScreenMode.enter(ui, strings: runtime.strings) }
-        // Said where the person looks: above the next screen.
-        if let failure { ui.error(failure) }
-        return .pop
     }
 
-    /// Makes these screens for `runtime`'s isolated modules.
+    /// Makes these screens for `runtime`'s isolated modules, and relays the screens their
+    /// routes present (``ScreenRelay``).
     static func install(in runtime: HostRuntime) {
+        let relay = ScreenRelay(runtime: runtime)
         runtime.isolatedScreens.withLock { maker in
-            maker = IsolatedScreenMaker { module, index in IsolatedScreen(module: module, index: index, runtime: runtime) }
+            maker = IsolatedScreenMaker(relay: relay) { module, index in IsolatedScreen(module: module, index: index, runtime: runtime) }
         }
     }
 }

@@ -48,7 +48,7 @@ package struct RouteCallReader {
     }
 
     let slots: [Slot]
-    let link: RouteLink
+    package let link: RouteLink
     /// The descriptors that came with the call, in order: the dispatcher's to use while it
     /// runs; closed after it answers.
     package let descriptors: [Int32]

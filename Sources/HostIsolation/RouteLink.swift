@@ -324,7 +324,7 @@ package final class RouteLink: @unchecked Sendable {
 
     /// A problem of a call that cannot throw, told once per member and problem; the link's own
     /// failure was told when it happened.
-    func report(_ error: RouteCallError, calling member: String) {
+    package func report(_ error: RouteCallError, calling member: String) {
         if case .unavailable = error { return }
         var line = "\(peer): '\(member)': \(error)"
         if case .notCarried(let carried) = error {

@@ -84,7 +84,14 @@ extension HostRuntime {
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
         for route in offered {
             guard let bridge = RouteBridge.all[route] else { continue }
-            routes[route] = { try bridge.dispatcher(resolver) }
+            routes[route] = { [self] in
+                let dispatcher = try bridge.dispatcher(resolver)
+                return screenRelay?.relaying(dispatcher) ?? dispatcher
+            }
+        }
+        routes[IsolatedModule.screens] = { [self] in
+            guard let relay = screenRelay else { throw NoScreens() }
+            return relay
         }
         let name = entry.name
         let pid = process.pid
@@ -100,6 +107,13 @@ extension HostRuntime {
             onProblem: { [logger] line in logger.warn(line) })
         link.watchForEnd()
         return .success((owned, link))
+    }
+
+    /// The app's relay of presented screens; `nil` outside the app (a command presents none).
+    private var screenRelay: (any ScreenRelaying)? { isolatedScreens.withLock { $0?.relay } }
+
+    private struct NoScreens: Error, CustomStringConvertible {
+        var description: String { "screens are shown only in the app" }
     }
 
     /// The open file of module `name`'s library, as it was checked (after planning).

@@ -27,6 +27,8 @@ package final class IsolatedModule: @unchecked Sendable {
 
     /// The route the module's process serves besides its own: start and stop.
     package static let control = "__module"
+    /// The route both sides serve to show a screen the other presented (``ScreenRelaying``).
+    package static let screens = "__screens"
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
@@ -170,13 +172,23 @@ struct IsolationProblem: Error {
     }
 }
 
-/// Makes the screen of an isolated module's Home entry (``HostRuntime/isolatedScreens``).
+/// Makes the screen of an isolated module's Home entry (``HostRuntime/isolatedScreens``), and
+/// relays the screens that the routes of one process present for the other.
 package struct IsolatedScreenMaker: Sendable {
     package let make: @MainActor @Sendable (IsolatedModule, Int) -> any Screen
+    /// Served to every module's process as the route ``IsolatedModule/screens``.
+    package let relay: (any ScreenRelaying)?
 
-    package init(_ make: @escaping @MainActor @Sendable (IsolatedModule, Int) -> any Screen) {
+    package init(relay: (any ScreenRelaying)? = nil, _ make: @escaping @MainActor @Sendable (IsolatedModule, Int) -> any Screen) {
+        self.relay = relay
         self.make = make
     }
+}
+
+/// The app's relay of screens presented across the boundary: a route of its own, and a wrapper
+/// of each route served across, which sends the caller what the call presented.
+package protocol ScreenRelaying: RouteDispatching {
+    func relaying(_ dispatcher: any RouteDispatching) -> any RouteDispatching
 }
 
 /// One process of a module, owned by the host: started, and ended once (its link closed, then

@@ -10,7 +10,7 @@ import Synchronization
 /// start and stop, and each route it provides, made from this process's runtime once it is
 /// there. A call of a route the module does not provide is refused, never served.
 enum ModuleHostServed {
-    private static let served = Mutex<(runtime: HostRuntime, module: String)?>(nil)
+    private static let served = Mutex<(runtime: HostRuntime, module: String, relay: ScreenRelay)?>(nil)
     /// The session the module's commands run in (one, for the process's life).
     nonisolated(unsafe) private static var session: HostSession?
 
@@ -19,16 +19,21 @@ enum ModuleHostServed {
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
         for (name, bridge) in RouteBridge.all {
             routes[name] = {
-                guard let (runtime, module) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
+                guard let (runtime, module, relay) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
                 guard runtime.modules.contains(where: { $0.name == module && $0.provides.contains(name) }) else {
                     throw NotServed(why: "module '\(module)' does not provide '\(name)'")
                 }
-                return try bridge.dispatcher(runtime.resolver)
+                // What its calls present is shown on the host's terminal, in the host's turn.
+                return relay.relaying(try bridge.dispatcher(runtime.resolver))
             }
         }
         routes[IsolatedModule.control] = {
-            guard let (runtime, module) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
+            guard let (runtime, module, _) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
             return Control(runtime: runtime, module: module)
+        }
+        routes[IsolatedModule.screens] = {
+            guard let (_, _, relay) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
+            return relay
         }
         return routes
     }()
@@ -37,7 +42,7 @@ enum ModuleHostServed {
     static func serve(_ session: HostSession, module: String) {
         // Set once, before the link serves its first call (on this thread).
         Self.session = session
-        served.withLock { $0 = (session.runtime, module) }
+        served.withLock { $0 = (session.runtime, module, ScreenRelay(runtime: session.runtime)) }
     }
 
     struct NotServed: Error, CustomStringConvertible {
@@ -73,8 +78,11 @@ enum ModuleHostServed {
             case "command":
                 let words = try call.value(0, as: [String].self)
                 guard let session = ModuleHostServed.session else { throw NotServed(why: "the module is not there yet") }
+                guard call.descriptors.count == 3 else {
+                    throw NotServed(why: "a command needs the host's standard input, output and error")
+                }
                 return try call.answer(
-                    try Self.onTheHostsTerminal(call.descriptors) {
+                    try TerminalLoan.onTerminal(call.descriptors) {
                         words == [HostSession.helpWord]
                             ? session.moduleHelp(module)
                             : session.runModuleCommand(module: module, command: words.first, arguments: Array(words.dropFirst()))
@@ -85,69 +93,17 @@ enum ModuleHostServed {
                 let (index, fullScreen) = (try call.value(0, as: Int.self), try call.value(1, as: Bool.self))
                 let entries = runtime.homeEntries
                 guard entries.indices.contains(index) else { throw NotServed(why: "module '\(module)' has no Home entry \(index + 1)") }
-                let navigator = runtime.navigator
-                let quit = try Self.onTheHostsTerminal(call.descriptors) {
-                    let entered = fullScreen && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
-                    let watched = QuitWatch(entries[index].entry.open())
-                    navigator.run(root: watched)
-                    if entered { FullScreenMode.leave(navigator.ui) }
-                    return watched.quit.value
+                guard call.descriptors.count == 3 else {
+                    throw NotServed(why: "a screen needs the host's standard input, output and error")
                 }
+                let quit = try TerminalLoan.run(
+                    entries[index].entry.open(), on: call.descriptors, fullScreen: fullScreen, runtime: runtime,
+                    navigator: runtime.navigator)
                 // Whether the person quit the app there, not only left the module's screens.
                 return try call.answer(quit)
             default:
                 return nil
             }
-        }
-
-        /// Runs `body` with `descriptors` (the host's) as this process's standard input, output
-        /// and error, put back after.
-        @MainActor static func onTheHostsTerminal<Result>(_ descriptors: [Int32], _ body: () -> Result) throws -> Result {
-            guard descriptors.count == 3 else {
-                throw NotServed(why: "a command or a screen needs the host's standard input, output and error")
-            }
-            let saved = (0..<3).map { dup(Int32($0)) }
-            for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
-            defer {
-                for (index, descriptor) in saved.enumerated() where descriptor >= 0 {
-                    dup2(descriptor, Int32(index))
-                    close(descriptor)
-                }
-            }
-            return body()
-        }
-    }
-}
-
-/// A screen of a module's own process, and every screen it leads to, watched for the person
-/// quitting: the app that handed its terminal over quits too.
-@MainActor
-final class QuitWatch: Screen {
-    final class Flag {
-        var value = false
-    }
-
-    let screen: any Screen
-    let quit: Flag
-
-    init(_ screen: any Screen, quit: Flag = Flag()) {
-        self.screen = screen
-        self.quit = quit
-    }
-
-    var title: String? { screen.title }
-
-    func show(_ ui: TerminalUI) -> Navigation {
-        let next = screen.show(ui)
-        switch next {
-        case .push(let pushed): return .push(QuitWatch(pushed, quit: quit))
-        case .replace(let replacing): return .replace(QuitWatch(replacing, quit: quit))
-        case .replaceRoot(let root): return .replaceRoot(QuitWatch(root, quit: quit))
-        case .quit:
-            quit.value = true
-            return .quit
-        case .pop, .stay: return next
-        @unknown default: return next
         }
     }
 }

@@ -61,9 +61,31 @@ public final class Navigator {
         pending.append(.push(screen))
     }
 
+    /// How many navigations wait to be applied: the mark ``takePresented(since:)`` takes from.
+    @_spi(Host) public var pendingCount: Int { pending.count }
+
+    /// Takes the screens ``present(_:)`` was given since `mark` (a ``pendingCount``), leaving
+    /// every other navigation waiting: the host shows them in another process, the one that
+    /// asked for the call that presented them.
+    @_spi(Host) public func takePresented(since mark: Int) -> [any Screen] {
+        guard mark >= 0, mark < pending.count else { return [] }
+        var presented: [any Screen] = []
+        var kept = Array(pending[..<mark])
+        for navigation in pending[mark...] {
+            if case .push(let screen) = navigation { presented.append(screen) } else { kept.append(navigation) }
+        }
+        pending = kept
+        return presented
+    }
+
+    /// Whether the last ``run(root:)`` ended because a screen quit, not because the person left
+    /// the last screen: the host quits too when screens it lent its terminal for quit.
+    @_spi(Host) public private(set) var endedByQuit = false
+
     /// Runs screens from `root` until one quits, the stack empties, or input ends.
     public func run(root: any Screen) {
         stack = [root]
+        endedByQuit = false
         while let top = stack.last {
             if !pending.isEmpty {
                 apply(pending.removeFirst())
@@ -89,6 +111,7 @@ public final class Navigator {
         case .quit:
             stack.removeAll()
             pending.removeAll()
+            endedByQuit = true
         }
     }
 }

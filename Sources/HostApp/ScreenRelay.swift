@@ -1,0 +1,118 @@
+import HostIsolation
+import HostLifecycle
+@_spi(Host) import ModuleKit
+
+/// Screens presented across the process boundary. A route that presents a flow (Geo's city
+/// picker) calls its process's navigator; when that call came from the other process, the
+/// screen is kept here and the other process pushes a stand-in (``RelayedScreen``) that, when
+/// shown, lends this process the terminal to run it. So the screen shows where and when it would
+/// in one process: after the caller's screen, before what its completion presents.
+///
+/// One relay per process, served to the other side as the route ``route``; every route this
+/// process serves across is wrapped (``relaying(_:)``) so that what its calls present is relayed.
+@MainActor
+package final class ScreenRelay: ScreenRelaying {
+    package static let route = IsolatedModule.screens
+    /// How many relayed screens are kept for the other process to show: a screen it never shows
+    /// (its stack was replaced) is let go after this many newer ones.
+    static let keptLimit = 64
+
+    let runtime: HostRuntime
+    private var kept: [(token: UInt64, screen: any Screen)] = []
+    private var nextToken: UInt64 = 0
+
+    nonisolated package init(runtime: HostRuntime) {
+        self.runtime = runtime
+    }
+
+    /// `dispatcher`, with what its main-actor calls present sent to the process that called.
+    nonisolated package func relaying(_ dispatcher: any RouteDispatching) -> any RouteDispatching {
+        Relaying(inner: dispatcher, relay: self)
+    }
+
+    nonisolated package func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? { nil }
+
+    package func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
+        switch member {
+        case "present":
+            // The other process kept a screen: shown here in its turn, run there.
+            let token = try call.value(0, as: UInt64.self)
+            runtime.navigator.present(RelayedScreen(token: token, peer: .route(Self.route, on: call.link), runtime: runtime))
+            return .void
+        case "show":
+            let (token, fullScreen) = (try call.value(0, as: UInt64.self), try call.value(1, as: Bool.self))
+            guard let index = kept.firstIndex(where: { $0.token == token }) else {
+                throw RelayRefusal(why: "the screen it presented is no longer kept (\(Self.keptLimit) newer ones were)")
+            }
+            let screen = kept.remove(at: index).screen
+            return try afterward(call) {
+                try call.answer(try TerminalLoan.run(screen, on: call.descriptors, fullScreen: fullScreen, runtime: runtime))
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Runs `body`, then keeps each screen it presented and tells the process that called.
+    func afterward<Answer>(_ call: RouteCallReader, _ body: () throws -> Answer) rethrows -> Answer {
+        let mark = runtime.navigator.pendingCount
+        let answer = try body()
+        for screen in runtime.navigator.takePresented(since: mark) {
+            nextToken += 1
+            kept.append((nextToken, screen))
+            if kept.count > Self.keptLimit { kept.removeFirst() }
+            var arguments = RouteArguments()
+            arguments.value(nextToken)
+            do throws(RouteCallError) {
+                try RemoteObject.route(Self.route, on: call.link).call("present", arguments)
+            } catch {
+                call.link.report(error, calling: "\(Self.route).present")
+            }
+        }
+        return answer
+    }
+
+    struct RelayRefusal: Error, CustomStringConvertible {
+        let why: String
+        var description: String { why }
+    }
+
+    /// A route's dispatcher whose main-actor calls relay what they present.
+    private struct Relaying: RouteDispatching {
+        let inner: any RouteDispatching
+        let relay: ScreenRelay
+
+        func dispatch(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
+            try inner.dispatch(member, call)
+        }
+
+        @MainActor func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
+            try relay.afterward(call) { try inner.dispatchOnMainActor(member, call) }
+        }
+    }
+}
+
+/// The stand-in of a screen the other process presented and keeps: shown, it lends that
+/// process the terminal until the person leaves the screen (and all it leads to).
+@MainActor
+final class RelayedScreen: Screen {
+    let token: UInt64
+    let peer: RemoteObject
+    let runtime: HostRuntime
+
+    init(token: UInt64, peer: RemoteObject, runtime: HostRuntime) {
+        self.token = token
+        self.peer = peer
+        self.runtime = runtime
+    }
+
+    func show(_ ui: TerminalUI) -> Navigation {
+        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen throws(RouteCallError) in
+            var arguments = RouteArguments()
+            arguments.value(token)
+            arguments.value(fullScreen)
+            arguments.pass([0, 1, 2])
+            return try peer.call("show", arguments, returning: Bool.self, waiting: .forTheAnswer)
+        }
+    }
+}
