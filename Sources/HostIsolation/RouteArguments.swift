@@ -1,6 +1,6 @@
 import Foundation
 
-/// The arguments of one call, as the proxy writes them: each value as JSON, each callback
+/// The arguments of one call, as the proxy writes them: each value encoded, each callback
 /// kept until the link exports it.
 package struct RouteArguments {
     enum Slot {
@@ -88,11 +88,16 @@ package enum RouteAnswer: Sendable, Equatable {
     case object(UInt64)
 }
 
-/// Values cross as JSON: what Codable gives every contracts type.
+/// Values cross in the link's binary form (``ValueEncoder``), or as JSON when a value's
+/// `encode(to:)` needs what one pass cannot write; a first byte says which.
 enum RouteValueCoding {
+    static let binary = UInt8(ascii: "B")
+    static let json = UInt8(ascii: "J")
+
     static func encode(_ value: some Encodable) throws(RouteCallError) -> [UInt8] {
         do {
-            return Array(try JSONEncoder().encode(value))
+            if let bytes = try ValueEncoder.encode(value, after: binary) { return bytes }
+            return [json] + Array(try JSONEncoder().encode(value))
         } catch {
             throw .malformed("\(type(of: value)) could not be written: \(error)")
         }
@@ -100,7 +105,11 @@ enum RouteValueCoding {
 
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(RouteCallError) -> Value {
         do {
-            return try JSONDecoder().decode(type, from: Data(bytes))
+            switch bytes.first {
+            case binary: return try ValueDecoder.decode(type, from: bytes, at: 1)
+            case json: return try JSONDecoder().decode(type, from: Data(bytes.dropFirst()))
+            default: throw ValueReader(bytes).corrupted("a value of neither form", path: nil)
+            }
         } catch {
             throw .malformed("a \(type) could not be read: \(error)")
         }
