@@ -36,6 +36,7 @@ struct IsolationBenchmark {
         var floorTails: [Double] = []
         var calls: [Double] = []
         var callTails: [Double] = []
+        var cpu: (host: Double, module: Double) = (0, 0)
         for _ in 0..<max(1, rounds / 4) {
             let words = output(of: buildFolder + "/modhost-socket-floor", ["\(Self.callsPerRound)"]).split(whereSeparator: {
                 $0 == " " || $0 == "\n"
@@ -46,10 +47,13 @@ struct IsolationBenchmark {
             }
             floors.append(median)
             floorTails.append(tail)
+            let before = (host: Self.onCPU("thread-self"), module: Self.onCPU("\(module.pid)"))
             guard let (callMedian, callTail) = module.timeCalls(Self.callsPerRound) else {
                 report.add("isolation: route call", "a call failed: \(module.link.failed.map { "\($0)" } ?? "unknown")")
                 return
             }
+            cpu.host += Double(Self.onCPU("thread-self") - before.host)
+            cpu.module += Double(Self.onCPU("\(module.pid)") - before.module)
             calls.append(callMedian)
             callTails.append(callTail)
         }
@@ -61,6 +65,10 @@ struct IsolationBenchmark {
             String(
                 format: "p50 %.1f µs, p99 %.1f µs; p50 x%.2f of the floor (asked <= 2)", median(calls), median(callTails),
                 median(calls) / median(floors)))
+        let callsMade = Double(calls.count * (Self.callsPerRound + 500)) * 1000
+        report.add(
+            "isolation: on-CPU time a call, the caller's thread and the module's",
+            String(format: "%.1f µs and %.1f µs", cpu.host / callsMade, cpu.module / callsMade))
         sustained(module, into: report)
         starts(config: config, data: data, into: report)
     }
@@ -110,6 +118,12 @@ struct IsolationBenchmark {
             String(
                 format: "%.2f ms vs %.2f ms, x%.2f (asked <= 2)", median(isolated) / 1e6, median(inProcess) / 1e6,
                 median(isolated) / median(inProcess)))
+    }
+
+    /// Nanoseconds `/proc/<which>/schedstat` says the thread (or a process's first thread) ran.
+    static func onCPU(_ which: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(which)/schedstat", encoding: .utf8) else { return 0 }
+        return text.split(separator: " ").first.flatMap { Int($0) } ?? 0
     }
 
     static func resident(of pid: pid_t) -> Int {

@@ -26,7 +26,7 @@ final class IsolatedScreen: Screen {
     /// Makes these screens for `runtime`'s isolated modules, and relays the screens their
     /// routes present (``ScreenRelay``).
     static func install(in runtime: HostRuntime) {
-        let relay = ScreenRelay(runtime: runtime)
+        let relay = ScreenRelay(runtime: runtime, runsOnLentTerminal: false)
         runtime.isolatedScreens.withLock { maker in
             maker = IsolatedScreenMaker(relay: relay) { module, index in IsolatedScreen(module: module, index: index, runtime: runtime) }
         }

@@ -18,11 +18,16 @@ package final class ScreenRelay: ScreenRelaying {
     static let keptLimit = 64
 
     let runtime: HostRuntime
-    private var kept: [(token: UInt64, screen: any Screen)] = []
+    /// Whether `show` runs on the descriptors that come with it: a module's process runs on
+    /// the terminal the host lends it; the host runs on its own, whatever a module sends.
+    let runsOnLentTerminal: Bool
+    /// Each screen kept, with the link of the process it was kept for: only that one shows it.
+    private var kept: [(link: ObjectIdentifier, token: UInt64, screen: any Screen)] = []
     private var nextToken: UInt64 = 0
 
-    nonisolated package init(runtime: HostRuntime) {
+    nonisolated package init(runtime: HostRuntime, runsOnLentTerminal: Bool) {
         self.runtime = runtime
+        self.runsOnLentTerminal = runsOnLentTerminal
     }
 
     /// `dispatcher`, with what its main-actor calls present sent to the process that called.
@@ -35,31 +40,43 @@ package final class ScreenRelay: ScreenRelaying {
     package func dispatchOnMainActor(_ member: String, _ call: RouteCallReader) throws -> RouteAnswer? {
         switch member {
         case "present":
-            // The other process kept a screen: shown here in its turn, run there.
+            // The other process kept a screen: shown here in its turn, run there. Only as part
+            // of a call of this process to it (what its answer presented), a bounded number.
             let token = try call.value(0, as: UInt64.self)
+            guard call.link.isCalling else { throw RelayRefusal(why: "a screen presented while it was not called") }
+            guard runtime.navigator.pendingCount < Self.keptLimit else {
+                throw RelayRefusal(why: "more than \(Self.keptLimit) screens presented at once")
+            }
             runtime.navigator.present(RelayedScreen(token: token, peer: .route(Self.route, on: call.link), runtime: runtime))
             return .void
         case "show":
             let (token, fullScreen) = (try call.value(0, as: UInt64.self), try call.value(1, as: Bool.self))
-            guard let index = kept.firstIndex(where: { $0.token == token }) else {
+            let link = ObjectIdentifier(call.link)
+            guard let index = kept.firstIndex(where: { $0.token == token && $0.link == link }) else {
                 throw RelayRefusal(why: "the screen it presented is no longer kept (\(Self.keptLimit) newer ones were)")
             }
             let screen = kept.remove(at: index).screen
             return try afterward(call) {
-                try call.answer(try TerminalLoan.run(screen, on: call.descriptors, fullScreen: fullScreen, runtime: runtime))
+                try call.answer(
+                    try TerminalLoan.run(screen, on: runsOnLentTerminal ? call.descriptors : [], fullScreen: fullScreen, runtime: runtime))
             }
         default:
             return nil
         }
     }
 
-    /// Runs `body`, then keeps each screen it presented and tells the process that called.
+    /// Runs `body`, then keeps each screen it presented and tells the process that called —
+    /// when it throws too, so that none stays behind to open over this process's next screen.
     func afterward<Answer>(_ call: RouteCallReader, _ body: () throws -> Answer) rethrows -> Answer {
         let mark = runtime.navigator.pendingCount
-        let answer = try body()
-        for screen in runtime.navigator.takePresented(since: mark) {
+        defer { relay(runtime.navigator.takePresented(since: mark), to: call) }
+        return try body()
+    }
+
+    private func relay(_ screens: [any Screen], to call: RouteCallReader) {
+        for screen in screens {
             nextToken += 1
-            kept.append((nextToken, screen))
+            kept.append((ObjectIdentifier(call.link), nextToken, screen))
             if kept.count > Self.keptLimit { kept.removeFirst() }
             var arguments = RouteArguments()
             arguments.value(nextToken)
@@ -69,7 +86,6 @@ package final class ScreenRelay: ScreenRelaying {
                 call.link.report(error, calling: "\(Self.route).present")
             }
         }
-        return answer
     }
 
     struct RelayRefusal: Error, CustomStringConvertible {

@@ -35,7 +35,8 @@ package enum TerminalLoan {
         // A relayed screen runs on a stack of its own: the main one may be running below it.
         let navigator = navigator ?? Navigator(ui: runtime.navigator.ui)
         return try onTerminal(descriptors) {
-            let entered = fullScreen && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
+            // Left only when entered here: a screen shown while already full screen stays so.
+            let entered = fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
             navigator.run(root: screen)
             if entered { FullScreenMode.leave(navigator.ui) }
             return navigator.endedByQuit
@@ -50,6 +51,11 @@ package enum TerminalLoan {
             throw LoanRefusal(why: "a command or a screen needs the standard input, output and error of the process that asks")
         }
         let saved = (0..<3).map { dup(Int32($0)) }
+        // Each of this process's own is kept before any is replaced, or none is replaced.
+        guard saved.allSatisfy({ $0 >= 0 }) else {
+            for descriptor in saved where descriptor >= 0 { close(descriptor) }
+            throw LoanRefusal(why: "the terminal could not be taken: \(String(cString: strerror(errno)))")
+        }
         for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
         defer {
             for (index, descriptor) in saved.enumerated() where descriptor >= 0 {

@@ -6,6 +6,8 @@ package struct RouteArguments {
     enum Slot {
         case value([UInt8])
         case callback(onMainActor: Bool, RemoteCallback.Body)
+        /// An object the other side calls back until it releases it.
+        case object(any RouteDispatching)
     }
 
     var slots: [Slot] = []
@@ -33,6 +35,11 @@ package struct RouteArguments {
     /// A closure the other side calls back: `body` reads its arguments.
     package mutating func callback(onMainActor: Bool, _ body: @escaping RemoteCallback.Body) {
         slots.append(.callback(onMainActor: onMainActor, body))
+    }
+
+    /// An object the other side calls (`dispatcher` serves its calls) until it releases it.
+    package mutating func object(_ dispatcher: some RouteDispatching) {
+        slots.append(.object(dispatcher))
     }
 
     package mutating func fail(_ why: String) {
@@ -66,6 +73,14 @@ package struct RouteCallReader {
             throw .malformed("argument \(index) is missing or not a callback")
         }
         return RemoteCallback(link: link, reference: reference)
+    }
+
+    /// The remote object in argument `index`: released when the last reference here goes.
+    package func object(_ index: Int) throws(RouteCallError) -> RemoteObject {
+        guard index < slots.count, case .callback(let reference) = slots[index] else {
+            throw .malformed("argument \(index) is missing or not an object")
+        }
+        return RemoteObject(link: link, target: .object(reference))
     }
 
     /// An answer holding `value`.

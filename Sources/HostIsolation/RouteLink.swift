@@ -94,6 +94,12 @@ package final class RouteLink: @unchecked Sendable {
         lock.withLock { failure }
     }
 
+    /// Whether this side is waiting for an answer of the other (on any thread): what the other
+    /// side asks meanwhile is part of that call.
+    package var isCalling: Bool {
+        lock.withLock { !inFlight.isEmpty }
+    }
+
     /// How many objects and callbacks this side holds for the other.
     package var exportedCount: Int {
         lock.withLock { exported.count }
@@ -119,6 +125,7 @@ package final class RouteLink: @unchecked Sendable {
             switch slot {
             case .value(let bytes): slots.append(.value(bytes))
             case .callback(let onMainActor, let body): slots.append(.callback(exportHeld(.callback(onMainActor: onMainActor, body))))
+            case .object(let dispatcher): slots.append(.callback(exportHeld(.object(dispatcher))))
             }
         }
         // By route and member; objects and callbacks together, so that their numbers do not

@@ -112,11 +112,17 @@ extension HostRuntime {
                 }
             },
             titles: { [self] name in
-                let strings = strings(of: name)
-                let title = strings[Self.moduleTitle]
-                return title == Self.moduleTitle.rawValue ? name : title
+                // A module in a process of its own has its strings there: it says its title.
+                guard let isolated = isolatedModule(named: name) else { return title(of: name) }
+                return (try? isolated.title()) ?? name
             },
             describe: { [strings] text in text.render(strings) })
+    }
+
+    /// Module `name`'s title in this run's language, from its strings; its name when it has none.
+    package func title(of name: String) -> String {
+        let title = strings(of: name)[Self.moduleTitle]
+        return title == Self.moduleTitle.rawValue ? name : title
     }
 
     /// Stops the started modules in reverse order; later calls, and calls before start, do

@@ -112,6 +112,11 @@ package final class IsolatedModule: @unchecked Sendable {
             "command", arguments, returning: Int32.self, waiting: .forTheAnswer)
     }
 
+    /// Its title, in its process's language.
+    package func title() throws(RouteCallError) -> String {
+        try RemoteObject.route(Self.control, at: endpoint).call("title", RouteArguments(), returning: String.self)
+    }
+
     /// The titles of its Home entries, in its process's language.
     @MainActor package func homeTitles() throws(RouteCallError) -> [String] {
         try RemoteObject.route(Self.control, at: endpoint).call("homeEntries", RouteArguments(), returning: [String].self)

@@ -71,4 +71,26 @@ import Testing
         #expect(output.contains("@MainActor package func pick(completion: @escaping @MainActor (Item?) -> Void)"))
         #expect(output.contains("name: \"ShopRoute\", contracts: \"ShopContracts\""))
     }
+
+    /// A type marked carried crosses through the runtime's own conformance, alone or in an
+    /// array; without the mark it fails the build as any type that is not Codable.
+    @Test func aMarkedTypeIsCarriedByTheHost() throws {
+        let source = """
+            // modhost: carried by the host
+            public struct Rule: Sendable { public let check: @Sendable (String) -> Bool }
+            public protocol ShopRoute: Sendable {
+                func add(_ rules: [Rule], to shop: String)
+                func use(_ rule: Rule)
+            }
+            """
+        let (result, output) = try generate(source)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(output.contains("rules.carry(into: &arguments)"), "\(output)")
+        #expect(output.contains("let p0 = try ([Rule]).carried(0, from: call)"), "\(output)")
+        #expect(output.contains("let p0 = try (Rule).carried(0, from: call)"), "\(output)")
+        #expect(output.contains("target.add(p0, to: p1)"), "\(output)")
+        let unmarked = try generate(source.replacingOccurrences(of: "// modhost: carried by the host\n", with: ""))
+        #expect(unmarked.result.status != 0)
+        #expect(unmarked.result.stderr.contains("ShopRoute.add"), "\(unmarked.result.stderr)")
+    }
 }

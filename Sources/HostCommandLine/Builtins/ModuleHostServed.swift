@@ -42,7 +42,7 @@ enum ModuleHostServed {
     static func serve(_ session: HostSession, module: String) {
         // Set once, before the link serves its first call (on this thread).
         Self.session = session
-        served.withLock { $0 = (session.runtime, module, ScreenRelay(runtime: session.runtime)) }
+        served.withLock { $0 = (session.runtime, module, ScreenRelay(runtime: session.runtime, runsOnLentTerminal: true)) }
     }
 
     struct NotServed: Error, CustomStringConvertible {
@@ -67,6 +67,8 @@ enum ModuleHostServed {
             case "stop":
                 runtime.stop()
                 return .void
+            case "title":
+                return try call.answer(runtime.title(of: module))
             default:
                 return nil
             }

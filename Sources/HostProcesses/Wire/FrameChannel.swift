@@ -24,6 +24,12 @@ package final class FrameChannel {
     private var ended = false
     /// Where `recvmsg` reads into: made once, not zeroed for every frame.
     private var buffer = [UInt8](repeating: 0, count: 65_536)
+    /// The receive limit last set (`.some(nil)`: none), so that a read does not pay a
+    /// `setsockopt` to set it again.
+    private var receiveLimit: Duration??
+    /// How far past a frame's deadline a read may wait, at most twice, rather than set the
+    /// limit again for every read.
+    static let deadlineSlack = Duration.milliseconds(5)
 
     /// - Parameter maximumFrameSize: The largest frame accepted from the peer.
     package init(descriptor: Int32, maximumFrameSize: Int = 16 << 20) {
@@ -61,6 +67,8 @@ package final class FrameChannel {
     /// Makes each later ``receive()`` give up after `limit` without a byte
     /// (``WireError/timedOut``); `nil` waits for ever.
     package func setReceiveLimit(_ limit: Duration?) {
+        if receiveLimit == .some(limit) { return }
+        receiveLimit = limit
         setLimit(SO_RCVTIMEO, limit)
     }
 
@@ -127,7 +135,13 @@ package final class FrameChannel {
             if let deadline {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { throw .timedOut }
-                setReceiveLimit(left)
+                // The limit already set serves when it ends at most twice the slack past the
+                // deadline (a shorter one would end the read early); set again, it ends one
+                // slack past, so that the next calls' deadlines, as far off, find it serves.
+                if case .some(.some(let set)) = receiveLimit, set >= left, set - left <= Self.deadlineSlack * 2 {
+                } else {
+                    setReceiveLimit(left + Self.deadlineSlack)
+                }
             }
             var fds = [Int32](repeating: -1, count: Self.maximumDescriptors)
             var count: Int32 = 0

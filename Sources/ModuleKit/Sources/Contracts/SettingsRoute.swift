@@ -17,6 +17,8 @@ public enum SettingKind: Sendable, Hashable {
 }
 
 /// A setting a module contributes to the Settings screen and commands.
+// modhost: carried by the host — its values cross as values, its closures as a remote object
+// the host calls back (HostIsolation's RouteCarried).
 public struct SettingDefinition: Sendable {
     /// The key within the module (`perPage`); the setting's whole name, with its module, is a
     /// ``SettingName`` (`photos.perPage`).
@@ -62,8 +64,6 @@ public struct SettingRefusal: Error, Sendable, Equatable {
 /// ```
 public protocol SettingsRoute: Sendable {
     /// Adds `definitions` to `module`'s section; they live as long as the process.
-    // modhost: in-process only — a definition's title, display and interpret are closures,
-    // which do not cross as values yet.
     func register(_ definitions: [SettingDefinition], module: String)
     /// The stored value of the setting `name`, or its default; `nil` for an unknown setting.
     ///

@@ -60,6 +60,7 @@ enum BridgeSource {
             switch parameter.type {
             case .void: break
             case .value: lines.append("arguments.value(\(parameter.name))")
+            case .carried: lines.append("\(parameter.name).carry(into: &arguments)")
             case .remote: lines.append("arguments.fail(\"'\(parameter.name)' cannot be sent\")")
             case .callback(let arguments, let mainActor, _):
                 let names = arguments.indices.map { "a\($0)" }
@@ -82,7 +83,7 @@ enum BridgeSource {
             lines.append("return remote.answer\(call), returning: (\(type)).self, or: \(fallbackValue(fallback)))")
         case (.remote(let name), true): lines.append("return \(name)Proxy(try remote.callObject\(call)))")
         case (.remote(let name), false): lines.append("return \(name)Proxy(remote.answerObject\(call)))")
-        case (.callback, _): lines.append("// a closure result does not cross")
+        case (.callback, _), (.carried, _): lines.append("// a closure result does not cross")
         }
         return lines
     }
@@ -97,7 +98,7 @@ enum BridgeSource {
 
     private static func fallbackReturn(_ result: CrossingType) -> [String] {
         switch result {
-        case .void, .callback: return []
+        case .void, .callback, .carried: return []
         case .value(_, let fallback): return ["return \(fallbackValue(fallback))"]
         case .remote(let name): return ["return \(name)Proxy(remote.deadObject())"]
         }
@@ -146,6 +147,9 @@ enum BridgeSource {
                 lines.append("let p\(index) = try call.value(\(index), as: (\(type)).self)")
                 arguments.append("\(label)p\(index)")
             case .remote: break
+            case .carried(let type):
+                lines.append("let p\(index) = try (\(type)).carried(\(index), from: call)")
+                arguments.append("\(label)p\(index)")
             case .callback(let types, _, _):
                 lines.append("let p\(index) = try call.callback(\(index))")
                 let names = types.indices.map { "a\($0)" }
@@ -159,7 +163,7 @@ enum BridgeSource {
             member.kind == .property
             ? "\(attempt)target.\(member.name)" : "\(attempt)target.\(member.name)(\(arguments.joined(separator: ", ")))"
         switch member.result {
-        case .void, .callback:
+        case .void, .callback, .carried:
             lines.append(invocation)
             lines.append("return .void")
         case .value:

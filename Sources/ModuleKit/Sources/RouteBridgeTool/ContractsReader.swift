@@ -17,9 +17,12 @@ struct ContractsReader {
         "UInt8": "0", "Double": "0", "Float": "0",
     ]
     static let inProcessMarker = "modhost: in-process only"
+    static let carriedMarker = "modhost: carried by the host"
 
     let module: String
     private var codable: Set<String> = []
+    /// Types marked to be carried by the isolation runtime's own conformance.
+    private var carried: Set<String> = []
     private var protocols: [String: (ProtocolDeclSyntax, file: String)] = [:]
     private(set) var problems: [CrossingProblem] = []
 
@@ -33,6 +36,8 @@ struct ContractsReader {
                     protocols[proto.name.text] = (proto, source.path)
                 } else if let name = Self.codableName(of: declaration) {
                     codable.insert(name)
+                } else if statement.leadingTrivia.description.contains(Self.carriedMarker), let name = Self.typeName(of: declaration) {
+                    carried.insert(name)
                 }
             }
         }
@@ -48,6 +53,10 @@ struct ContractsReader {
         guard let (name, clause) = pairs.first, let clause else { return nil }
         let inherited = Set(clause.inheritedTypes.map { $0.type.trimmedDescription })
         return inherited.contains("Codable") || (inherited.contains("Encodable") && inherited.contains("Decodable")) ? name : nil
+    }
+
+    private static func typeName(of item: CodeBlockItemSyntax.Item) -> String? {
+        item.as(StructDeclSyntax.self)?.name.text ?? item.as(EnumDeclSyntax.self)?.name.text ?? item.as(ClassDeclSyntax.self)?.name.text
     }
 
     /// Every route, then every protocol they return, in a stable order.
@@ -225,10 +234,18 @@ struct ContractsReader {
             }
             return asArgument ? .failure(Why("'\(spelling)' cannot be sent as an argument yet; only returned")) : .success(.remote(name))
         }
+        if asArgument, isCarried(type) { return .success(.carried(spelling)) }
         guard isValue(type) else {
             return .failure(Why("of type '\(spelling)' cannot cross: it is neither Codable nor a route"))
         }
         return .success(.value(spelling, fallback: Self.fallback(of: type)))
+    }
+
+    /// A type marked carried, or an array of one.
+    private func isCarried(_ type: TypeSyntax) -> Bool {
+        if let array = type.as(ArrayTypeSyntax.self) { return isCarried(array.element) }
+        guard let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil else { return false }
+        return carried.contains(identifier.name.text)
     }
 
     private func isValue(_ type: TypeSyntax) -> Bool {

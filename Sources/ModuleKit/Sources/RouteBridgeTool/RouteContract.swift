@@ -58,6 +58,10 @@ indirect enum CrossingType: Equatable {
     /// An escaping closure whose arguments are values and whose result is `Void`: a remote
     /// callback. `spelling` is the closure's type as written.
     case callback(arguments: [String], isMainActor: Bool, spelling: String)
+    /// An argument of a type marked `// modhost: carried by the host` (or an array of one):
+    /// values and closures together, which the isolation runtime carries with its own
+    /// `RouteCarried` conformance (the closures as a remote object the receiver calls back).
+    case carried(String)
 
     /// What a non-throwing member answers when the module's process is gone.
     enum Fallback: Equatable {

@@ -1,0 +1,47 @@
+import Foundation
+import ModuleHostTesting
+import TestSupport
+import Testing
+
+/// The walk of every screen (NavigationWalkTests' cases) with Photos and Geo each in a process
+/// of its own reads, line for line, as it does with every module in the host's process: each
+/// screen reached, left by Back, by an empty answer and by `q`, with the same output and the
+/// same end, and no route unavailable on the way.
+@Suite struct IsolatedWalkTests {
+    static let isolation = ["--isolate", "Photos", "--isolate", "Geo"]
+
+    @Test(arguments: NavigationWalkTests.cases)
+    func everyScreenReadsAsInOneProcess(_ screen: NavigationWalkTests.Case) throws {
+        let app = try NavigationWalkTests.app(loggedIn: screen.loggedIn)
+        for key in screen.isMenu ? ["0", "", "q"] : [""] {
+            let input = (screen.path + [key]).map { $0 + "\n" }.joined()
+            let alone = try app.run(arguments: [], input: input)
+            let isolated = try app.run(arguments: Self.isolation, input: input)
+            #expect(isolated.status == alone.status, "\(screen.name), '\(key)': \(isolated.stderr)")
+            #expect(isolated.stdout == alone.stdout, "\(screen.name), '\(key)':\n\(isolated.stdout)\n---\n\(alone.stdout)")
+            #expect(!isolated.stderr.contains("unavailable"), "\(screen.name), '\(key)': \(isolated.stderr)")
+            #expect(alone.stdout.contains(screen.screen), "\(screen.name): the walk reaches its screen")
+        }
+    }
+
+    /// A setting of an isolated module changed on the Settings screen: its title, how its value
+    /// reads and how a typed choice is read all come from the module's process (Geo reads
+    /// "France" as FR and shows it as France; it refuses a country it does not know in the
+    /// person's language), and the value is stored as in one process.
+    @Test func anIsolatedModulesSettingIsChangedAsInOneProcess() throws {
+        for (answer, shown) in [("31\nAtlantis", "Atlantis"), ("31\nfrance", "Default country: France"), ("21\n5", "Photos per page: 5")] {
+            // Each way from the same start: a fresh data folder for each.
+            let (alone, isolated) = (try NavigationWalkTests.app(loggedIn: true), try NavigationWalkTests.app(loggedIn: true))
+            let input = "4\n" + answer + "\n0\nq\n"
+            let inOne = try alone.run(arguments: [], input: input)
+            let apart = try isolated.run(arguments: Self.isolation, input: input)
+            #expect(apart.stdout == inOne.stdout, "\(answer):\n\(apart.stdout)\n---\n\(inOne.stdout)")
+            #expect(apart.stdout.contains(shown), "\(answer): \(apart.stdout)")
+            #expect(apart.stderr.isEmpty, "\(answer): \(apart.stderr)")
+            // Stored by Settings, in the host's process: read back with no module isolated.
+            let key = answer.hasPrefix("21") ? "photos.perPage" : "geo.defaultCountry"
+            let stored = try isolated.run(arguments: ["settings", "get", key], input: "")
+            #expect(stored.stdout == (try alone.run(arguments: ["settings", "get", key], input: "")).stdout, "\(stored)")
+        }
+    }
+}
