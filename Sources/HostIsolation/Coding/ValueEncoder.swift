@@ -74,8 +74,6 @@ final class ValueWriter {
         if open.isEmpty && id != 0 { unsupported = true }
     }
 
-    func isOpen(_ id: Int) -> Bool { open.contains { $0.id == id } }
-
     private func close() {
         guard let last = open.popLast() else { return }
         let length = UInt32(truncatingIfNeeded: bytes.count - last.lengthAt - 4)
