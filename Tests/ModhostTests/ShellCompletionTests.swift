@@ -130,14 +130,16 @@ import Testing
         let conf = try TestEnvironment.temporaryFolder() + "/tmux.conf"
         try Data("set -g status off\n".utf8).write(to: URL(fileURLWithPath: conf))
         func run(_ arguments: [String]) throws -> ProcessResult {
-            try ChildProcess.run(tmux, ["-L", socket, "-f", conf] + arguments, environment: host.environment, deadline: 30)
+            try ChildProcess.run(tmux, ["-L", socket, "-f", conf] + arguments, environment: host.environment, deadline: 120)
         }
         let environment = host.environment.flatMap { ["-e", "\($0.key)=\($0.value)"] }
         _ = try run(["new-session", "-d", "-x", "120", "-y", "30", "-c", host.folder] + environment + [command])
         defer { _ = try? run(["kill-server"]) }
         func screen() throws -> String { try run(["capture-pane", "-p"]).stdout }
+        // Generous: a wait ends when the text shows, and a full test run on two cores can take
+        // many seconds to start a shell and the 'modhost' each TAB runs.
         func waitFor(_ text: String) throws -> String {
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(120)
             var shown = try screen()
             while !shown.contains(text), ContinuousClock.now < deadline {
                 usleep(50_000)
@@ -149,7 +151,8 @@ import Testing
         // a shell the loading stopped (SIGTTOU) never shows it.
         _ = try run(["send-keys", "-l", load + #"; echo LOA""DED"#])
         _ = try run(["send-keys", "Enter"])
-        #expect(try waitFor("\nLOADED\n").contains("\nLOADED\n"))
+        let loaded = try waitFor("\nLOADED\n")
+        #expect(loaded.contains("\nLOADED\n"), "\(shell): \(loaded)")
         // A module's commands after its word.
         _ = try run(["send-keys", "-l", "modhost geo "])
         _ = try run(["send-keys", "Tab", "Tab"])
