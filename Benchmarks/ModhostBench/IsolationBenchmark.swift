@@ -32,6 +32,11 @@ struct IsolationBenchmark {
             return
         }
         defer { module.end() }
+        // The same call with neither side looking for bytes before it sleeps (FrameChannel's
+        // lookBeforeWaiting): what looking saves.
+        let sleeper = IsolatedGeo(config: config, data: data, look: .zero)
+        defer { sleeper?.end() }
+        var sleeping: [Double] = []
         var floors: [Double] = []
         var floorTails: [Double] = []
         var calls: [Double] = []
@@ -56,6 +61,7 @@ struct IsolationBenchmark {
             cpu.module += Double(Self.onCPU("\(module.pid)") - before.module)
             calls.append(callMedian)
             callTails.append(callTail)
+            if let (median, _) = sleeper?.timeCalls(Self.callsPerRound) { sleeping.append(median) }
         }
         report.add(
             "isolation: floor, 64 bytes there and back between two processes",
@@ -65,6 +71,11 @@ struct IsolationBenchmark {
             String(
                 format: "p50 %.1f µs, p99 %.1f µs; p50 x%.2f of the floor (asked <= 2)", median(calls), median(callTails),
                 median(calls) / median(floors)))
+        if !sleeping.isEmpty {
+            report.add(
+                "isolation: the same call, neither side looking before it sleeps",
+                String(format: "p50 %.1f µs, x%.2f of the floor", median(sleeping), median(sleeping) / median(floors)))
+        }
         let callsMade = Double(calls.count * (Self.callsPerRound + 500)) * 1000
         report.add(
             "isolation: on-CPU time a call, the caller's thread and the module's",
@@ -142,12 +153,21 @@ final class IsolatedGeo {
     let proxy: GeoRouteProxy
     var pid: pid_t { process.pid }
 
-    init?(config: String, data: String) {
+    /// - Parameter look: how long each side looks for bytes before it sleeps (`nil`: the
+    ///   default, ``FrameChannel/defaultLook``).
+    init?(config: String, data: String, look: Duration? = nil) {
         let hello = Hello(hostVersion: "bench", sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
         let arguments = [
             buildFolder + "/modhost", "--config", config, "--data-dir", data, "--no-crash-records", "__module-host", "FixtureIsolatedGeo",
         ]
-        guard let process = try? ModuleProcess(.command(arguments), hello: hello) else { return nil }
+        var environment: [String: String]?
+        if let look {
+            environment = ProcessInfo.processInfo.environment.merging([
+                "MODHOST_LINK_LOOK_US": "\(look.components.attoseconds / 1_000_000_000_000)"
+            ]) { $1 }
+        }
+        guard let process = try? ModuleProcess(.command(arguments), hello: hello, environment: environment) else { return nil }
+        if let look { process.channel.lookBeforeWaiting = look }
         self.process = process
         link = RouteLink(channel: process.channel, peer: "module 'FixtureIsolatedGeo'", callLimit: .seconds(10))
         proxy = GeoRouteProxy(.route("GeoRoute", on: link))

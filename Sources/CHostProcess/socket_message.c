@@ -33,7 +33,7 @@ ssize_t modhost_send_with_descriptors(int fd, const void *bytes, size_t size, co
     return sent;
 }
 
-ssize_t modhost_receive_with_descriptors(int fd, void *bytes, size_t capacity, int *descriptors, int *count) {
+ssize_t modhost_receive_with_descriptors(int fd, void *bytes, size_t capacity, int *descriptors, int *count, int flags) {
     *count = 0;
     struct iovec part = {.iov_base = bytes, .iov_len = capacity};
     union {
@@ -44,7 +44,7 @@ ssize_t modhost_receive_with_descriptors(int fd, void *bytes, size_t capacity, i
     struct msghdr message = {
         .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
     ssize_t received;
-    do received = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    do received = recvmsg(fd, &message, MSG_CMSG_CLOEXEC | flags);
     while (received < 0 && errno == EINTR);
     if (received < 0) return -1;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {

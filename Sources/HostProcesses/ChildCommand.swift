@@ -1,3 +1,4 @@
+import CHostProcess
 import Glibc
 
 /// Child processes the host starts itself (`dev`'s build and host, `bisect`'s attempts,
@@ -110,7 +111,10 @@ package enum ChildCommand {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if let status = poll(pid) { return (status, false) }
-            usleep(2_000)
+            // Woken as it ends; where the kernel cannot say, looked at again in 2 ms.
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            if modhost_wait_for_end(pid, milliseconds) < 0 { usleep(2_000) }
         }
         kill(pid, SIGKILL)
         return (wait(pid), true)

@@ -105,4 +105,33 @@ import Testing
         #expect(write(host.descriptor, bytes, bytes.count) == bytes.count)
         #expect(throws: WireError.missingDescriptors(announced: 2, arrived: 0)) { _ = try child.receive() }
     }
+
+    /// A read looks for bytes without sleeping first (``FrameChannel/lookBeforeWaiting``), then
+    /// waits: what comes long after the look is still read, with its descriptor; a receive
+    /// limit still ends a read that gets nothing; the peer's end still reads as the end.
+    @Test func aReadThatLooksFirstStillWaitsForWhatComesLater() throws {
+        let (host, child) = try FrameChannel.pair()
+        child.lookBeforeWaiting = .microseconds(200)
+        let fd = host.descriptor
+        let bytes = Frame(kind: 9, payload: Array("late".utf8)).encoded(descriptors: 1)
+        let sender = Thread {
+            usleep(30_000)
+            var pipe: [Int32] = [-1, -1]
+            _ = Glibc.pipe(&pipe)
+            _ = bytes.withUnsafeBytes { buffer in
+                [pipe[1]].withUnsafeBufferPointer { modhost_send_with_descriptors(fd, buffer.baseAddress, buffer.count, $0.baseAddress, 1) }
+            }
+            close(pipe[0])
+            close(pipe[1])
+        }
+        sender.start()
+        let late = try #require(try child.receive())
+        #expect(late.frame == Frame(kind: 9, payload: Array("late".utf8)))
+        #expect(late.descriptors.count == 1 && fcntl(late.descriptors[0], F_GETFD) >= 0)
+        for descriptor in late.descriptors { close(descriptor) }
+        child.setReceiveLimit(.milliseconds(20))
+        #expect(throws: WireError.timedOut) { _ = try child.receive() }
+        shutdown(host.descriptor, Int32(SHUT_WR))
+        #expect(try child.receive() == nil)
+    }
 }

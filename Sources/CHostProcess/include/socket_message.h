@@ -19,8 +19,9 @@ ssize_t modhost_send_with_descriptors(int fd, const void *bytes, size_t size, co
  * with them into `descriptors` (close-on-exec, MSG_CMSG_CLOEXEC; their number in `*count`).
  * Returns the bytes received (0 at the end), or -1 with errno set. A message that carried more
  * descriptors than fit (MSG_CTRUNC) has those that came closed and fails with EMSGSIZE: a peer
- * cannot make the host keep descriptors it did not ask for.
+ * cannot make the host keep descriptors it did not ask for. `flags` are recvmsg's (MSG_DONTWAIT
+ * to not wait).
  */
-ssize_t modhost_receive_with_descriptors(int fd, void *bytes, size_t capacity, int *descriptors, int *count);
+ssize_t modhost_receive_with_descriptors(int fd, void *bytes, size_t capacity, int *descriptors, int *count, int flags);
 
 #endif

@@ -30,6 +30,11 @@ package final class FrameChannel {
     /// How far past a frame's deadline a read may wait, at most twice, rather than set the
     /// limit again for every read.
     static let deadlineSlack = Duration.milliseconds(5)
+    /// How long a read looks for bytes without sleeping before it waits for them
+    /// (``defaultLook``).
+    package var lookBeforeWaiting = FrameChannel.defaultLook
+    /// Where `recvmsg` puts the descriptors that come: made once.
+    private var fds = [Int32](repeating: -1, count: FrameChannel.maximumDescriptors)
 
     /// - Parameter maximumFrameSize: The largest frame accepted from the peer.
     package init(descriptor: Int32, maximumFrameSize: Int = 16 << 20) {
@@ -143,11 +148,8 @@ package final class FrameChannel {
                     setReceiveLimit(left + Self.deadlineSlack)
                 }
             }
-            var fds = [Int32](repeating: -1, count: Self.maximumDescriptors)
             var count: Int32 = 0
-            let received = buffer.withUnsafeMutableBytes { bytes in
-                modhost_receive_with_descriptors(descriptor, bytes.baseAddress, bytes.count, &fds, &count)
-            }
+            let received = read(count: &count)
             guard received >= 0 else {
                 if errno == EMSGSIZE { throw .tooManyDescriptors }
                 if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
@@ -163,6 +165,74 @@ package final class FrameChannel {
             if received == 0 { ended = true } else { decoder.append(buffer.prefix(received)) }
         }
     }
+
+    /// One `recvmsg`: first without waiting for up to ``lookBeforeWaiting`` (unless looking
+    /// is resting, ``Looking``), then waiting.
+    private func read(count: inout Int32) -> Int {
+        let fd = descriptor
+        func once(_ flags: Int32) -> Int {
+            buffer.withUnsafeMutableBytes { bytes in
+                fds.withUnsafeMutableBufferPointer { fds in
+                    modhost_receive_with_descriptors(fd, bytes.baseAddress, bytes.count, fds.baseAddress, &count, flags)
+                }
+            }
+        }
+        guard lookBeforeWaiting > .zero, looking.shouldLook() else { return once(0) }
+        let began = ContinuousClock.now
+        let until = began + lookBeforeWaiting
+        repeat {
+            let received = once(Int32(MSG_DONTWAIT))
+            if received >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                looking.found()
+                return received
+            }
+        } while ContinuousClock.now < until
+        let received = once(0)
+        looking.missed(by: ContinuousClock.now - began, look: lookBeforeWaiting)
+        return received
+    }
+
+    /// When looking does not pay. Bytes that come just after the look ended (within four
+    /// times it) mean the peer was about to answer — or could not, because it shares this
+    /// processor and looking kept it from running; three such misses in a row rest looking
+    /// for the next 128 reads, then it is tried again. Bytes that come long after (a peer idle
+    /// between calls) say nothing about looking.
+    private struct Looking {
+        private var misses = 0
+        private var resting = 0
+
+        mutating func shouldLook() -> Bool {
+            guard resting == 0 else {
+                resting -= 1
+                return false
+            }
+            return true
+        }
+
+        mutating func found() { misses = 0 }
+
+        mutating func missed(by waited: Duration, look: Duration) {
+            guard waited <= look * 4 else { return }
+            misses += 1
+            if misses >= 3 {
+                misses = 0
+                resting = 128
+            }
+        }
+    }
+    private var looking = Looking()
+
+    /// 50 µs on more than one processor, none on one; `MODHOST_LINK_LOOK_US` (0 to 1000) sets
+    /// it, for the benchmark's comparison. A call's answer that comes within it costs no
+    /// wake-up of a sleeping thread — on a VM, of a halted vCPU, which costs more than the
+    /// whole call — and a process that serves calls one after another sees the next without
+    /// sleeping. On one processor looking would only keep the peer from running.
+    package static let defaultLook: Duration = {
+        if let text = getenv("MODHOST_LINK_LOOK_US"), let us = Int(String(cString: text)), (0...1_000).contains(us) {
+            return .microseconds(us)
+        }
+        return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? .microseconds(50) : .zero
+    }()
 
     /// Most descriptors one frame carries (`MODHOST_MESSAGE_DESCRIPTORS`).
     package static let maximumDescriptors = Int(MODHOST_MESSAGE_DESCRIPTORS)

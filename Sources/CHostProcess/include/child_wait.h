@@ -1,0 +1,10 @@
+#ifndef MODHOST_CHILD_WAIT_H
+#define MODHOST_CHILD_WAIT_H
+#include <sys/types.h>
+
+/* Waits at most `milliseconds` for child `pid` to end, woken the moment it does (a pidfd,
+ * Linux 5.3 and later), without reaping it. 1 when it has ended, 0 when it has not by then,
+ * -1 with errno set when this kernel cannot say (the caller then looks again and again). */
+int modhost_wait_for_end(pid_t pid, int milliseconds);
+
+#endif
