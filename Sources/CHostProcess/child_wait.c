@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,4 +25,12 @@ int modhost_wait_for_end(pid_t pid, int milliseconds) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int modhost_usable_processors(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : 1;
 }

@@ -106,15 +106,23 @@ package enum ChildCommand {
     }
 
     /// Waits at most `limit` for `pid` to end, then kills it (SIGKILL) and reaps it: its wait
-    /// status, and whether it had to be killed.
+    /// status, and whether it had to be killed. A child another waiter reaped first reads as
+    /// status 0, not killed: its own status is gone with it.
     package static func wait(_ pid: pid_t, atMost limit: Duration) -> (status: Int32, killed: Bool) {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if let status = poll(pid) { return (status, false) }
             // Woken as it ends; where the kernel cannot say, looked at again in 2 ms.
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            if modhost_wait_for_end(pid, milliseconds) < 0 { usleep(2_000) }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { break }
+            let left = remaining.components
+            let milliseconds = Int32(min(left.seconds, 1_000_000) * 1_000 + left.attoseconds / 1_000_000_000_000_000 + 1)
+            if modhost_wait_for_end(pid, milliseconds) < 0 {
+                // Reaped by someone else (no such process, not even a zombie): nothing to kill,
+                // and the pid may already be another process's.
+                if errno == ESRCH, poll(pid) == nil { return (0, false) }
+                usleep(2_000)
+            }
         }
         kill(pid, SIGKILL)
         return (wait(pid), true)

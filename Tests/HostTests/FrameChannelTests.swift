@@ -131,7 +131,31 @@ import Testing
         for descriptor in late.descriptors { close(descriptor) }
         child.setReceiveLimit(.milliseconds(20))
         #expect(throws: WireError.timedOut) { _ = try child.receive() }
+        // A frame already there is taken by the look, with its descriptor.
+        var pipe: [Int32] = [-1, -1]
+        _ = Glibc.pipe(&pipe)
+        try host.send(Frame(kind: 8, payload: [1]), descriptors: [pipe[0]])
+        let early = try #require(try child.receive())
+        #expect(early.frame == Frame(kind: 8, payload: [1]) && early.descriptors.count == 1)
+        for descriptor in early.descriptors + pipe { close(descriptor) }
         shutdown(host.descriptor, Int32(SHUT_WR))
         #expect(try child.receive() == nil)
+    }
+
+    /// Three answers in a row that come soon after the look rest it for 128 reads; one that
+    /// comes long after ends the row; one the look finds starts it again.
+    @Test func lookingRestsWhenAnswersComeJustAfterIt() {
+        let look = Duration.microseconds(50)
+        var looking = FrameChannel.Looking()
+        for _ in 0..<2 { looking.waited(.microseconds(120), look: look) }
+        looking.waited(.seconds(1), look: look)
+        looking.waited(.microseconds(120), look: look)
+        looking.found()
+        for _ in 0..<2 { looking.waited(.microseconds(120), look: look) }
+        let looks = looking.shouldLook()
+        #expect(looks, "no three in a row yet")
+        looking.waited(.microseconds(199), look: look)
+        let rested = (0..<200).prefix { _ in !looking.shouldLook() }.count
+        #expect(rested == 128)
     }
 }

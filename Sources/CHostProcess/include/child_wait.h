@@ -7,4 +7,8 @@
  * -1 with errno set when this kernel cannot say (the caller then looks again and again). */
 int modhost_wait_for_end(pid_t pid, int milliseconds);
 
+/* How many processors this process may run on (its affinity mask, which a cpuset or
+ * `taskset` narrows), at least 1. */
+int modhost_usable_processors(void);
+
 #endif

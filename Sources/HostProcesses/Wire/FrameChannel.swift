@@ -167,41 +167,52 @@ package final class FrameChannel {
     }
 
     /// One `recvmsg`: first without waiting for up to ``lookBeforeWaiting`` (unless looking
-    /// is resting, ``Looking``), then waiting.
+    /// is resting, ``Looking``), then waiting. The bytes received (0 at the end), or -1 with
+    /// `errno` set by the last `recvmsg`.
     private func read(count: inout Int32) -> Int {
         let fd = descriptor
-        func once(_ flags: Int32) -> Int {
-            buffer.withUnsafeMutableBytes { bytes in
+        func once(_ flags: Int32) -> (Int, Int32) {
+            let received = buffer.withUnsafeMutableBytes { bytes in
                 fds.withUnsafeMutableBufferPointer { fds in
                     modhost_receive_with_descriptors(fd, bytes.baseAddress, bytes.count, fds.baseAddress, &count, flags)
                 }
             }
+            return (received, errno)
         }
-        guard lookBeforeWaiting > .zero, looking.shouldLook() else { return once(0) }
-        let began = ContinuousClock.now
-        let until = began + lookBeforeWaiting
-        repeat {
-            let received = once(Int32(MSG_DONTWAIT))
-            if received >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                looking.found()
-                return received
-            }
-        } while ContinuousClock.now < until
-        let received = once(0)
-        looking.missed(by: ContinuousClock.now - began, look: lookBeforeWaiting)
+        var (received, error) = (0, Int32(0))
+        if lookBeforeWaiting > .zero, looking.shouldLook() {
+            let began = ContinuousClock.now
+            let until = began + lookBeforeWaiting
+            repeat {
+                (received, error) = once(Int32(MSG_DONTWAIT))
+                if received >= 0 || (error != EAGAIN && error != EWOULDBLOCK) {
+                    looking.found()
+                    errno = error
+                    return received
+                }
+            } while ContinuousClock.now < until
+            (received, error) = once(0)
+            if received >= 0 { looking.waited(ContinuousClock.now - began, look: lookBeforeWaiting) }
+        } else {
+            (received, error) = once(0)
+        }
+        errno = error
         return received
     }
 
-    /// When looking does not pay. Bytes that come just after the look ended (within four
-    /// times it) mean the peer was about to answer — or could not, because it shares this
-    /// processor and looking kept it from running; three such misses in a row rest looking
-    /// for the next 128 reads, then it is tried again. Bytes that come long after (a peer idle
-    /// between calls) say nothing about looking.
-    private struct Looking {
+    /// When looking does not pay. Bytes that come soon after the look ended (less than four
+    /// looks after it began) mean the peer was about to answer — or could not, because it
+    /// shares this processor and looking kept it from running; three such waits in a row rest
+    /// looking for the next 128 reads, then it is tried again. Bytes that come long after (a
+    /// peer idle between calls) say nothing about looking, and end the row.
+    package struct Looking {
         private var misses = 0
         private var resting = 0
 
-        mutating func shouldLook() -> Bool {
+        package init() {}
+
+        /// Whether this read looks first (a resting read counts down the rest).
+        package mutating func shouldLook() -> Bool {
             guard resting == 0 else {
                 resting -= 1
                 return false
@@ -209,10 +220,15 @@ package final class FrameChannel {
             return true
         }
 
-        mutating func found() { misses = 0 }
+        /// The look found bytes.
+        package mutating func found() { misses = 0 }
 
-        mutating func missed(by waited: Duration, look: Duration) {
-            guard waited <= look * 4 else { return }
+        /// The look found none; bytes came `waited` after it began.
+        package mutating func waited(_ waited: Duration, look: Duration) {
+            guard waited < look * 4 else {
+                misses = 0
+                return
+            }
             misses += 1
             if misses >= 3 {
                 misses = 0
@@ -222,7 +238,7 @@ package final class FrameChannel {
     }
     private var looking = Looking()
 
-    /// 50 µs on more than one processor, none on one; `MODHOST_LINK_LOOK_US` (0 to 1000) sets
+    /// 50 µs when this process may run on more than one processor (its affinity), none on one; `MODHOST_LINK_LOOK_US` (0 to 1000) sets
     /// it, for the benchmark's comparison. A call's answer that comes within it costs no
     /// wake-up of a sleeping thread — on a VM, of a halted vCPU, which costs more than the
     /// whole call — and a process that serves calls one after another sees the next without
@@ -231,7 +247,7 @@ package final class FrameChannel {
         if let text = getenv("MODHOST_LINK_LOOK_US"), let us = Int(String(cString: text)), (0...1_000).contains(us) {
             return .microseconds(us)
         }
-        return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? .microseconds(50) : .zero
+        return modhost_usable_processors() > 1 ? .microseconds(50) : .zero
     }()
 
     /// Most descriptors one frame carries (`MODHOST_MESSAGE_DESCRIPTORS`).
