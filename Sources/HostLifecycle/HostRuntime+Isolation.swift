@@ -71,12 +71,16 @@ extension HostRuntime {
         _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
     ) -> Result<(OwnedProcess, RouteLink), HostTextError> {
         let hello = Hello(
-            hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
+            hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
+            routes: offered)
         let process: ModuleProcess
         do throws(ModuleProcess.StartError) {
-            process = try ModuleProcess(
-                .host(options.moduleHostOptions + [Self.moduleHostCommand, entry.name] + offered), hello: hello,
-                passing: [library], helloLimit: entry.timeout)
+            if let early = earlyProcesses.take(entry.name) {
+                process = early
+            } else {
+                process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
+            }
+            try process.greet(hello, passing: [library], helloLimit: entry.timeout)
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
         }
@@ -107,6 +111,28 @@ extension HostRuntime {
             onProblem: { [logger] line in logger.warn(line) })
         link.watchForEnd()
         return .success((owned, link))
+    }
+
+    /// The command line of module `entry`'s process: the routes it may call come with the
+    /// host's hello.
+    private func moduleHostArguments(_ entry: ModuleEntry) -> [String] {
+        options.moduleHostOptions + [Self.moduleHostCommand, entry.name]
+    }
+
+    /// Starts the process of each isolated module this run may start, before the plan's
+    /// checks, so that its own start — most of it the dynamic linker's — runs beside the
+    /// host's; each is greeted at the load phase (``spawnProcess``) or ended after it. A child
+    /// does nothing before the host's hello, which carries the checked library.
+    func startProcessesEarly() {
+        for entry in configuration.modules where entry.enabled && entry.isolation == .process {
+            if let only = options.only, !only.containsModule(entry.name) { continue }
+            if KitOrigin.problem != nil { return }
+            // One that fails to start here is started again, and its failure said, at the load phase.
+            if let process = try? ModuleProcess(spawning: .host(moduleHostArguments(entry))) {
+                logger.debug("module '\(entry.name)': its process (\(process.pid)) started before the checks")
+                earlyProcesses.put(entry.name, process)
+            }
+        }
     }
 
     /// The app's relay of presented screens; `nil` outside the app (a command presents none).

@@ -74,6 +74,9 @@ extension HostRuntime {
     func load(_ planned: Planned) -> Loaded {
         var snapshot = planned.snapshot
         load(&snapshot)
+        earlyProcesses.endUntaken { name, process in
+            logger.debug("module '\(name)': its process (\(process.pid)) ended unused: the module is not loaded")
+        }
         return Loaded(snapshot)
     }
 
@@ -162,6 +165,8 @@ extension HostRuntime {
             let began = ContinuousClock.now
             switch current {
             case .initial:
+                // Only a run that loads starts module processes.
+                if target >= .loaded { startProcessesEarly() }
                 let planned = makePlan()
                 (next, snapshot) = (.planned(planned), planned.snapshot)
             case .planned(let planned):

@@ -40,6 +40,8 @@ public final class HostRuntime: Sendable {
     /// Makes the screen that runs an isolated module's Home entry in its process: the app's to
     /// give (it knows the terminal's mode); without it, such entries are not shown.
     package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
+    /// Isolated modules' processes started before planning, until their load phase.
+    let earlyProcesses = EarlyProcesses()
 
     /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
     /// (see `HostRuntime+Phases.swift`).

@@ -220,3 +220,32 @@ package final class OwnedProcess: @unchecked Sendable {
         }
     }
 }
+
+/// Module processes started before the plan's checks and not yet greeted, by module name: each
+/// is taken at its module's load phase, and those no module took are ended after it.
+package final class EarlyProcesses: @unchecked Sendable {
+    // `waiting` is touched only with `lock` held.
+    private let lock = NSLock()
+    private var waiting: [String: ModuleProcess] = [:]
+
+    func put(_ name: String, _ process: ModuleProcess) {
+        lock.withLock { waiting[name] = process }
+    }
+
+    func take(_ name: String) -> ModuleProcess? {
+        lock.withLock { waiting.removeValue(forKey: name) }
+    }
+
+    /// Ends each process no module took: it reads the end of its link before any hello, and
+    /// ends without having opened anything.
+    func endUntaken(told: (String, ModuleProcess) -> Void) {
+        let untaken = lock.withLock {
+            defer { waiting = [:] }
+            return waiting
+        }
+        for (name, process) in untaken.sorted(by: { $0.key < $1.key }) {
+            _ = process.end(grace: .seconds(2))
+            told(name, process)
+        }
+    }
+}

@@ -95,6 +95,13 @@ extension Builtins {
                 routes: ModuleHostServed.routes, answersPings: true, onProblem: { line in StandardError.write("modhost: warn: \(line)\n") })
         }()
 
+        /// The host's hello, read once, before the runtime is made: it names the routes the
+        /// host serves (the host may start this process before it knows them). `nil` when the
+        /// host closed its end first (it started this process early and then did not need it).
+        private static let greeting: Result<FrameChannel.Received?, WireError>? = link.map { link in
+            Result { () throws(WireError) in try link.channel.receive() }
+        }
+
         /// Why the library this process checked is not the file the host checked (`host`, passed
         /// with its hello), or `nil` when it is. Without a file from the host (a test's own
         /// hello), this process's checks stand alone.
@@ -115,6 +122,9 @@ extension Builtins {
             options.enable.append(name)
             options.parentLink = Self.link
             options.parentRoutes = routes
+            if case .success(let first?) = Self.greeting, let hello = try? Hello(first.frame) {
+                options.parentRoutes += hello.routes.filter { !routes.contains($0) }
+            }
             options.readOnly = false
         }
 
@@ -132,7 +142,7 @@ extension Builtins {
                 hostVersion: HostRuntime.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
             do throws(WireError) {
                 // The host's hello first: it carries the library file the host checked.
-                guard let first = try channel.receive() else { return ModhostCommandLine.exitSuccess }
+                guard let first = try Self.greeting?.get() else { return ModhostCommandLine.exitSuccess }
                 defer { for descriptor in first.descriptors { close(descriptor) } }
                 let theirs = try Hello(first.frame)
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {

@@ -3,9 +3,11 @@
 /// it has, each with its version. Nothing else crosses until both sides agree.
 ///
 /// On the wire, a ``Frame`` of kind ``kind`` whose bytes are `key=value` lines in this order:
-/// `protocol`, `host`, `sdk`, then one `contracts` line per library (`Name@1.2.3`). Every value
-/// is printable ASCII without spaces; a hello from the peer is checked line by line and refused
-/// with the line it could not take.
+/// `protocol`, `host`, `sdk`, then one `contracts` line per library (`Name@1.2.3`), then — in
+/// the host's hello only, when there are any — one `routes` line naming the routes the host
+/// serves the module (`routes=GeoRoute,HostInfoRoute`). Every value is printable ASCII without
+/// spaces; a hello from the peer is checked line by line and refused with the line it could
+/// not take.
 package struct Hello: Equatable, Sendable {
     package static let kind: UInt8 = 1
     /// The wire protocol this build speaks.
@@ -16,25 +18,31 @@ package struct Hello: Equatable, Sendable {
     package let sdkVersion: String
     /// Contracts library names with their versions, in the order given.
     package let contracts: [(name: String, version: String)]
+    /// The routes the host serves the module's process (the host's hello; known only after
+    /// the host planned, so they cannot be on the child's command line when it is started early).
+    package let routes: [String]
 
     package init(
-        protocolVersion: Int = Hello.protocolVersion, hostVersion: String, sdkVersion: String, contracts: [(name: String, version: String)]
+        protocolVersion: Int = Hello.protocolVersion, hostVersion: String, sdkVersion: String, contracts: [(name: String, version: String)],
+        routes: [String] = []
     ) {
         self.protocolVersion = protocolVersion
         self.hostVersion = hostVersion
         self.sdkVersion = sdkVersion
         self.contracts = contracts
+        self.routes = routes
     }
 
     package static func == (left: Hello, right: Hello) -> Bool {
         left.protocolVersion == right.protocolVersion && left.hostVersion == right.hostVersion
             && left.sdkVersion == right.sdkVersion && left.contracts.map(\.name) == right.contracts.map(\.name)
-            && left.contracts.map(\.version) == right.contracts.map(\.version)
+            && left.contracts.map(\.version) == right.contracts.map(\.version) && left.routes == right.routes
     }
 
     package var frame: Frame {
         var text = "protocol=\(protocolVersion)\nhost=\(hostVersion)\nsdk=\(sdkVersion)\n"
         for library in contracts { text += "contracts=\(library.name)@\(library.version)\n" }
+        if !routes.isEmpty { text += "routes=\(routes.joined(separator: ","))\n" }
         return Frame(kind: Self.kind, payload: Array(text.utf8))
     }
 
@@ -64,6 +72,24 @@ package struct Hello: Equatable, Sendable {
         protocolVersion = version
         hostVersion = try value("host", at: 1)
         sdkVersion = try value("sdk", at: 2)
+        var routes: [String] = []
+        if lines.count > 3, let last = lines.last, last.hasPrefix("routes=") {
+            routes = last.dropFirst("routes=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard routes.count <= Self.maximumContracts * 16,
+                routes.allSatisfy({
+                    !$0.isEmpty
+                        && $0.utf8.allSatisfy {
+                            $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5a).contains($0)
+                                || (0x61...0x7a).contains($0)
+                        }
+                })
+            else {
+                throw .malformedHello(
+                    "routes '\(last.dropFirst("routes=".count).prefix(200))' in line \(lines.count), not names separated by commas")
+            }
+            lines.removeLast()
+        }
+        self.routes = routes
         guard lines.count - 3 <= Self.maximumContracts else {
             throw .malformedHello("more than \(Self.maximumContracts) contracts libraries")
         }

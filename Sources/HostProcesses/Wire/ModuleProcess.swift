@@ -16,8 +16,8 @@ package final class ModuleProcess {
     package static let linkDescriptor: Int32 = 3
 
     package let pid: pid_t
-    /// What the child said first.
-    package let hello: Hello
+    /// What the child said first (the empty hello until ``greet(_:passing:helloLimit:)``).
+    package private(set) var hello = Hello(hostVersion: "", sdkVersion: "", contracts: [])
     /// The link, for the route calls that follow the hellos.
     package let channel: FrameChannel
     /// How it ended, once it has.
@@ -37,13 +37,18 @@ package final class ModuleProcess {
 
     /// Starts `program` (the running `modhost` in its module-host mode), says `hello` (with
     /// `descriptors`: the library file the host checked, which the child compares with what it
-    /// checks before it opens anything) and reads
-    /// the child's, waiting at most `helloLimit` for it (the child opens the module's library
-    /// first: a constructor that never returns must not hold the host).
-    package init(
+    /// checks before it opens anything) and reads the child's (``greet(_:passing:helloLimit:)``).
+    package convenience init(
         _ program: ChildCommand.Program, hello mine: Hello, passing descriptors: [Int32] = [], environment: [String: String]? = nil,
         helloLimit: Duration = .seconds(10)
     ) throws(StartError) {
+        try self.init(spawning: program, environment: environment)
+        try greet(mine, passing: descriptors, helloLimit: helloLimit)
+    }
+
+    /// Starts `program` and says nothing yet: the child's own start (its dynamic linking,
+    /// most of it) runs while this process goes on; ``greet(_:passing:helloLimit:)`` follows.
+    package init(spawning program: ChildCommand.Program, environment: [String: String]? = nil) throws(StartError) {
         let (host, child): (FrameChannel, Int32)
         do throws(WireError) {
             (host, child) = try FrameChannel.pairForChild()
@@ -57,34 +62,54 @@ package final class ModuleProcess {
         guard let pid = started.pid else { throw .notStarted(String(cString: strerror(started.error))) }
         self.pid = pid
         channel = host
+    }
+
+    /// Says `hello` (with `descriptors`) and reads the child's, waiting at most `helloLimit`
+    /// for it (the child opens the module's library first: a constructor that never returns
+    /// must not hold the host). A child that fails here is reaped or killed.
+    package func greet(_ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10)) throws(StartError) {
+        let host = channel
         host.setReceiveLimit(helloLimit)
         do {
             try host.send(mine.frame, descriptors: descriptors)
-            guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: Self.reap(pid)) }
+            guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: reaped()) }
             Self.close(first.descriptors)
             if first.frame.kind == Kind.failure {
                 // Shown as text only: its control characters (a line's end included) as `?`.
                 let reason = String(decoding: first.frame.payload.prefix(2_000), as: UTF8.self).unicodeScalars.map { scalar in
                     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : String(scalar)
                 }.joined()
-                throw StartError.failed(reason: reason, end: Self.reap(pid))
+                throw StartError.failed(reason: reason, end: reaped())
             }
             let theirs = try Hello(first.frame)
             if let why = Hello.mismatch(mine: mine, theirs: theirs) { throw StartError.mismatch(why) }
             hello = theirs
         } catch let error as StartError {
-            if case .mismatch = error { Self.kill(pid) }
+            if case .mismatch = error { killed() }
             throw error
         } catch let error as WireError {
             // A child that went before the hellos ended on its own: say how.
-            if error == .closed { throw .failed(reason: nil, end: Self.reap(pid)) }
-            Self.kill(pid)
+            if error == .closed { throw .failed(reason: nil, end: reaped()) }
+            killed()
             throw .link(error)
         } catch {
-            Self.kill(pid)
+            killed()
             throw .link(.system("hello", "\(error)"))
         }
         host.setReceiveLimit(Self.answerLimit)
+    }
+
+    /// Reaps a child that ended its side before the hellos, and remembers how it ended.
+    private func reaped() -> ChildEnd? {
+        let end = Self.reap(pid)
+        ended = .some(end)
+        return end
+    }
+
+    /// Kills and reaps a child that cannot be talked to.
+    private func killed() {
+        Self.kill(pid)
+        ended = .some(nil)
     }
 
     /// How long a ping's answer may take.
