@@ -9,6 +9,14 @@ import Testing
     @Test func aHelloIsReadBackAsItWasSaid() throws {
         #expect(try Hello(host.frame) == host)
         #expect(String(decoding: host.frame.payload, as: UTF8.self).hasPrefix("protocol=1\nhost=0.1.0\nsdk=1.7.1\n"))
+        // The host's hello also names the routes it serves the module, on its last line.
+        let serving = Hello(
+            hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")], routes: ["GeoRoute", "HostInfoRoute"])
+        #expect(try Hello(serving.frame) == serving)
+        #expect(try Hello(serving.frame).routes == ["GeoRoute", "HostInfoRoute"])
+        #expect(
+            String(decoding: serving.frame.payload, as: UTF8.self).hasSuffix("contracts=Contracts@1.7.1\nroutes=GeoRoute,HostInfoRoute\n"))
+        #expect(try Hello(host.frame).routes == [])
     }
 
     @Test(arguments: [
@@ -22,6 +30,10 @@ import Testing
         ),
         (Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=\u{1b}[2J\nsdk=1.7.1\n".utf8)), "bytes other than printable ASCII lines"),
         (Frame(kind: Hello.kind, payload: [UInt8](repeating: 10, count: 70_000)), "more than 65536 bytes"),
+        (
+            Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\nroutes=GeoRoute,,../x\n".utf8)),
+            "routes 'GeoRoute,,../x' in line 4, not names separated by commas"
+        ),
     ])
     func aHelloThatIsNotOneIsRefusedSayingWhy(frame: Frame, reason: String) {
         #expect(throws: WireError.malformedHello(reason)) { _ = try Hello(frame) }
