@@ -18,8 +18,8 @@ final class IsolatedScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen throws(RouteCallError) in
-            try module.showScreen(index, fullScreen: fullScreen)
+        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen, typedAhead throws(RouteCallError) in
+            try module.showScreen(index, fullScreen: fullScreen, typedAhead: typedAhead)
         }
     }
 

@@ -51,6 +51,7 @@ package final class ScreenRelay: ScreenRelaying {
             return .void
         case "show":
             let (token, fullScreen) = (try call.value(0, as: UInt64.self), try call.value(1, as: Bool.self))
+            let typedAhead = try call.value(2, as: [UInt8].self)
             let link = ObjectIdentifier(call.link)
             guard let index = kept.firstIndex(where: { $0.token == token && $0.link == link }) else {
                 throw RelayRefusal(why: "the screen it presented is no longer kept (\(Self.keptLimit) newer ones were)")
@@ -58,7 +59,9 @@ package final class ScreenRelay: ScreenRelaying {
             let screen = kept.remove(at: index).screen
             return try afterward(call) {
                 try call.answer(
-                    try TerminalLoan.run(screen, on: runsOnLentTerminal ? call.descriptors : [], fullScreen: fullScreen, runtime: runtime))
+                    try TerminalLoan.run(
+                        screen, on: runsOnLentTerminal ? call.descriptors : [], fullScreen: fullScreen, typedAhead: typedAhead,
+                        runtime: runtime))
             }
         default:
             return nil
@@ -123,12 +126,13 @@ final class RelayedScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen throws(RouteCallError) in
+        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen, typedAhead throws(RouteCallError) in
             var arguments = RouteArguments()
             arguments.value(token)
             arguments.value(fullScreen)
+            arguments.value(typedAhead)
             arguments.pass([0, 1, 2])
-            return try peer.call("show", arguments, returning: Bool.self, waiting: .forTheAnswer)
+            return try peer.call("show", arguments, returning: LentTerminalEnd.self, waiting: .forTheAnswer)
         }
     }
 }

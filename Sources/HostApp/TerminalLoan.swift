@@ -7,39 +7,52 @@ import HostLifecycle
 /// screen and waits while the other runs screens on its standard input, output and error.
 @MainActor
 package enum TerminalLoan {
-    /// Lends the terminal for `body` (told whether the app was full screen), steps back into
-    /// full screen after, and says where to go: back, or quit when the person quit there. A
-    /// failure is said above the next screen, where the person looks.
-    static func lend(_ ui: TerminalUI, strings: ModuleStrings, _ body: (Bool) throws(RouteCallError) -> Bool) -> Navigation {
+    /// Lends the terminal for `body` (told whether the app was full screen, and given the keys
+    /// typed ahead here, which the borrower reads first), steps back into full screen after,
+    /// reading first what was typed ahead there, and says where to go: back, or quit when the
+    /// person quit there. A failure is said above the next screen, where the person looks.
+    static func lend(
+        _ ui: TerminalUI, strings: ModuleStrings, _ body: (Bool, [UInt8]) throws(RouteCallError) -> LentTerminalEnd
+    ) -> Navigation {
         let fullScreen = FullScreenMode.isActive
+        // Taken before full screen is left: its reader goes with it.
+        let typedAhead = ui.takeTypedAhead()
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?
-        var quit = false
+        var end = LentTerminalEnd(quit: false, typedAhead: [])
         do throws(RouteCallError) {
-            quit = try body(fullScreen)
+            end = try body(fullScreen, typedAhead)
         } catch {
             failure = "\(error)"
         }
-        if quit { return .quit }
-        if fullScreen { _ = FullScreenMode.enter(ui, strings: strings) }
+        if end.quit { return .quit }
+        if fullScreen {
+            _ = FullScreenMode.enter(ui, strings: strings)
+            ui.giveTypedAhead(end.typedAhead)
+        }
         if let failure { ui.error(failure) }
         return .pop
     }
 
     /// Runs `screen` and every screen it leads to on the lent terminal (`descriptors`: the
-    /// lender's standard input, output and error), full screen when the lender was.
-    /// - Returns: Whether the person quit the app there, not only left these screens.
+    /// lender's standard input, output and error), full screen when the lender was, reading
+    /// first the keys the lender read ahead (`typedAhead`).
+    /// - Returns: Whether the person quit the app there, not only left these screens, and what
+    ///   they typed ahead here, for the lender.
     package static func run(
-        _ screen: any Screen, on descriptors: [Int32], fullScreen: Bool, runtime: HostRuntime, navigator: Navigator? = nil
-    ) throws -> Bool {
+        _ screen: any Screen, on descriptors: [Int32], fullScreen: Bool, typedAhead: [UInt8], runtime: HostRuntime,
+        navigator: Navigator? = nil
+    ) throws -> LentTerminalEnd {
         // A relayed screen runs on a stack of its own: the main one may be running below it.
         let navigator = navigator ?? Navigator(ui: runtime.navigator.ui)
         return try onTerminal(descriptors) {
             // Left only when entered here: a screen shown while already full screen stays so.
             let entered = fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
+            navigator.ui.giveTypedAhead(typedAhead)
             navigator.run(root: screen)
+            let left = navigator.ui.takeTypedAhead()
             if entered { FullScreenMode.leave(navigator.ui) }
-            return navigator.endedByQuit
+            return LentTerminalEnd(quit: navigator.endedByQuit, typedAhead: left)
         }
     }
 

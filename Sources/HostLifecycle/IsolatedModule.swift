@@ -125,12 +125,14 @@ package final class IsolatedModule: @unchecked Sendable {
     /// Runs its Home entry `index` in its process, on this process's terminal, until the
     /// person leaves its screens; full screen when `fullScreen`.
     /// - Returns: Whether the person quit the app there.
-    @MainActor package func showScreen(_ index: Int, fullScreen: Bool) throws(RouteCallError) -> Bool {
+    @MainActor package func showScreen(_ index: Int, fullScreen: Bool, typedAhead: [UInt8]) throws(RouteCallError) -> LentTerminalEnd {
         var arguments = RouteArguments()
         arguments.value(index)
         arguments.value(fullScreen)
+        arguments.value(typedAhead)
         arguments.pass([0, 1, 2])
-        return try RemoteObject.route(Self.control, at: endpoint).call("screen", arguments, returning: Bool.self, waiting: .forTheAnswer)
+        return try RemoteObject.route(Self.control, at: endpoint).call(
+            "screen", arguments, returning: LentTerminalEnd.self, waiting: .forTheAnswer)
     }
 
     /// The route calls sent to its current process so far (its start and stop not counted).
@@ -247,5 +249,17 @@ package final class EarlyProcesses: @unchecked Sendable {
             _ = process.end(grace: .seconds(2))
             told(name, process)
         }
+    }
+}
+
+/// How a terminal lent to another process for screens came back: whether the person quit the
+/// app there, and the keys they typed ahead that the lender's next screen reads first.
+package struct LentTerminalEnd: Codable, Sendable, Equatable {
+    package var quit: Bool
+    package var typedAhead: [UInt8]
+
+    package init(quit: Bool, typedAhead: [UInt8]) {
+        self.quit = quit
+        self.typedAhead = typedAhead
     }
 }

@@ -48,6 +48,35 @@ import Testing
         #expect(Key.decode(Array("日".utf8.prefix(2)), escapeIsComplete: false).rest.count == 2, "half a character waits")
     }
 
+    /// Keys typed ahead go to the terminal's next reader as the bytes a terminal sends for
+    /// them, which read back as the same keys; a mouse event, which points at the screen it was
+    /// made on, does not go.
+    @Test func aKeyTypedAheadReadsBackAsItself() {
+        let keys: [Key] = [
+            .character("2"), .character("é"), .character("日"), .enter, .tab, .backspace, .delete, .escape, .character("q"), .up, .down,
+            .left, .right, .home, .end, .pageUp, .pageDown, .control("a"), .control("u"),
+        ]
+        #expect(Key.decode(keys.flatMap(\.typedBytes), escapeIsComplete: true).keys == keys)
+        #expect(Key.mouse(Key.Mouse(action: .click, row: 1, column: 2)).typedBytes == [])
+    }
+
+    /// What a session read and did not hand out yet is taken whole, in order, and what it is
+    /// given is read first.
+    @Test @MainActor func aSessionHandsOnWhatWasTypedAheadAndReadsWhatItIsGivenFirst() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { for end in ends { close(end) } }
+        let session = FullScreenSession(input: ends[0], output: ends[1], usesColor: false)
+        session.giveTypedAhead(Array("12\u{1B}[A".utf8))
+        #expect(session.readKey() == .key(.character("1")))
+        #expect(session.takeTypedAhead() == Array("2\u{1B}[A".utf8))
+        #expect(session.takeTypedAhead() == [], "taken once")
+        session.giveTypedAhead(Array("x".utf8))
+        _ = Array("y".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, 1) }
+        #expect(session.readKey() == .key(.character("x")), "what it was given comes before what it reads")
+        #expect(session.readKey() == .key(.character("y")))
+    }
+
     @Test func widthsComeFromTheCLibrary() {
         DisplayWidth.prepare()
         #expect(DisplayWidth.of("abc") == 3)

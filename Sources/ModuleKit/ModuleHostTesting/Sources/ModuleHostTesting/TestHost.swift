@@ -177,6 +177,13 @@ public final class TestHost: Sendable {
         _ arguments: String..., rows: Int = 24, columns: Int = 80, fullScreen: Bool = false,
         environment extra: [String: String] = [:]
     ) throws -> TerminalSession {
+        try app(arguments: arguments, rows: rows, columns: columns, fullScreen: fullScreen, environment: extra)
+    }
+
+    /// ``app(_:rows:columns:fullScreen:environment:)`` with the arguments as an array.
+    public func app(
+        arguments: [String], rows: Int = 24, columns: Int = 80, fullScreen: Bool = false, environment extra: [String: String] = [:]
+    ) throws -> TerminalSession {
         var variables = environment
         if variables["TERM"] == nil || variables["TERM"] == "dumb" { variables["TERM"] = "xterm-256color" }
         if fullScreen { variables["MODHOST_UI"] = nil } else { variables["MODHOST_UI"] = "plain" }

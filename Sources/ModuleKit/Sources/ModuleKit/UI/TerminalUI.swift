@@ -222,6 +222,21 @@ public final class TerminalUI {
         fullScreen = nil
     }
 
+    /// Keys typed ahead and not yet read, taken (full screen; none in the line mode, which
+    /// reads the terminal a byte at a time and leaves the rest to the next reader): the host
+    /// sends them with the terminal when it lends it to another process.
+    @_spi(Host)
+    public func takeTypedAhead() -> [UInt8] {
+        fullScreen?.session.takeTypedAhead() ?? []
+    }
+
+    /// Keys another process read ahead on the terminal it lends back or lends here: read first
+    /// (full screen; the line mode has nowhere to put them and drops them).
+    @_spi(Host)
+    public func giveTypedAhead(_ bytes: [UInt8]) {
+        fullScreen?.session.giveTypedAhead(bytes)
+    }
+
     /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status
     /// line at once (the screen stays), and keys typed meanwhile are dropped afterwards, since
     /// the screen they were typed at did not answer. The line mode just runs it (a script

@@ -107,6 +107,24 @@ final class FullScreenSession {
         queued = []
     }
 
+    /// What was typed and not yet read, as the terminal sent it, taken from this session: the
+    /// terminal's next reader (another process the terminal is lent to) reads it first, and
+    /// a key typed ahead is not lost on the way.
+    func takeTypedAhead() -> [UInt8] {
+        defer {
+            pending = []
+            queued = []
+        }
+        return queued.flatMap(\.typedBytes) + pending
+    }
+
+    /// Keys typed ahead at the terminal's last reader (``takeTypedAhead()``): read before
+    /// anything read here (at most 4 KiB of them).
+    func giveTypedAhead(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        pending = Array(bytes.prefix(4_096)) + pending
+    }
+
     /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
     func readKey() -> InputEvent? {
         while true {

@@ -127,4 +127,28 @@ enum Key: Equatable, Sendable {
         }
         return .mouse(Mouse(action: action, row: row - 1, column: column - 1))
     }
+
+    /// The bytes a terminal sends for this key, which ``decode(_:escapeIsComplete:)`` reads
+    /// back as it: how keys typed ahead go to the next reader of the terminal. None for a
+    /// mouse event (it points at the screen it was made on) or a key this UI does not know.
+    var typedBytes: [UInt8] {
+        switch self {
+        case .character(let character): Array(String(character).utf8)
+        case .enter: [0x0D]
+        case .tab: [0x09]
+        case .backspace: [0x7F]
+        case .delete: Array("\u{1B}[3~".utf8)
+        case .escape: [0x1B]
+        case .up: Array("\u{1B}[A".utf8)
+        case .down: Array("\u{1B}[B".utf8)
+        case .right: Array("\u{1B}[C".utf8)
+        case .left: Array("\u{1B}[D".utf8)
+        case .home: Array("\u{1B}[H".utf8)
+        case .end: Array("\u{1B}[F".utf8)
+        case .pageUp: Array("\u{1B}[5~".utf8)
+        case .pageDown: Array("\u{1B}[6~".utf8)
+        case .control(let letter): letter.asciiValue.map { [$0 & 0x1F] } ?? []
+        case .mouse, .unknown: []
+        }
+    }
 }
