@@ -18,8 +18,8 @@ final class IsolatedScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen, typedAhead throws(RouteCallError) in
-            try module.showScreen(index, fullScreen: fullScreen, typedAhead: typedAhead)
+        TerminalLoan.lend(ui, strings: runtime.strings) { lent throws(RouteCallError) in
+            try module.showScreen(index, on: lent)
         }
     }
 

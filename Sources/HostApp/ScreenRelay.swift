@@ -50,8 +50,7 @@ package final class ScreenRelay: ScreenRelaying {
             runtime.navigator.present(RelayedScreen(token: token, peer: .route(Self.route, on: call.link), runtime: runtime))
             return .void
         case "show":
-            let (token, fullScreen) = (try call.value(0, as: UInt64.self), try call.value(1, as: Bool.self))
-            let typedAhead = try call.value(2, as: [UInt8].self)
+            let (token, lent) = (try call.value(0, as: UInt64.self), try call.value(1, as: LentTerminal.self))
             let link = ObjectIdentifier(call.link)
             guard let index = kept.firstIndex(where: { $0.token == token && $0.link == link }) else {
                 throw RelayRefusal(why: "the screen it presented is no longer kept (\(Self.keptLimit) newer ones were)")
@@ -59,9 +58,7 @@ package final class ScreenRelay: ScreenRelaying {
             let screen = kept.remove(at: index).screen
             return try afterward(call) {
                 try call.answer(
-                    try TerminalLoan.run(
-                        screen, on: runsOnLentTerminal ? call.descriptors : [], fullScreen: fullScreen, typedAhead: typedAhead,
-                        runtime: runtime))
+                    try TerminalLoan.run(screen, on: runsOnLentTerminal ? call.descriptors : [], lent: lent, runtime: runtime))
             }
         default:
             return nil
@@ -126,11 +123,10 @@ final class RelayedScreen: Screen {
     }
 
     func show(_ ui: TerminalUI) -> Navigation {
-        TerminalLoan.lend(ui, strings: runtime.strings) { fullScreen, typedAhead throws(RouteCallError) in
+        TerminalLoan.lend(ui, strings: runtime.strings) { lent throws(RouteCallError) in
             var arguments = RouteArguments()
             arguments.value(token)
-            arguments.value(fullScreen)
-            arguments.value(typedAhead)
+            arguments.value(lent)
             arguments.pass([0, 1, 2])
             return try peer.call("show", arguments, returning: LentTerminalEnd.self, waiting: .forTheAnswer)
         }

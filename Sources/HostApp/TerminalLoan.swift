@@ -7,21 +7,22 @@ import HostLifecycle
 /// screen and waits while the other runs screens on its standard input, output and error.
 @MainActor
 package enum TerminalLoan {
-    /// Lends the terminal for `body` (told whether the app was full screen, and given the keys
-    /// typed ahead here, which the borrower reads first), steps back into full screen after,
-    /// reading first what was typed ahead there, and says where to go: back, or quit when the
-    /// person quit there. A failure is said above the next screen, where the person looks.
+    /// Lends the terminal for `body` (told whether the app was full screen, the keys typed
+    /// ahead here, which the borrower reads first, and the breadcrumb to show under), steps
+    /// back into full screen after, reading first what was typed ahead there, and says where
+    /// to go: back, or quit when the person quit there. A failure is said above the next
+    /// screen, where the person looks.
     static func lend(
-        _ ui: TerminalUI, strings: ModuleStrings, _ body: (Bool, [UInt8]) throws(RouteCallError) -> LentTerminalEnd
+        _ ui: TerminalUI, strings: ModuleStrings, _ body: (LentTerminal) throws(RouteCallError) -> LentTerminalEnd
     ) -> Navigation {
         let fullScreen = FullScreenMode.isActive
-        // Taken before full screen is left: its reader goes with it.
-        let typedAhead = ui.takeTypedAhead()
+        // Taken before full screen is left: its reader and its breadcrumb go with it.
+        let lent = LentTerminal(fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: ui.breadcrumbTrail)
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?
         var end = LentTerminalEnd(quit: false, typedAhead: [])
         do throws(RouteCallError) {
-            end = try body(fullScreen, typedAhead)
+            end = try body(lent)
         } catch {
             failure = "\(error)"
         }
@@ -36,22 +37,25 @@ package enum TerminalLoan {
 
     /// Runs `screen` and every screen it leads to on the lent terminal (`descriptors`: the
     /// lender's standard input, output and error), full screen when the lender was, reading
-    /// first the keys the lender read ahead (`typedAhead`).
+    /// first the keys the lender read ahead, under the lender's breadcrumb.
     /// - Returns: Whether the person quit the app there, not only left these screens, and what
     ///   they typed ahead here, for the lender.
     package static func run(
-        _ screen: any Screen, on descriptors: [Int32], fullScreen: Bool, typedAhead: [UInt8], runtime: HostRuntime,
-        navigator: Navigator? = nil
+        _ screen: any Screen, on descriptors: [Int32], lent: LentTerminal, runtime: HostRuntime, navigator: Navigator? = nil
     ) throws -> LentTerminalEnd {
         // A relayed screen runs on a stack of its own: the main one may be running below it.
         let navigator = navigator ?? Navigator(ui: runtime.navigator.ui)
         return try onTerminal(descriptors) {
             // Left only when entered here: a screen shown while already full screen stays so.
-            let entered = fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
-            navigator.ui.giveTypedAhead(typedAhead)
+            let entered = lent.fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
+            if entered { navigator.ui.showScreens(under: lent.trail) }
+            navigator.ui.giveTypedAhead(lent.typedAhead)
             navigator.run(root: screen)
             let left = navigator.ui.takeTypedAhead()
-            if entered { FullScreenMode.leave(navigator.ui) }
+            if entered {
+                navigator.ui.showScreens(under: [])
+                FullScreenMode.leave(navigator.ui)
+            }
             return LentTerminalEnd(quit: navigator.endedByQuit, typedAhead: left)
         }
     }

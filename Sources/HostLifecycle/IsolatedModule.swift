@@ -125,11 +125,10 @@ package final class IsolatedModule: @unchecked Sendable {
     /// Runs its Home entry `index` in its process, on this process's terminal, until the
     /// person leaves its screens; full screen when `fullScreen`.
     /// - Returns: Whether the person quit the app there.
-    @MainActor package func showScreen(_ index: Int, fullScreen: Bool, typedAhead: [UInt8]) throws(RouteCallError) -> LentTerminalEnd {
+    @MainActor package func showScreen(_ index: Int, on lent: LentTerminal) throws(RouteCallError) -> LentTerminalEnd {
         var arguments = RouteArguments()
         arguments.value(index)
-        arguments.value(fullScreen)
-        arguments.value(typedAhead)
+        arguments.value(lent)
         arguments.pass([0, 1, 2])
         return try RemoteObject.route(Self.control, at: endpoint).call(
             "screen", arguments, returning: LentTerminalEnd.self, waiting: .forTheAnswer)
@@ -249,6 +248,21 @@ package final class EarlyProcesses: @unchecked Sendable {
             _ = process.end(grace: .seconds(2))
             told(name, process)
         }
+    }
+}
+
+/// A terminal lent to another process for screens (its descriptors pass beside): whether the
+/// app was full screen, the keys typed ahead that the borrower reads first, and the breadcrumb
+/// its screens show under.
+package struct LentTerminal: Codable, Sendable, Equatable {
+    package var fullScreen: Bool
+    package var typedAhead: [UInt8]
+    package var trail: [String]
+
+    package init(fullScreen: Bool, typedAhead: [UInt8], trail: [String]) {
+        self.fullScreen = fullScreen
+        self.typedAhead = typedAhead
+        self.trail = trail
     }
 }
 

@@ -35,19 +35,24 @@ import Testing
     /// Keys typed faster than the screens come go with the terminal from one process to the
     /// other and back: "12" at Home (one write, so the host reads both before it lends the
     /// terminal to Photos) opens the picker; Escape, Escape, "2" in Photos' process leave it
-    /// and open Places from Home — as in one process.
+    /// and open Places from Home — as in one process. The breadcrumb goes with the terminal
+    /// too: each screen reads from Home, whichever process draws it.
     @Test(arguments: isolations + [[]])
     func keysTypedAheadGoWithTheTerminal(isolation: [String]) throws {
         let host = try host()
         let app = try host.app(arguments: isolation, rows: 24, columns: 100, fullScreen: true)
         try app.waitUntil(describing: "Home") { $0.isAlternate && $0.contains("Places") }
         app.type("12")
-        try app.waitUntil(describing: "the picker, after 1 and 2 typed at once") { $0.isAlternate && $0.contains("Lyon, France") }
+        try app.waitUntil(describing: "the picker, after 1 and 2 typed at once") {
+            $0.isAlternate && $0.contains("Lyon, France") && $0.contains("Home › Photos › Which city?")
+        }
         app.type("1")
-        try app.waitUntil(describing: "the photos of Lyon") { $0.isAlternate && $0.contains("Camille") }
+        try app.waitUntil(describing: "the photos of Lyon") {
+            $0.isAlternate && $0.contains("Camille") && $0.contains("Home › Photos › Photos of “Lyon”")
+        }
         app.type("\u{1B}\u{1B}2")
         try app.waitUntil(describing: "Places, after Escape, Escape and 2 typed at once") {
-            $0.isAlternate && $0.contains("France (FR)") && !$0.contains("Camille")
+            $0.isAlternate && $0.contains("France (FR)") && !$0.contains("Camille") && $0.contains("Home › Places")
         }
         app.type("q")
         #expect(try app.waitForExit().succeeded)

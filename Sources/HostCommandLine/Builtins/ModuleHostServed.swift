@@ -92,16 +92,14 @@ enum ModuleHostServed {
             case "homeEntries":
                 return try call.answer(runtime.homeEntries.map(\.entry.title))
             case "screen":
-                let (index, fullScreen) = (try call.value(0, as: Int.self), try call.value(1, as: Bool.self))
-                let typedAhead = try call.value(2, as: [UInt8].self)
+                let (index, lent) = (try call.value(0, as: Int.self), try call.value(1, as: LentTerminal.self))
                 let entries = runtime.homeEntries
                 guard entries.indices.contains(index) else { throw NotServed(why: "module '\(module)' has no Home entry \(index + 1)") }
                 guard call.descriptors.count == 3 else {
                     throw NotServed(why: "a screen needs the host's standard input, output and error")
                 }
                 let end = try TerminalLoan.run(
-                    entries[index].entry.open(), on: call.descriptors, fullScreen: fullScreen, typedAhead: typedAhead, runtime: runtime,
-                    navigator: runtime.navigator)
+                    entries[index].entry.open(), on: call.descriptors, lent: lent, runtime: runtime, navigator: runtime.navigator)
                 // Whether the person quit the app there, not only left the module's screens.
                 return try call.answer(end)
             default:

@@ -8,6 +8,9 @@ public final class TerminalUI {
     /// While the app runs full screen (see ``enterFullScreen(strings:whileWaiting:)``): what
     /// draws every call below; `nil` in the line mode.
     var fullScreen: FullScreenPresenter?
+    /// The breadcrumb of the process that lent this one the terminal, above every screen here
+    /// (``showScreens(under:)``); kept across full screen left and entered again meanwhile.
+    private var trailAbove: [String] = []
 
     nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
         self.terminal = terminal
@@ -207,6 +210,7 @@ public final class TerminalUI {
             whileWaiting { event = read() }
             return event
         }
+        fullScreen?.trailAbove = trailAbove
         return true
     }
 
@@ -235,6 +239,22 @@ public final class TerminalUI {
     @_spi(Host)
     public func giveTypedAhead(_ bytes: [UInt8]) {
         fullScreen?.session.giveTypedAhead(bytes)
+    }
+
+    /// The breadcrumb's steps as they stand (full screen; none in the line mode): the host
+    /// sends them with the terminal it lends, for the screens there to show under.
+    @_spi(Host)
+    public var breadcrumbTrail: [String] {
+        fullScreen?.trail ?? []
+    }
+
+    /// Shows every screen from now on under `trail` (the lender's ``breadcrumbTrail``; another
+    /// process's words, so at most 16 steps of 200 characters, cleaned as a title is), full
+    /// screen left and entered again included, until told another (`[]`: none).
+    @_spi(Host)
+    public func showScreens(under trail: [String]) {
+        trailAbove = trail.prefix(16).map { String(Redaction.redact($0, jsonFields: false).prefix(200)) }
+        fullScreen?.trailAbove = trailAbove
     }
 
     /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status

@@ -30,6 +30,10 @@ final class FullScreenPresenter {
     private var notesTitle: String?
     /// A last step the breadcrumb shows for the text in the pager.
     private var pagedTitle: String?
+    /// The steps above the first screen here: the breadcrumb of the process that lent this
+    /// one the terminal, so that a module's screens in a process of its own read "Home ›
+    /// Photos" as they would in the host's.
+    var trailAbove: [String] = []
     /// The last feedback line (an error or a success), kept until the next one.
     var status: (text: String, style: CellStyle)?
 
@@ -108,13 +112,18 @@ final class FullScreenPresenter {
     }
 
     private var breadcrumb: String {
-        let shown = titles.prefix(max(depth - 1 + self.steps, depth)).enumerated().map { level, title in
-            level < depth - 1 && liveTitles.indices.contains(level) ? liveTitles[level].map(clean) ?? title : title
-        }
-        let steps = shown.filter { !$0.isEmpty }
+        let steps = trail
         // The paged text's own title, unless it is the screen's (a screen paging its own text).
         let paged = pagedTitle.flatMap { $0.isEmpty || $0 == steps.last ? nil : $0 }
         return (steps + (paged.map { [$0] } ?? [])).joined(separator: " › ")
+    }
+
+    /// The breadcrumb's steps as they stand: those above (``trailAbove``), then each screen's.
+    var trail: [String] {
+        let shown = titles.prefix(max(depth - 1 + self.steps, depth)).enumerated().map { level, title in
+            level < depth - 1 && liveTitles.indices.contains(level) ? liveTitles[level].map(clean) ?? title : title
+        }
+        return trailAbove + shown.filter { !$0.isEmpty }
     }
 
     /// Rows left for the body: all but the title bar, the status line and the footer.
