@@ -37,6 +37,7 @@ struct IsolationBenchmark {
         let sleeper = IsolatedGeo(config: config, data: data, look: .zero)
         defer { sleeper?.end() }
         var sleeping: [Double] = []
+        let ticks = machineTicks()
         var floors: [Double] = []
         var floorTails: [Double] = []
         var calls: [Double] = []
@@ -65,7 +66,7 @@ struct IsolationBenchmark {
         }
         report.add(
             "isolation: floor, 64 bytes there and back between two processes",
-            String(format: "p50 %.1f µs, p99 %.1f µs", median(floors), median(floorTails)))
+            String(format: "p50 %.1f µs, p99 %.1f µs", median(floors), median(floorTails)) + "; during the rounds, " + stealSince(ticks))
         report.add(
             "isolation: GeoRoute.savedCities() in its module's own process",
             String(

@@ -106,3 +106,23 @@ func format(milliseconds nanoseconds: Double) -> String {
 func format(nanoseconds: Double) -> String {
     String(format: "%.1f ns", nanoseconds)
 }
+
+/// The machine's CPU time so far as `/proc/stat` counts it (all processors, in clock ticks):
+/// all of it, and the part the hypervisor gave to other guests (steal). A run whose share of
+/// steal is high ran on a crowded host: its figures, ratios too, swing more.
+func machineTicks() -> (total: Int, steal: Int) {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+        let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return (0, 0) }
+    let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+    guard fields.count >= 8 else { return (0, 0) }
+    return (fields.prefix(8).reduce(0, +), fields[7])
+}
+
+/// "steal 1.2 % of the machine's CPU time" between `before` and now.
+func stealSince(_ before: (total: Int, steal: Int)) -> String {
+    let after = machineTicks()
+    let total = after.total - before.total
+    guard total > 0 else { return "steal not known" }
+    return String(format: "steal %.1f %% of the machine's CPU time", Double(after.steal - before.steal) * 100 / Double(total))
+}
