@@ -48,12 +48,13 @@ package enum TerminalLoan {
         return try onTerminal(descriptors) {
             // Left only when entered here: a screen shown while already full screen stays so.
             let entered = lent.fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
+            let above = navigator.ui.screensShownUnder
             if entered { navigator.ui.showScreens(under: lent.trail) }
             navigator.ui.giveTypedAhead(lent.typedAhead)
             navigator.run(root: screen)
             let left = navigator.ui.takeTypedAhead()
             if entered {
-                navigator.ui.showScreens(under: [])
+                navigator.ui.showScreens(under: above)
                 FullScreenMode.leave(navigator.ui)
             }
             return LentTerminalEnd(quit: navigator.endedByQuit, typedAhead: left)

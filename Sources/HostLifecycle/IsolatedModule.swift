@@ -244,6 +244,8 @@ package final class EarlyProcesses: @unchecked Sendable {
             defer { waiting = [:] }
             return waiting
         }
+        // Every link ended first, so that they all end at once; then each reaped.
+        for process in untaken.values { shutdown(process.channel.descriptor, Int32(SHUT_RDWR)) }
         for (name, process) in untaken.sorted(by: { $0.key < $1.key }) {
             _ = process.end(grace: .seconds(2))
             told(name, process)

@@ -70,6 +70,7 @@ import Testing
         let started = said.first { $0.contains("module 'Geo': its process (") && $0.hasSuffix(") started before the checks") }
         let ended = said.first { $0.contains("module 'Geo': its process (") && $0.hasSuffix(") ended unused: the module is not loaded") }
         #expect(started != nil && ended != nil, "\(result.stderr)")
+        #expect(said.allSatisfy { $0.hasPrefix("modhost: debug: ") }, "\(result.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         let geo = try #require(report.modules.first { $0.name == "Geo" })
         #expect(geo.state == "failed" && (geo.reason ?? "").contains("pins 0000"), "\(geo)")

@@ -75,6 +75,9 @@ import Testing
         _ = Array("y".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, 1) }
         #expect(session.readKey() == .key(.character("x")), "what it was given comes before what it reads")
         #expect(session.readKey() == .key(.character("y")))
+        // From another process: no mouse report (a click on this screen), at most 64 keys.
+        session.giveTypedAhead(Array("\u{1B}[<0;5;5M".utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 100))
+        #expect(session.takeTypedAhead() == [UInt8](repeating: UInt8(ascii: "z"), count: 64))
     }
 
     @Test func widthsComeFromTheCLibrary() {

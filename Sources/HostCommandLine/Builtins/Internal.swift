@@ -122,8 +122,14 @@ extension Builtins {
             options.enable.append(name)
             options.parentLink = Self.link
             options.parentRoutes = routes
-            if case .success(let first?) = Self.greeting, let hello = try? Hello(first.frame) {
-                options.parentRoutes += hello.routes.filter { !routes.contains($0) }
+            switch Self.greeting {
+            case .success(let first?):
+                if let hello = try? Hello(first.frame) { options.parentRoutes += hello.routes.filter { !routes.contains($0) } }
+            case .success(nil):
+                // Started early and not needed after all: nothing opened, nothing to say.
+                _exit(ModhostCommandLine.exitSuccess)
+            case .failure, nil:
+                break
             }
             options.readOnly = false
         }

@@ -241,19 +241,27 @@ public final class TerminalUI {
         fullScreen?.session.giveTypedAhead(bytes)
     }
 
-    /// The breadcrumb's steps as they stand (full screen; none in the line mode): the host
-    /// sends them with the terminal it lends, for the screens there to show under.
+    /// The breadcrumb's steps above the screen on view (full screen; none in the line mode):
+    /// the host sends them with the terminal it lends from that screen, for the screens there
+    /// to show under.
     @_spi(Host)
     public var breadcrumbTrail: [String] {
-        fullScreen?.trail ?? []
+        fullScreen?.trailBelowCurrent ?? []
     }
+
+    /// What every screen shows under now (``showScreens(under:)``).
+    @_spi(Host)
+    public var screensShownUnder: [String] { trailAbove }
 
     /// Shows every screen from now on under `trail` (the lender's ``breadcrumbTrail``; another
     /// process's words, so at most 16 steps of 200 characters, cleaned as a title is), full
     /// screen left and entered again included, until told another (`[]`: none).
     @_spi(Host)
     public func showScreens(under trail: [String]) {
-        trailAbove = trail.prefix(16).map { String(Redaction.redact($0, jsonFields: false).prefix(200)) }
+        // Cut before anything reads it: one character may carry any number of combining marks.
+        trailAbove = trail.prefix(16).map {
+            Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
+        }
         fullScreen?.trailAbove = trailAbove
     }
 

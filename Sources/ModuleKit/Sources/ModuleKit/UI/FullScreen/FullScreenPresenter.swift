@@ -118,6 +118,16 @@ final class FullScreenPresenter {
         return (steps + (paged.map { [$0] } ?? [])).joined(separator: " › ")
     }
 
+    /// The steps above the screen on view — what a screen it lends the terminal to shows
+    /// under: the screen on view is a stand-in that gives no title, and its level may still
+    /// hold a title the level had before.
+    var trailBelowCurrent: [String] {
+        let below = titles.prefix(max(depth - 1, 0)).enumerated().map { level, title in
+            liveTitles.indices.contains(level) ? liveTitles[level].map(clean) ?? title : title
+        }
+        return trailAbove + below.filter { !$0.isEmpty }
+    }
+
     /// The breadcrumb's steps as they stand: those above (``trailAbove``), then each screen's.
     var trail: [String] {
         let shown = titles.prefix(max(depth - 1 + self.steps, depth)).enumerated().map { level, title in

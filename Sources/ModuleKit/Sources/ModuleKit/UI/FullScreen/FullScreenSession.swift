@@ -118,11 +118,18 @@ final class FullScreenSession {
         return queued.flatMap(\.typedBytes) + pending
     }
 
-    /// Keys typed ahead at the terminal's last reader (``takeTypedAhead()``): read before
-    /// anything read here (at most 4 KiB of them).
+    /// Keys typed ahead at the terminal's last reader (``takeTypedAhead()``), read before
+    /// anything read here. They come from another process: only keys a person types are taken
+    /// (no mouse report, which could click on this screen; nothing unknown), at most 64.
     func giveTypedAhead(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        pending = Array(bytes.prefix(4_096)) + pending
+        let keys = Key.decode(Array(bytes.prefix(1_024)), escapeIsComplete: true).keys.filter { key in
+            switch key {
+            case .mouse, .unknown: false
+            default: true
+            }
+        }
+        pending = keys.prefix(64).flatMap(\.typedBytes) + pending
     }
 
     /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
