@@ -25,8 +25,10 @@ extension HostRuntime {
         let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
             plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
         }
-        let spawn: @Sendable () -> Result<(OwnedProcess, RouteLink), HostTextError> = { [self] in
-            spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor)
+        // Weak: the module, which keeps these closures, is kept by this runtime.
+        let spawn: @Sendable () -> Result<(OwnedProcess, RouteLink), HostTextError> = { [weak self] in
+            guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }
+            return spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor)
         }
         let first: (OwnedProcess, RouteLink)
         switch spawn() {
@@ -52,9 +54,9 @@ extension HostRuntime {
                     return .failure(.unavailable(peer: "module '\(name)'", reason: problem.text.description))
                 }
             },
-            stayingOff: { [self] count in
+            stayingOff: { [weak self] count in
                 // Skipped from the next start until `--retry`, as a module that crashed the host.
-                guard options.recordsCrashes && !options.readOnly else { return }
+                guard let self, options.recordsCrashes && !options.readOnly else { return }
                 let record = CrashRecord.processFailures(count, module: name, library: inspected.path, identity: inspected.identity)
                 if let problem = CrashRecords.write(record, in: options.dataFolder) {
                     logger.warn("module '\(name)': its failures are not recorded: \(problem)")
@@ -88,13 +90,14 @@ extension HostRuntime {
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
         for route in offered {
             guard let bridge = RouteBridge.all[route] else { continue }
-            routes[route] = { [self] in
+            // Weak, as `spawn` above: the link that keeps these is kept by this runtime.
+            routes[route] = { [weak self] in
                 let dispatcher = try bridge.dispatcher(resolver)
-                return screenRelay?.relaying(dispatcher) ?? dispatcher
+                return self?.screenRelay?.relaying(dispatcher) ?? dispatcher
             }
         }
-        routes[IsolatedModule.screens] = { [self] in
-            guard let relay = screenRelay else { throw NoScreens() }
+        routes[IsolatedModule.screens] = { [weak self] in
+            guard let relay = self?.screenRelay else { throw NoScreens() }
             return relay
         }
         let name = entry.name
