@@ -22,7 +22,16 @@ package final class ScreenRelay: ScreenRelaying {
     /// the terminal the host lends it; the host runs on its own, whatever a module sends.
     let runsOnLentTerminal: Bool
     /// Each screen kept, with the link of the process it was kept for: only that one shows it.
-    private var kept: [(link: ObjectIdentifier, token: UInt64, screen: any Screen)] = []
+    private var kept: [Kept] = []
+
+    private struct Kept {
+        weak var link: RouteLink?
+        let token: UInt64
+        let screen: any Screen
+
+        /// Whether the process it was kept for can still show it.
+        var isLive: Bool { link.map { $0.failed == nil } ?? false }
+    }
     private var nextToken: UInt64 = 0
 
     nonisolated package init(runtime: HostRuntime, runsOnLentTerminal: Bool) {
@@ -51,8 +60,8 @@ package final class ScreenRelay: ScreenRelaying {
             return .void
         case "show":
             let (token, lent) = (try call.value(0, as: UInt64.self), try call.value(1, as: LentTerminal.self))
-            let link = ObjectIdentifier(call.link)
-            guard let index = kept.firstIndex(where: { $0.token == token && $0.link == link }) else {
+            kept.removeAll { !$0.isLive }
+            guard let index = kept.firstIndex(where: { $0.token == token && $0.link === call.link }) else {
                 throw RelayRefusal(why: "the screen it presented is no longer kept (\(Self.keptLimit) newer ones were)")
             }
             let screen = kept.remove(at: index).screen
@@ -74,9 +83,11 @@ package final class ScreenRelay: ScreenRelaying {
     }
 
     private func relay(_ screens: [any Screen], to call: RouteCallReader) {
+        // Those kept for a process that ended go with it, not after 64 newer ones.
+        kept.removeAll { !$0.isLive }
         for screen in screens {
             nextToken += 1
-            kept.append((ObjectIdentifier(call.link), nextToken, screen))
+            kept.append(Kept(link: call.link, token: nextToken, screen: screen))
             if kept.count > Self.keptLimit { kept.removeFirst() }
             var arguments = RouteArguments()
             arguments.value(nextToken)
