@@ -89,30 +89,6 @@ import Testing
         #expect(settings.value(SettingKey<Int>("missing", module: "Photos")) == nil)
     }
 
-    /// A module that registers a key again (started again in a process of its own) replaces
-    /// its definition in place; its other settings stay, in their order.
-    @Test func aKeyRegisteredAgainReplacesItsDefinition() throws {
-        let harness = ModuleTestHarness(SettingsModule.self)
-        try harness.start()
-        let settings = try harness.resolve((any SettingsRoute).self)
-        let perPage = SettingKey<Int>("perPage", module: "Photos")
-        let safeSearch = SettingKey<Bool>("safeSearch", module: "Photos")
-        settings.register(
-            [
-                SettingDefinition(perPage, title: { "Per page, first" }, range: 3...200, defaultValue: 20),
-                SettingDefinition(safeSearch, title: { "Safe search" }, defaultValue: true),
-            ], module: "Photos")
-        settings.register([SettingDefinition(perPage, title: { "Per page, again" }, range: 3...50, defaultValue: 10)], module: "Photos")
-        #expect(settings.value(perPage) == 10)
-        try harness.run("list", ["--json"])
-        let listed = harness.terminal.output
-        #expect(listed.contains(#""title":"Per page, again""#) && !listed.contains("Per page, first"), "\(listed)")
-        #expect(
-            listed.range(of: "photos.perPage")?.lowerBound ?? listed.endIndex < listed.range(of: "photos.safeSearch")?.lowerBound
-                ?? listed.startIndex)
-        #expect(throws: (any Error).self) { try harness.run("set", ["photos.perPage", "100"]) }
-    }
-
     @Test func contributedSettingsAreValidatedAndStored() throws {
         let harness = ModuleTestHarness(SettingsModule.self)
         try harness.start()

@@ -8,19 +8,11 @@ public final class SettingsRegistry: Sendable {
 
     public init() {}
 
-    /// Adds `definitions` to `module`'s section. One whose key the section holds already
-    /// replaces the one there, in its place: a module started again (in a process of its own,
-    /// after a crash) registers anew, and its new definitions, not the gone process's, answer.
     public func register(_ definitions: [SettingDefinition], module: String) {
         sections.withLock { sections in
             if let index = sections.firstIndex(where: { $0.module == module }) {
-                for definition in definitions {
-                    if let place = sections[index].definitions.firstIndex(where: { $0.key == definition.key }) {
-                        sections[index].definitions[place] = definition
-                    } else {
-                        sections[index].definitions.append(definition)
-                    }
-                }
+                let known = Set(sections[index].definitions.map(\.key))
+                sections[index].definitions += definitions.filter { !known.contains($0.key) }
             } else {
                 sections.append((module, definitions))
             }

@@ -63,8 +63,7 @@ public struct SettingRefusal: Error, Sendable, Equatable {
 /// let chosen = settings.value(perPage)   // Int?
 /// ```
 public protocol SettingsRoute: Sendable {
-    /// Adds `definitions` to `module`'s section; they live as long as the process. A
-    /// definition whose key the section holds already replaces the one there.
+    /// Adds `definitions` to `module`'s section; they live as long as the process.
     func register(_ definitions: [SettingDefinition], module: String)
     /// The stored value of the setting `name`, or its default; `nil` for an unknown setting.
     ///
