@@ -207,10 +207,12 @@ package final class RouteLink: @unchecked Sendable {
 
     /// Ends the link from this side: the other side reads its end.
     package func close() {
+        // Before the lock: a thread serving this link holds it while it waits for the next
+        // call, and only the end of the socket wakes it.
+        shutdown(channel.descriptor, Int32(SHUT_RDWR))
         lock.withLock {
             if failure == nil { failure = .unavailable(peer: peer, reason: "its link was closed") }
             exported.removeAll()
-            shutdown(channel.descriptor, Int32(SHUT_RDWR))
         }
     }
 

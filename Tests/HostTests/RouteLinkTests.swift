@@ -179,6 +179,22 @@ import Testing
         _ = pair.close()
     }
 
+    /// A link whose thread waits for the next call (holding the link) is closed at once from
+    /// another thread: the end of the socket wakes the wait.
+    @Test func closeEndsALinkWhoseThreadWaitsForACall() throws {
+        let pair = try Pair(servedRoutes: ["GeoRoute": { GeoRouteDispatcher(target: Cities()) }])
+        // The serving thread is in its read by then (or soon after; the close serves either way).
+        usleep(100_000)
+        let closed = DispatchSemaphore(value: 0)
+        let serving = pair.serving
+        Thread.detachNewThread {
+            serving.close()
+            closed.signal()
+        }
+        #expect(closed.wait(timeout: .now() + 20) == .success, "close did not wait for the serving thread's read")
+        #expect(pair.served.wait(timeout: .now() + 20) == .success)
+    }
+
     @Test func aPeerThatGoesMakesEveryRouteUnavailableToldOnce() throws {
         let pair = try Pair(servedRoutes: ["GeoRoute": { GeoRouteDispatcher(target: Cities()) }])
         pair.serving.close()
