@@ -44,6 +44,9 @@ package final class RouteLink: @unchecked Sendable {
     /// The link's frames: the hellos are said on it before the first call.
     package let channel: FrameChannel
     private let lock = NSRecursiveLock()
+    /// Set by ``close()`` before it ends the socket: the end this side made is no failure to
+    /// tell (the watcher and a waiting read meet it before `close` has the lock).
+    private let closing = Atomic<Bool>(false)
     private var nextCall: UInt64 = 0
     private var nextReference: UInt64 = 0
     private var exported: [UInt64: Exported] = [:]
@@ -209,6 +212,7 @@ package final class RouteLink: @unchecked Sendable {
     package func close() {
         // Before the lock: a thread serving this link holds it while it waits for the next
         // call, and only the end of the socket wakes it.
+        closing.store(true, ordering: .sequentiallyConsistent)
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         lock.withLock {
             if failure == nil { failure = .unavailable(peer: peer, reason: "its link was closed") }
@@ -350,12 +354,14 @@ package final class RouteLink: @unchecked Sendable {
     /// Fails the link for good with `error`: told once, the socket shut.
     func fail(_ error: RouteCallError) -> RouteCallError {
         guard failure == nil else { return failure ?? error }
+        // This side closed it: the end it meets is that close, told to nobody.
+        let error = closing.load(ordering: .sequentiallyConsistent) ? .unavailable(peer: peer, reason: "its link was closed") : error
         failure = error
         exported.removeAll()
         for descriptor in arrivedDescriptors { Glibc.close(descriptor) }
         arrivedDescriptors = []
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
-        onFailure(error)
+        if !closing.load(ordering: .sequentiallyConsistent) { onFailure(error) }
         return error
     }
 
