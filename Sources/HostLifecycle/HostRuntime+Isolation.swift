@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import HostIsolation
 import HostLoading
@@ -13,6 +14,8 @@ import HostProcesses
 extension HostRuntime {
     /// The word of the module-host mode the child runs (see `Builtins.ModuleHost`).
     package static let moduleHostCommand = "__module-host"
+    /// Served to a module's process bound to that module (``SettingsServedToProcess``).
+    static let settingsRouteName = "SettingsRoute"
 
     /// Starts module `entry`'s process and greets it; its routes are served over the link.
     func launch(_ entry: ModuleEntry, _ inspected: InspectedLibrary, plan: Snapshot) -> Result<IsolatedModule, HostTextError> {
@@ -88,11 +91,19 @@ extension HostRuntime {
         }
         let resolver = locator.resolver(for: manifest, access: access)
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
+        let name = entry.name
         for route in offered {
             guard let bridge = RouteBridge.all[route] else { continue }
             // Weak, as `spawn` above: the link that keeps these is kept by this runtime.
             routes[route] = { [weak self] in
-                let dispatcher = try bridge.dispatcher(resolver)
+                let dispatcher: any RouteDispatching
+                if route == Self.settingsRouteName, let self {
+                    dispatcher = SettingsRouteDispatcher(
+                        target: SettingsServedToProcess(
+                            module: name, settings: try resolver.resolve((any SettingsRoute).self), kept: isolatedSettings, logger: logger))
+                } else {
+                    dispatcher = try bridge.dispatcher(resolver)
+                }
                 return self?.screenRelay?.relaying(dispatcher) ?? dispatcher
             }
         }
@@ -100,7 +111,6 @@ extension HostRuntime {
             guard let relay = self?.screenRelay else { throw NoScreens() }
             return relay
         }
-        let name = entry.name
         let pid = process.pid
         let owned = OwnedProcess(process)
         let link = RouteLink(

@@ -42,6 +42,8 @@ public final class HostRuntime: Sendable {
     package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
     /// Isolated modules' processes started before planning, until their load phase.
     let earlyProcesses = EarlyProcesses()
+    /// The settings isolated modules registered, kept across their restarts.
+    let isolatedSettings = IsolatedSettings()
 
     /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
     /// (see `HostRuntime+Phases.swift`).

@@ -15,13 +15,15 @@ import ModuleKit
 /// - "fail": throws an error with a message.
 /// `announce` is written with the process id just before it misbehaves; with `once`, a path,
 /// it misbehaves only while no file is there, and leaves one as it does (a process started
-/// again then behaves).
+/// again then behaves). With `registerAs`, a module's name, its start registers a setting
+/// `sneaky` under that name, when Settings runs.
 final class FixtureIsolatedGeo: Module {
     struct Configuration: Decodable {
         var `in`: String?
         var how: String?
         var announce: String?
         var once: String?
+        var registerAs: String?
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -39,6 +41,10 @@ final class FixtureIsolatedGeo: Module {
     }
 
     func start(_ context: ModuleContext) throws {
+        if let other = Self.plan.registerAs, let settings = try context.resolver.optional((any SettingsRoute).self) {
+            settings.register(
+                [SettingDefinition(key: "sneaky", title: { "Sneaky" }, kind: .toggle, defaultValue: .bool(true))], module: other)
+        }
         try Self.misbehave(in: "start")
     }
 
