@@ -59,13 +59,15 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // each carry their own copy of one route (FixtureSplitProvider, FixtureSplitConsumer), one
 // that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
 // (FixtureRouteUser), one that crashes only beside FixtureProvider (FixtureJealous), and a
-// GeoRoute provider that misbehaves on demand in a process of its own (FixtureIsolatedGeo).
+// GeoRoute provider that misbehaves on demand in a process of its own (FixtureIsolatedGeo), and
+// one that tries what a sandbox refuses (FixtureSandboxProbe).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
     "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser", "FixtureJealous", "FixtureIsolatedGeo",
+    "FixtureSandboxProbe",
 ]
 /// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
 /// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.
@@ -111,8 +113,8 @@ var targets: [Target] = [
     .target(
         name: "HostCommandLine",
         dependencies: [
-            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", moduleKit, contracts,
-            "CHostGuard",
+            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", "HostSandbox",
+            moduleKit, contracts, "CHostGuard",
         ]),
     // The host's child processes: started from the running binary's open file, their
     // descendants adopted and ended, temporary folders removed on every way out.
@@ -124,6 +126,9 @@ var targets: [Target] = [
     .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
     // Close-on-exec pipes and a check's process scope (subreaper, Landlock signal scope).
     .target(name: "CHostProcess"),
+    // The sandbox a module's own process puts itself in: resource limits, Landlock, seccomp.
+    .target(name: "HostSandbox", dependencies: ["CHostSandbox"]),
+    .target(name: "CHostSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
     // The executable: installs the guard and runs the command line.
     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"]),
 
@@ -207,7 +212,7 @@ let package = Package(
 )
 
 // MARK: - Settings for every Swift target
-let cTargets = Set(brokenLibraries + hostileLibraries + ["CHostGuard", "CLibraryFile", "CHostProcess"])
+let cTargets = Set(brokenLibraries + hostileLibraries + ["CHostGuard", "CLibraryFile", "CHostProcess", "CHostSandbox"])
 for target in package.targets where !cTargets.contains(target.name) && target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [

@@ -15,6 +15,7 @@ packages=(
     fish
     man-db            # man -l renders the generated manual page in the tests
     graphviz          # dot: 'modhost graph --format svg' draws with it; the tests parse its DOT
+    libseccomp-dev    # the sandbox of a module in a process of its own (CHostSandbox's seccomp filter)
 )
 
 missing=()

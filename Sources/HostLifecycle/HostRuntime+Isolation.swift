@@ -160,6 +160,11 @@ extension HostRuntime {
         read { $0.inspected[name]?.file.descriptor }
     }
 
+    /// The path module `name`'s library was checked at.
+    package func checkedLibraryPath(of name: String) -> String? {
+        read { $0.inspected[name]?.path }
+    }
+
     /// Module `name` when it runs in a process of its own.
     package func isolatedModule(named name: String) -> IsolatedModule? {
         read { $0.isolated[name] }

@@ -13,10 +13,13 @@ extension HostRuntime {
     /// A module that throws in register or start is marked failed and its registrations are
     /// withdrawn; modules that require it are skipped; all others start.
     func startModules(_ state: inout Snapshot) {
-        do {
-            try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
-        } catch {
-            logger.error("\(error); modules that store data will fail")
+        // A module's own process leaves this to the host: its sandbox opens only its module's folder.
+        if options.parentLink == nil {
+            do {
+                try ModuleStorage.checkDataFolder(options.dataFolder) { [logger] in logger.info($0) }
+            } catch {
+                logger.error("\(error); modules that store data will fail")
+            }
         }
         registerHostRoutes()
         for name in state.plan.order {
@@ -142,9 +145,19 @@ extension HostRuntime {
         ModuleContext(
             moduleName: name, environment: configuration.environment,
             logger: name == Self.hostName ? logger : logger.relabeled(name), resolver: resolver,
-            storage: ModuleStorage(dataFolder: options.dataFolder, module: name) { [logger] in logger.relabeled(name).info($0) },
+            storage: storage(of: name),
             strings: strings, locale: locale,
             navigator: navigator, libraryFolder: libraryFolder)
+    }
+
+    /// Module `name`'s storage in the data folder, the same each time it is asked.
+    package func storage(of name: String) -> ModuleStorage {
+        storages.withLock { storages in
+            if let made = storages[name] { return made }
+            let made = ModuleStorage(dataFolder: options.dataFolder, module: name) { [logger] in logger.relabeled(name).info($0) }
+            storages[name] = made
+            return made
+        }
     }
 
     /// The Home entries of every active module, in file order, each with its number on Home.

@@ -27,7 +27,7 @@ public final class HostRuntime: Sendable {
     /// The host's right to make resolvers of `locator` (see ``HostAccessKeeper``).
     let access: HostAccess
     let loader: ModuleLibraryLoader
-    let logger: Logger
+    package let logger: Logger
     let hostInfo: HostInfo
     /// Records whose code runs, so a crash, an exit or a hang is named.
     package let moduleGuard: ModuleGuard
@@ -44,6 +44,9 @@ public final class HostRuntime: Sendable {
     let earlyProcesses = EarlyProcesses()
     /// The settings isolated modules registered, kept across their restarts.
     let isolatedSettings = IsolatedSettings()
+    /// Each module's storage, made once (a module's own process opens its folder before it
+    /// confines itself, and the module then uses that open folder).
+    let storages = Mutex<[String: ModuleStorage]>([:])
 
     /// What the runtime knows at the end of a phase. Each phase makes a new one from the last
     /// (see `HostRuntime+Phases.swift`).

@@ -292,8 +292,8 @@ import Testing
     }
 
     @Test func aKillFromOutsideIsToldApartAndNotHeldAgainstTheModule() throws {
-        let announce = try TestEnvironment.temporaryFolder() + "/pid"
-        let host = try world(#"{"in": "call", "how": "block", "announce": "\#(announce)"}"#)
+        let host = try world(#"{"in": "call", "how": "block", "announce": "pid"}"#)
+        let announce = host.dataFolder + "/FixtureIsolatedGeo/pid"
         let running = try host.start(arguments: ["--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities"])
         let deadline = ContinuousClock.now + .seconds(60)
         while FileManager.default.contents(atPath: announce).flatMap({ Int32(String(decoding: $0, as: UTF8.self)) }) == nil {
@@ -313,8 +313,7 @@ import Testing
     }
 
     @Test func aModuleWhoseProcessEndedStartsAgainOnItsNextUse() throws {
-        let once = try TestEnvironment.temporaryFolder() + "/crashed"
-        let host = try world(#"{"in": "call", "how": "raise", "once": "\#(once)"}"#)
+        let host = try world(#"{"in": "call", "how": "raise", "once": "crashed"}"#)
         let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities", "3")
         #expect(result.signal == nil)
         #expect(

@@ -3,6 +3,7 @@ import HostIsolation
 import HostLifecycle
 import HostModel
 import HostProcesses
+import HostSandbox
 @_spi(Host) import ModuleKit
 
 // The internal commands: not listed by `--help`; what completion and `check` run.
@@ -161,6 +162,16 @@ extension Builtins {
                 runtime.planOnly()
                 if let problem = Self.sameFile(first.descriptors.first, runtime.checkedLibrary(of: name)) {
                     try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(problem.utf8)))
+                    return ModhostCommandLine.exitFailure
+                }
+                // Confined before the module's library is opened: its code never runs unconfined.
+                do throws(Sandbox.Failure) {
+                    let policy = ModuleSandbox.policy(for: name, runtime: runtime)
+                    if let folder = policy.writes.first { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
+                    let confinement = try Sandbox.confine(policy)
+                    for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
+                } catch {
+                    try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array("its sandbox failed: \(error)".utf8)))
                     return ModhostCommandLine.exitFailure
                 }
                 runtime.prepare()

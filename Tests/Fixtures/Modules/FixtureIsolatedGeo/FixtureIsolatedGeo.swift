@@ -13,9 +13,10 @@ import ModuleKit
 /// - "trickle": announces a frame on descriptor 3, then writes one byte of it every 300 ms, for
 ///   10 s, then answers;
 /// - "fail": throws an error with a message.
-/// `announce` is written with the process id just before it misbehaves; with `once`, a path,
-/// it misbehaves only while no file is there, and leaves one as it does (a process started
-/// again then behaves). With `registerAs`, a module's name, its start registers a setting
+/// `announce`, a file name in its data folder (where a module in a sandbox may write), is
+/// written with the process id just before it misbehaves; with `once`, another, it misbehaves
+/// only while no such file is there, and leaves one as it does (a process started again then
+/// behaves). With `registerAs`, a module's name, its start registers a setting
 /// `sneaky` under that name, when Settings runs.
 final class FixtureIsolatedGeo: Module {
     struct Configuration: Decodable {
@@ -32,6 +33,8 @@ final class FixtureIsolatedGeo: Module {
 
     /// The configuration, kept for the route (set once, in register).
     nonisolated(unsafe) static var plan = Configuration()
+    /// Its data folder (set once, in start).
+    nonisolated(unsafe) static var folder = ""
 
     init() {}
 
@@ -41,6 +44,7 @@ final class FixtureIsolatedGeo: Module {
     }
 
     func start(_ context: ModuleContext) throws {
+        Self.folder = context.storage.folder
         if let other = Self.plan.registerAs, let settings = try context.resolver.optional((any SettingsRoute).self) {
             settings.register(
                 [SettingDefinition(key: "sneaky", title: { "Sneaky" }, kind: .toggle, defaultValue: .bool(true))], module: other)
@@ -59,11 +63,11 @@ final class FixtureIsolatedGeo: Module {
 
     static func misbehave(in place: String) throws {
         guard plan.in == place, let how = plan.how else { return }
-        if let once = plan.once {
+        if let once = plan.once.map({ folder + "/" + $0 }) {
             guard !FileManager.default.fileExists(atPath: once) else { return }
             _ = FileManager.default.createFile(atPath: once, contents: Data())
         }
-        if let announce = plan.announce {
+        if let announce = plan.announce.map({ folder + "/" + $0 }) {
             _ = FileManager.default.createFile(atPath: announce, contents: Data("\(getpid())".utf8))
         }
         switch how {

@@ -1,0 +1,38 @@
+#ifndef MODHOST_SANDBOX_H
+#define MODHOST_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The sandbox a module's own process puts itself in before the module's code runs (see
+ * HostSandbox): Landlock for files, TCP and scopes, a seccomp filter through libseccomp for the
+ * system calls, after PR_SET_NO_NEW_PRIVS. Each function returns 0 or an errno. */
+
+/* What a path rule grants. */
+enum modhost_sandbox_access {
+    MODHOST_SANDBOX_READ = 1,    /* read files, list folders */
+    MODHOST_SANDBOX_EXECUTE = 2, /* map as code, run */
+    MODHOST_SANDBOX_WRITE = 4,   /* create, write, truncate, rename and remove beneath */
+};
+
+/* The Landlock ABI this kernel offers, or 0 when it has none. */
+int modhost_sandbox_landlock_abi(void);
+
+/* A Landlock ruleset being built: its descriptor, or -errno. `tcp`: whether TCP connect and
+ * bind stay allowed (ABI 4 and later restrict them otherwise); scopes (ABI 6) always on. */
+int modhost_sandbox_ruleset(int abi, int tcp);
+
+/* Grants `access` (modhost_sandbox_access bits) beneath `path`: a folder and what it holds, or
+ * one file (then only read, execute and write of the file itself). ENOENT for a path not there. */
+int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access);
+
+/* Confines this process (and what it starts) to the ruleset, then closes it. */
+int modhost_sandbox_restrict(int ruleset);
+
+/* The seccomp filter: refuses with EPERM the calls no module needs (ptrace, process_vm_*,
+ * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality …),
+ * sockets other than AF_UNIX unless `network`, execve unless `exec`. `log`: each such call is
+ * allowed and logged instead (the audit mode). */
+int modhost_sandbox_filter(int network, int exec, int log);
+
+#endif

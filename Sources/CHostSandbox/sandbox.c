@@ -1,0 +1,150 @@
+#define _GNU_SOURCE
+#include "CHostSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/types.h>
+#include <seccomp.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Landlock's numbers and layouts from the kernel's ABI: Debian 12's headers (6.1) stop before
+ * truncation (ABI 3), TCP (ABI 4) and scopes (ABI 6). */
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#ifndef __NR_landlock_add_rule
+#define __NR_landlock_add_rule 445
+#endif
+#ifndef __NR_landlock_restrict_self
+#define __NR_landlock_restrict_self 446
+#endif
+
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+
+#define LL_FS_EXECUTE (1ULL << 0)
+#define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_READ_DIR (1ULL << 3)
+#define LL_FS_REMOVE_DIR (1ULL << 4)
+#define LL_FS_REMOVE_FILE (1ULL << 5)
+#define LL_FS_MAKE_CHAR (1ULL << 6)
+#define LL_FS_MAKE_DIR (1ULL << 7)
+#define LL_FS_MAKE_REG (1ULL << 8)
+#define LL_FS_MAKE_SOCK (1ULL << 9)
+#define LL_FS_MAKE_FIFO (1ULL << 10)
+#define LL_FS_MAKE_BLOCK (1ULL << 11)
+#define LL_FS_MAKE_SYM (1ULL << 12)
+#define LL_FS_REFER (1ULL << 13)    /* ABI 2 */
+#define LL_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
+
+#define LL_NET_BIND_TCP (1ULL << 0)    /* ABI 4 */
+#define LL_NET_CONNECT_TCP (1ULL << 1) /* ABI 4 */
+
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)               /* ABI 6 */
+
+struct ll_ruleset_attr {
+    __u64 handled_access_fs;
+    __u64 handled_access_net;
+    __u64 scoped;
+};
+
+struct ll_path_beneath_attr {
+    __u64 allowed_access;
+    __s32 parent_fd;
+} __attribute__((packed));
+
+/* Every file right this ABI knows (IOCTL_DEV, ABI 5, is left to the descriptors the host
+ * passes: a terminal's ioctls must keep working). */
+static __u64 handled_fs(int abi) {
+    __u64 rights = LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE |
+                   LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK |
+                   LL_FS_MAKE_SYM;
+    if (abi >= 2) rights |= LL_FS_REFER;
+    if (abi >= 3) rights |= LL_FS_TRUNCATE;
+    return rights;
+}
+
+int modhost_sandbox_landlock_abi(void) {
+    long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+    return abi < 0 ? 0 : (int)abi;
+}
+
+int modhost_sandbox_ruleset(int abi, int tcp) {
+    struct ll_ruleset_attr attributes = {0};
+    attributes.handled_access_fs = handled_fs(abi);
+    if (abi >= 4 && !tcp) attributes.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+    if (abi >= 6) attributes.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+    /* The attribute's size grows with the ABI: an older kernel refuses fields it does not know. */
+    size_t size = abi >= 6 ? sizeof attributes : abi >= 4 ? offsetof(struct ll_ruleset_attr, scoped) : sizeof(__u64);
+    long ruleset = syscall(__NR_landlock_create_ruleset, &attributes, size, 0);
+    return ruleset < 0 ? -errno : (int)ruleset;
+}
+
+int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return errno;
+    struct stat status;
+    if (fstat(fd, &status) != 0) {
+        int error = errno;
+        close(fd);
+        return error;
+    }
+    __u64 rights = 0;
+    if (access & MODHOST_SANDBOX_READ) rights |= LL_FS_READ_FILE | LL_FS_READ_DIR;
+    if (access & MODHOST_SANDBOX_EXECUTE) rights |= LL_FS_EXECUTE;
+    if (access & MODHOST_SANDBOX_WRITE) {
+        rights |= LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SYM |
+                  LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_REFER | LL_FS_TRUNCATE;
+    }
+    /* A file takes only the rights of a file. */
+    if (!S_ISDIR(status.st_mode)) rights &= LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE;
+    rights &= handled_fs(abi);
+    struct ll_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
+    int result = syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) == 0 ? 0 : errno;
+    close(fd);
+    return result;
+}
+
+int modhost_sandbox_restrict(int ruleset) {
+    int result = 0;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) result = errno;
+    close(ruleset);
+    return result;
+}
+
+/* System calls no module needs, refused (or logged) always. */
+static const char *const refused[] = {
+    "ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "chroot", "bpf", "keyctl",
+    "add_key", "request_key", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+    "perf_event_open", "unshare", "setns", "personality", "userfaultfd", "open_by_handle_at", "swapon", "swapoff",
+    "reboot", "acct", "iopl", "ioperm", "fsopen", "fsmount", "move_mount", "open_tree",
+};
+
+int modhost_sandbox_filter(int network, int exec, int log) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (filter == NULL) return ENOMEM;
+    uint32_t action = log ? SCMP_ACT_LOG : SCMP_ACT_ERRNO(EPERM);
+    int result = 0;
+    for (size_t index = 0; index < sizeof refused / sizeof refused[0] && result == 0; index++) {
+        int number = seccomp_syscall_resolve_name(refused[index]);
+        if (number == __NR_SCMP_ERROR) continue; /* not a call of this architecture */
+        result = -seccomp_rule_add(filter, action, number, 0);
+    }
+    if (result == 0 && !network) {
+        result = -seccomp_rule_add(filter, action, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    }
+    if (result == 0 && !exec) {
+        result = -seccomp_rule_add(filter, action, SCMP_SYS(execve), 0);
+        if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);
+    }
+    if (result == 0) result = -seccomp_load(filter);
+    seccomp_release(filter);
+    return result;
+}

@@ -1,0 +1,84 @@
+import CHostSandbox
+import Glibc
+
+/// Puts this process in a sandbox it cannot leave, nor anything it starts: its resource
+/// limits, then Landlock (files, TCP, signals and abstract sockets scoped to itself), then a
+/// seccomp filter. Called by a module's own process after it loaded the kit and the runtime
+/// and before the module's library is opened.
+package enum Sandbox {
+    /// What the sandbox enforces on this kernel, and what it cannot.
+    package struct Confinement: Sendable, Equatable {
+        /// The kernel's Landlock ABI; 0 when it has none.
+        package var landlockABI: Int32
+        /// Each declared restriction this kernel cannot enforce, in words.
+        package var notEnforced: [String]
+    }
+
+    /// Why the process could not confine itself.
+    package struct Failure: Error, CustomStringConvertible, Equatable {
+        package let description: String
+    }
+
+    /// The Landlock ABI of this kernel, 0 when it has none.
+    package static var landlockABI: Int32 { modhost_sandbox_landlock_abi() }
+
+    /// What `policy` leaves unenforced on a kernel of Landlock `abi`.
+    package static func notEnforced(_ policy: SandboxPolicy, abi: Int32) -> [String] {
+        var missing: [String] = []
+        if abi < 1 { missing.append("files: the kernel has no Landlock") }
+        if abi < 3 && abi >= 1 { missing.append("truncating files outside its folders: Landlock ABI \(abi) < 3") }
+        if !policy.network && abi < 4 { missing.append("TCP connect and bind: Landlock ABI \(abi) < 4 (other sockets are still refused)") }
+        if abi < 6 { missing.append("signals and abstract UNIX sockets scoped to itself: Landlock ABI \(abi) < 6") }
+        return missing
+    }
+
+    /// Confines this process to `policy`.
+    ///
+    /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
+    ///   module (it is not confined as declared).
+    package static func confine(_ policy: SandboxPolicy) throws(Failure) -> Confinement {
+        for limit in policy.limits { try set(limit) }
+        let abi = landlockABI
+        if abi >= 1 {
+            let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
+            guard ruleset >= 0 else { throw Failure(description: "Landlock refused a ruleset: \(message(-ruleset))") }
+            let rules =
+                policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
+                + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
+                + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
+            for (path, access) in rules {
+                let result = modhost_sandbox_allow_path(ruleset, abi, path, access)
+                // A path not there holds nothing to reach; leaving it out refuses nothing more.
+                guard result == 0 || result == ENOENT || result == ENOTDIR else {
+                    close(ruleset)
+                    throw Failure(description: "Landlock refused the rule for '\(path)': \(message(result))")
+                }
+            }
+            let result = modhost_sandbox_restrict(ruleset)
+            guard result == 0 else { throw Failure(description: "Landlock did not confine the process: \(message(result))") }
+        }
+        let filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0)
+        guard filtered == 0 else { throw Failure(description: "the seccomp filter was not loaded: \(message(filtered))") }
+        return Confinement(landlockABI: abi, notEnforced: notEnforced(policy, abi: abi))
+    }
+
+    private static func set(_ limit: ResourceLimit) throws(Failure) {
+        let resource =
+            switch limit.kind {
+            case .memory: __rlimit_resource_t(RLIMIT_DATA.rawValue)
+            case .openFiles: __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            case .fileSize: __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+            case .coreSize: __rlimit_resource_t(RLIMIT_CORE.rawValue)
+            }
+        var current = rlimit()
+        guard getrlimit(resource, &current) == 0 else { throw Failure(description: "limit \(limit.kind.rawValue): \(message(errno))") }
+        // Never above the hard limit the process was given: a limit only narrows.
+        let value = rlim_t(min(limit.value, UInt64(current.rlim_max)))
+        var wanted = rlimit(rlim_cur: value, rlim_max: value)
+        guard setrlimit(resource, &wanted) == 0 else {
+            throw Failure(description: "limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
+        }
+    }
+
+    private static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,60 @@
+/// What a module's own process may do once it confines itself: the folders and files it may
+/// read, map as code or write, and whether it may use the network and start programs. Paths
+/// are absolute; one that is not there is left out (nothing beneath it exists to reach).
+package struct SandboxPolicy: Sendable, Equatable {
+    /// Read beneath: the module's strings, the time zones, what it declared it reads.
+    package var reads: [String] = []
+    /// Read and map as code beneath: the libraries the process maps or may still load.
+    package var runs: [String] = []
+    /// Read and write beneath: the module's own data folder, what it declared it writes.
+    package var writes: [String] = []
+    /// TCP connect and bind, and sockets other than UNIX ones.
+    package var network = false
+    /// `execve`: starting programs.
+    package var exec = false
+    /// The resource limits set, by name (``ResourceLimit``).
+    package var limits: [ResourceLimit] = ResourceLimit.defaults
+
+    package init() {}
+
+    /// Files every process reads that are not libraries: the time zone, the dynamic linker's
+    /// cache, the system's randomness, and the null device.
+    package static let systemReads = [
+        "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/dev/null",
+    ]
+    /// What name resolution reads, for a module that uses the network.
+    package static let networkReads = [
+        "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
+        "/etc/ssl", "/usr/share/ca-certificates", "/usr/lib/ssl",
+    ]
+    /// Where the system's shared libraries are.
+    package static let systemLibraries = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib"]
+}
+
+/// A resource limit a module's process runs under.
+package struct ResourceLimit: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
+        /// `RLIMIT_DATA`: its data segment and private writable mappings, in bytes.
+        case memory
+        /// `RLIMIT_NOFILE`: open descriptors.
+        case openFiles
+        /// `RLIMIT_FSIZE`: the largest file it may write, in bytes.
+        case fileSize
+        /// `RLIMIT_CORE`: no core dumps of a module's memory.
+        case coreSize
+    }
+
+    package var kind: Kind
+    package var value: UInt64
+
+    package init(_ kind: Kind, _ value: UInt64) {
+        self.kind = kind
+        self.value = value
+    }
+
+    /// The limits of a module's process unless modules.json raises them.
+    package static let defaults = [
+        ResourceLimit(.memory, 2 << 30), ResourceLimit(.openFiles, 1024), ResourceLimit(.fileSize, 4 << 30),
+        ResourceLimit(.coreSize, 0),
+    ]
+}

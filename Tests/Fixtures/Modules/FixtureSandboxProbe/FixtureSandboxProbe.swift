@@ -1,0 +1,107 @@
+import Foundation
+import ModuleKit
+
+/// Test module: its command `try WHAT [ARGUMENT]` really does WHAT and prints one line, what
+/// it did and how that went (`read /etc/hostname: refused (Permission denied)`), so that the
+/// tests see what its sandbox lets through. WHAT:
+/// - `read PATH`, `write PATH` (creates or appends to the file);
+/// - `own` (writes and reads back a file in its own data folder);
+/// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket);
+/// - `signal` (signal 0 to the host, its parent), `unshare` (a new user namespace),
+///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
+/// - `allocate MIB` (maps and touches that much memory).
+final class FixtureSandboxProbe: Module {
+    init() {}
+
+    func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}
+
+    func commands(_ context: ModuleContext) -> [ModuleCommand] {
+        [
+            ModuleCommand(name: "try", summary: "Try something its sandbox may refuse", usage: "try WHAT [ARGUMENT]") { invocation in
+                let what = invocation.arguments.first ?? ""
+                let argument = invocation.arguments.dropFirst().first ?? ""
+                let outcome = Self.attempt(what, argument, folder: context.storage.folder)
+                context.ui.print("\(([what, argument].filter { !$0.isEmpty }).joined(separator: " ")): \(outcome)")
+            }
+        ]
+    }
+
+    /// "ok", or "refused (" the error ")".
+    static func attempt(_ what: String, _ argument: String, folder: String) -> String {
+        func result(_ succeeded: Bool) -> String {
+            succeeded ? "ok" : "refused (\(String(cString: strerror(errno))))"
+        }
+        switch what {
+        case "read":
+            let fd = open(argument, O_RDONLY)
+            defer { if fd >= 0 { close(fd) } }
+            return result(fd >= 0)
+        case "write":
+            let fd = open(argument, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            defer { if fd >= 0 { close(fd) } }
+            return result(fd >= 0 && write(fd, "x", 1) == 1)
+        case "own":
+            let path = folder + "/probe"
+            guard FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)) else { return result(false) }
+            return result(FileManager.default.contents(atPath: path) == Data("mine".utf8))
+        case "connect":
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return result(false) }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(argument) ?? 0).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            return result(connected == 0)
+        case "udp":
+            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { if fd >= 0 { close(fd) } }
+            return result(fd >= 0)
+        case "signal": return result(kill(getppid(), 0) == 0)
+        case "unshare":
+            // glibc's, found at run time: Glibc's module leaves out what needs _GNU_SOURCE.
+            typealias Unshare = @convention(c) (Int32) -> Int32
+            guard let unshare = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "unshare") else { return "no unshare" }
+            return result(unsafeBitCast(unshare, to: Unshare.self)(0x1000_0000 /* CLONE_NEWUSER */) == 0)
+        case "peek":
+            typealias ReadOther =
+                @convention(c) (pid_t, UnsafePointer<iovec>, UInt, UnsafePointer<iovec>, UInt, UInt) -> Int
+            guard let found = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "process_vm_readv") else { return "no process_vm_readv" }
+            var byte: UInt8 = 0
+            return withUnsafeMutablePointer(to: &byte) { pointer in
+                var local = iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: 1)
+                // Any address: a refusal comes before the address is read.
+                var remote = iovec(iov_base: UnsafeMutableRawPointer(bitPattern: 0x1000), iov_len: 1)
+                return result(unsafeBitCast(found, to: ReadOther.self)(getppid(), &local, 1, &remote, 1, 0) == 1 || errno == EFAULT)
+            }
+        case "exec":
+            var pid: pid_t = 0
+            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+            defer { for argument in arguments { free(argument) } }
+            let spawned = posix_spawn(&pid, "/bin/true", nil, nil, arguments, environ)
+            guard spawned == 0 else {
+                errno = spawned
+                return result(false)
+            }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            // A child whose exec was refused ends with 127.
+            errno = EPERM
+            return result(status == 0)
+        case "allocate":
+            let size = (Int(argument) ?? 0) << 20
+            guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED
+            else { return result(false) }
+            defer { munmap(memory, size) }
+            memset(memory, 1, size)
+            return "ok"
+        default: return "unknown: try read, write, own, connect, udp, signal, unshare, peek, exec or allocate"
+        }
+    }
+}
+
+@_cdecl("modhost_module_entry")
+public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureSandboxProbe.self, request) }
