@@ -165,6 +165,13 @@ extension HostRuntime {
         read { $0.inspected[name]?.path }
     }
 
+    /// What module `name` may reach in a sandbox of its own: what its manifest declares, less
+    /// what its entry in modules.json denies.
+    package func capabilities(of name: String) -> ModuleCapabilities {
+        let declared = read { $0.inspected[name]?.descriptor.capabilities } ?? ModuleCapabilities()
+        return declared.narrowed(denying: configuration.entry(named: name)?.deny ?? [])
+    }
+
     /// Module `name` when it runs in a process of its own.
     package func isolatedModule(named name: String) -> IsolatedModule? {
         read { $0.isolated[name] }

@@ -46,6 +46,7 @@ extension HostRuntime {
                 report.requires = inspected.descriptor.requires
                 report.uses = inspected.descriptor.uses
                 report.commands = inspected.descriptor.commands
+                report.capabilities = inspected.descriptor.capabilities.narrowed(denying: entry.deny)
                 report.sha256 = inspected.sha256
                 state.inspected[entry.name] = inspected
                 if options.recordsCrashes {
@@ -147,6 +148,8 @@ extension HostRuntime {
             reports[index].requires = descriptor.requires
             reports[index].uses = descriptor.uses
             reports[index].commands = descriptor.commands
+            reports[index].capabilities = descriptor.capabilities.narrowed(
+                denying: configuration.entry(named: reports[index].name)?.deny ?? [])
         }
     }
 

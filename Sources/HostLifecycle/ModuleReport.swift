@@ -86,6 +86,9 @@ public struct ModuleReport: Sendable, Equatable {
     public var isolation: ModuleIsolation = .none
     /// Its own process's id, when it runs in one.
     public var processID: Int32?
+    /// What it may reach in a sandbox of its own beyond its data folder: what its manifest
+    /// declares, less what modules.json denies.
+    public var capabilities = ModuleCapabilities()
     /// The route calls the host sent it in its process so far, by member (`modules --timing`).
     public var calls: [RouteCalls] = []
 }
@@ -102,7 +105,7 @@ public struct RouteCalls: Sendable, Equatable {
 
 extension ModuleReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case name, state, reason, version, sdk, library, sha256, provides, requires, uses, timing, isolation, processID
+        case name, state, reason, version, sdk, library, sha256, provides, requires, uses, timing, isolation, processID, capabilities
     }
 
     /// The stable `modhost modules --json` shape: every key always present, `null` when unknown.
@@ -121,5 +124,6 @@ extension ModuleReport: Encodable {
         try container.encode(timing, forKey: .timing)
         try container.encode(isolation.rawValue, forKey: .isolation)
         try container.encode(processID, forKey: .processID)
+        try container.encode(capabilities.words, forKey: .capabilities)
     }
 }

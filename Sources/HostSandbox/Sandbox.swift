@@ -17,10 +17,19 @@ package enum Sandbox {
     /// Why the process could not confine itself.
     package struct Failure: Error, CustomStringConvertible, Equatable {
         package let description: String
+
+        package init(description: String) { self.description = description }
     }
 
-    /// The Landlock ABI of this kernel, 0 when it has none.
-    package static var landlockABI: Int32 { modhost_sandbox_landlock_abi() }
+    /// The Landlock ABI the sandbox uses: this kernel's (0 when it has none), or a lower one
+    /// that `MODHOST_LANDLOCK_ABI` asks for (to see, on a new kernel, what an older one leaves
+    /// unenforced: the sandbox is then really made at that ABI).
+    package static var landlockABI: Int32 {
+        let kernel = modhost_sandbox_landlock_abi()
+        guard let asked = getenv("MODHOST_LANDLOCK_ABI").flatMap({ Int32(String(cString: $0)) }), (0..<kernel).contains(asked)
+        else { return kernel }
+        return asked
+    }
 
     /// What `policy` leaves unenforced on a kernel of Landlock `abi`.
     package static func notEnforced(_ policy: SandboxPolicy, abi: Int32) -> [String] {
@@ -41,7 +50,7 @@ package enum Sandbox {
         let abi = landlockABI
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
-            guard ruleset >= 0 else { throw Failure(description: "Landlock refused a ruleset: \(message(-ruleset))") }
+            guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
             let rules =
                 policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
                 + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
@@ -51,14 +60,18 @@ package enum Sandbox {
                 // A path not there holds nothing to reach; leaving it out refuses nothing more.
                 guard result == 0 || result == ENOENT || result == ENOTDIR else {
                     close(ruleset)
-                    throw Failure(description: "Landlock refused the rule for '\(path)': \(message(result))")
+                    throw Failure(description: "its sandbox failed: Landlock refused the rule for '\(path)': \(message(result))")
                 }
             }
             let result = modhost_sandbox_restrict(ruleset)
-            guard result == 0 else { throw Failure(description: "Landlock did not confine the process: \(message(result))") }
+            guard result == 0 else {
+                throw Failure(description: "its sandbox failed: Landlock did not confine the process: \(message(result))")
+            }
         }
         let filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0)
-        guard filtered == 0 else { throw Failure(description: "the seccomp filter was not loaded: \(message(filtered))") }
+        guard filtered == 0 else {
+            throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")
+        }
         return Confinement(landlockABI: abi, notEnforced: notEnforced(policy, abi: abi))
     }
 
@@ -71,12 +84,14 @@ package enum Sandbox {
             case .coreSize: __rlimit_resource_t(RLIMIT_CORE.rawValue)
             }
         var current = rlimit()
-        guard getrlimit(resource, &current) == 0 else { throw Failure(description: "limit \(limit.kind.rawValue): \(message(errno))") }
+        guard getrlimit(resource, &current) == 0 else {
+            throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue): \(message(errno))")
+        }
         // Never above the hard limit the process was given: a limit only narrows.
         let value = rlim_t(min(limit.value, UInt64(current.rlim_max)))
         var wanted = rlimit(rlim_cur: value, rlim_max: value)
         guard setrlimit(resource, &wanted) == 0 else {
-            throw Failure(description: "limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
+            throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
         }
     }
 

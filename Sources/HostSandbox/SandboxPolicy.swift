@@ -27,6 +27,8 @@ package struct SandboxPolicy: Sendable, Equatable {
         "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
         "/etc/ssl", "/usr/share/ca-certificates", "/usr/lib/ssl",
     ]
+    /// Where the programs a module with `exec` starts are.
+    package static let programs = ["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"]
     /// Where the system's shared libraries are.
     package static let systemLibraries = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib"]
 }

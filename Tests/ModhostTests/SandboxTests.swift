@@ -12,10 +12,14 @@ import Testing
     let host: TestHost
     let outside: String
 
-    init() throws {
-        host = try TestHost(entries: [
-            ("FixtureSandboxProbe", #""library": "\#(TestEnvironment.library("FixtureSandboxProbe"))""#)
-        ])
+    /// FixtureSandboxProbe declares `network` and `read /usr/include`; `entry` adds to its
+    /// entry in modules.json (`"deny": …`).
+    init(entry: String = "") throws {
+        let library = TestEnvironment.library("FixtureSandboxProbe")
+        host = try TestHost(entries: [("FixtureSandboxProbe", #""library": "\#(library)""#)])
+        // Written whole: the world's entries know no "deny".
+        try #"{"modules": [{"name": "FixtureSandboxProbe", "enabled": true, "library": "\#(library)"\#(entry)}]}"#
+            .write(toFile: host.modulesFile, atomically: true, encoding: .utf8)
         outside = try TestEnvironment.temporaryFolder()
         #expect(FileManager.default.createFile(atPath: outside + "/secret", contents: Data("key".utf8)))
     }
@@ -48,10 +52,10 @@ import Testing
         #expect(FileManager.default.contents(atPath: host.dataFolder + "/FixtureSandboxProbe/probe") == Data("mine".utf8))
     }
 
-    @Test func theNetworkIsRefusedWithoutTheCapability() throws {
+    /// A listening socket on loopback: its port.
+    static func listening() throws -> (Int32, String) {
         let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(server >= 0)
-        defer { close(server) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -60,10 +64,34 @@ import Testing
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) == 0 && getsockname(server, $0, &length) == 0 }
         }
         try #require(bound && listen(server, 4) == 0)
-        let port = "\(UInt16(bigEndian: address.sin_port))"
-        #expect(try attempt("connect", port) == "connect \(port): refused (Operation not permitted)")
-        #expect(try attempt("udp") == "udp: refused (Operation not permitted)")
-        #expect(try attempt("connect", port, isolated: false) == "connect \(port): ok")
+        return (server, "\(UInt16(bigEndian: address.sin_port))")
+    }
+
+    @Test func aDeclaredCapabilityIsLetThrough() throws {
+        let (server, port) = try Self.listening()
+        defer { close(server) }
+        #expect(try attempt("connect", port) == "connect \(port): ok")
+        #expect(try attempt("read", "/usr/include/stdio.h") == "read /usr/include/stdio.h: ok")
+    }
+
+    @Test func whatModulesJSONDeniesIsRefused() throws {
+        let denied = try SandboxTests(entry: #", "deny": ["network", "read /usr/include"]"#)
+        let (server, port) = try Self.listening()
+        defer { close(server) }
+        #expect(try denied.attempt("connect", port) == "connect \(port): refused (Operation not permitted)")
+        #expect(try denied.attempt("udp") == "udp: refused (Operation not permitted)")
+        #expect(try denied.attempt("read", "/usr/include/stdio.h") == "read /usr/include/stdio.h: refused (Permission denied)")
+        #expect(try denied.attempt("connect", port, isolated: false) == "connect \(port): ok")
+        // Its report says what it may, after the denial.
+        let report = try denied.host.run("--isolate", "FixtureSandboxProbe", "modules")
+        #expect(!report.stdout.contains("may:"), "\(report)")
+        #expect(try host.run("--isolate", "FixtureSandboxProbe", "modules").stdout.contains("    may: network, read /usr/include"))
+    }
+
+    @Test func aDenialOfSomethingNotACapabilityIsAClearError() throws {
+        let wrong = try SandboxTests(entry: #", "deny": ["internet"]"#)
+        let result = try wrong.host.run("modules")
+        #expect(result.stderr.contains("'deny' lists \"internet\", not a capability"), "\(result)")
     }
 
     @Test func theHostAndTheKernelAreOutOfReach() throws {
@@ -77,5 +105,33 @@ import Testing
     @Test func itsMemoryIsLimited() throws {
         #expect(try attempt("allocate", "64") == "allocate 64: ok")
         #expect(try attempt("allocate", "3072") == "allocate 3072: refused (Cannot allocate memory)")
+    }
+
+    /// On a kernel of an older Landlock (asked for with `MODHOST_LANDLOCK_ABI`, which makes the
+    /// sandbox at that ABI for real), `modules` names what is not enforced; a module whose
+    /// entry says `"sandbox": "required"` does not start there, and says why.
+    @Test func whatAnOlderKernelCannotEnforceIsNamedAndRequiredRefusesIt() throws {
+        let older = ["MODHOST_LANDLOCK_ABI": "3"]
+        let denied = try SandboxTests(entry: #", "deny": ["network"]"#)
+        let report = try denied.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "modules"], environment: older)
+        #expect(
+            report.stdout.contains(
+                "    not enforced here: TCP connect and bind: Landlock ABI 3 < 4 (other sockets are still refused); signals and abstract UNIX sockets scoped to itself: Landlock ABI 3 < 6"
+            ), "\(report)")
+        // Best effort: it starts, and what the filter refuses is still refused.
+        let tried = try denied.host.run(
+            arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "udp"], environment: older)
+        #expect(tried.stdout == "udp: refused (Operation not permitted)\n", "\(tried)")
+        let required = try SandboxTests(entry: #", "deny": ["network"], "sandbox": "required""#)
+        let refused = try required.host.run(
+            arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "udp"], environment: older)
+        #expect(!refused.succeeded)
+        #expect(refused.stdout.isEmpty, "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "its process ended before it greeted the host: its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce TCP connect and bind"
+            ), "\(refused)")
+        // On this kernel's own ABI it is whole, and starts.
+        #expect(try required.attempt("udp") == "udp: refused (Operation not permitted)")
     }
 }

@@ -167,11 +167,18 @@ extension Builtins {
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
                     let policy = ModuleSandbox.policy(for: name, runtime: runtime)
+                    let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
+                    if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty {
+                        throw Sandbox.Failure(
+                            description:
+                                "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing.joined(separator: "; "))"
+                        )
+                    }
                     if let folder = policy.writes.first { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
                     let confinement = try Sandbox.confine(policy)
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                 } catch {
-                    try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array("its sandbox failed: \(error)".utf8)))
+                    try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array("\(error)".utf8)))
                     return ModhostCommandLine.exitFailure
                 }
                 runtime.prepare()

@@ -16,9 +16,22 @@ enum ModuleSandbox {
             runs.append((URL(fileURLWithPath: library).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent)
         }
         policy.runs = unique(runs)
-        policy.reads = SandboxPolicy.systemReads
-        policy.writes = folder.map { [$0] } ?? []
+        let capabilities = runtime.capabilities(of: name)
+        policy.network = capabilities.network
+        policy.exec = capabilities.exec
+        if capabilities.exec { policy.runs += SandboxPolicy.programs }
+        policy.reads = SandboxPolicy.systemReads + (capabilities.network ? SandboxPolicy.networkReads : [])
+        policy.reads += capabilities.reads.compactMap(expandingHome)
+        policy.writes = (folder.map { [$0] } ?? []) + capabilities.writes.compactMap(expandingHome)
         return policy
+    }
+
+    /// `path` with a leading `~/` as the home folder of the user running the host (`HOME`);
+    /// `nil` for `~/…` without one.
+    static func expandingHome(_ path: String) -> String? {
+        guard path.hasPrefix("~/") else { return path }
+        guard let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") else { return nil }
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + String(path.dropFirst())
     }
 
     /// A temporary folder of this process's own in the module's data folder, made the

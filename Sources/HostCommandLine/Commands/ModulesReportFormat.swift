@@ -2,6 +2,7 @@ import Foundation
 import HostLifecycle
 import HostLoading
 import HostModel
+import HostSandbox
 import ModuleKit
 
 /// `modhost modules` as a table, and as the stable JSON documented in docs/USING.md.
@@ -33,6 +34,12 @@ enum ModulesReportFormat {
             }
             if let runs = module.whereItRuns {
                 lines[index + 1] += "\n    " + word("report.runs", "runs") + ": " + runs.render(strings)
+            }
+            if !module.capabilities.isEmpty {
+                lines[index + 1] += "\n    " + word("report.may", "may") + ": " + module.capabilities.words.joined(separator: ", ")
+            }
+            if module.isolation == .process, let missing = module.sandboxNotEnforced {
+                lines[index + 1] += "\n    " + word("report.sandbox.missing", "not enforced here") + ": " + missing
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -151,6 +158,14 @@ struct Table {
 }
 
 extension ModuleReport {
+    /// What its sandbox cannot enforce on this kernel, in words; `nil` when it is whole.
+    var sandboxNotEnforced: String? {
+        var policy = SandboxPolicy()
+        policy.network = capabilities.network
+        let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
+        return missing.isEmpty ? nil : missing.joined(separator: "; ")
+    }
+
     /// Where the module runs, when it is a process of its own (its id once it is started);
     /// `nil` in the host's process.
     var whereItRuns: HostText? {

@@ -13,6 +13,7 @@ package enum DescriptorReader {
     static let contractsSectionName = ".modhost_contracts"
 
     static let commandsSectionName = ".modhost_commands"
+    static let capabilitiesSectionName = ".modhost_capabilities"
 
     /// Reads the descriptor of the ELF file open at `fd` (any position; it is not moved), with
     /// the commands its manifest declares when the library records them. `size` is the file's
@@ -26,6 +27,16 @@ package enum DescriptorReader {
         // A manifest with no 'command' line declares nothing (not "no commands").
         let declared = try? DeclaredCommand.list(section: try library.section(commandsSectionName))
         descriptor.commands = declared?.isEmpty == false ? declared : nil
+        // What its sandbox lets it reach: none without the section; a broken one is refused
+        // (its sandbox cannot be made from what it does not say clearly).
+        do {
+            descriptor.capabilities = try ModuleCapabilities(section: try library.section(capabilitiesSectionName))
+        } catch .missing {
+        } catch .malformed(let why) {
+            throw .malformed("'\(capabilitiesSectionName)' \(why)")
+        } catch {
+            throw error
+        }
         return descriptor
     }
 

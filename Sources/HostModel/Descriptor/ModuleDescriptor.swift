@@ -20,6 +20,9 @@ public struct ModuleDescriptor: Sendable, Equatable {
     /// The commands the module's manifest declares (section `.modhost_commands`, SDK 1.6.0);
     /// `nil` for a library built before them, or whose section is unreadable.
     public var commands: [DeclaredCommand]?
+    /// What its manifest declares it needs in a sandbox of its own (section
+    /// `.modhost_capabilities`); nothing for a library without the section.
+    public var capabilities = ModuleCapabilities()
 
     /// A descriptor of format 1 to 3, from a kit before SDK 1.0.0: no host of SDK 1 loads it.
     public var isBeforeVersioning: Bool { compiler == nil }

@@ -54,12 +54,18 @@ public struct ModuleEntry: Sendable {
     public let index: Int?
     /// Where the module runs: in the host's process, or in a process of its own.
     public var isolation: ModuleIsolation
+    /// Capabilities its manifest declares that the operator takes away (`"deny"`).
+    public var deny: [String]
+    /// Whether it may start in a process whose sandbox this kernel cannot make whole.
+    public var sandbox: SandboxRequirement
 
     package init(
         name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int?,
-        isolation: ModuleIsolation = .none
+        isolation: ModuleIsolation = .none, deny: [String] = [], sandbox: SandboxRequirement = .bestEffort
     ) {
         self.isolation = isolation
+        self.deny = deny
+        self.sandbox = sandbox
         self.name = name
         self.enabled = enabled
         self.library = library
@@ -76,4 +82,12 @@ public enum ModuleIsolation: String, Sendable, CaseIterable {
     case none
     /// In a process of its own: its crash, exit or hang ends only that process.
     case process
+}
+
+/// What a module in a process of its own needs of its sandbox (`"sandbox"` in `modules.json`).
+public enum SandboxRequirement: String, Sendable, CaseIterable {
+    /// Whatever this kernel can enforce; `modules` and `check` say what it cannot.
+    case bestEffort = "best-effort"
+    /// Every part, or the module does not start.
+    case required
 }

@@ -14,6 +14,9 @@ enum DescriptorSource {
     /// their own (magic `MHCM`, format 1), so that a host of an earlier SDK reads the
     /// descriptor as before.
     static let commandsSection = ".modhost_commands"
+    /// The capabilities the manifest declares, one a line ("network", "read /usr/share/dict"),
+    /// in a section of their own (magic `MHCP`, format 1): what its sandbox lets it reach.
+    static let capabilitiesSection = ".modhost_capabilities"
 
     /// Where SwiftPM puts the target's resources (`<Package>_<Target>.resources`, beside the
     /// library), and whether they include `Strings`.
@@ -37,6 +40,15 @@ enum DescriptorSource {
         let bytes = ELFSectionSource.bytes(magic: "MHDS", format: formatVersion, payload: payload)
         let commands = manifest.commands.map { ([$0.name] + $0.options).joined(separator: " ") + "\n" }.joined()
         let commandBytes = ELFSectionSource.bytes(magic: "MHCM", format: 1, payload: commands)
+        // None declared, no section: a library without one declares nothing.
+        let capabilities =
+            manifest.capabilities.isEmpty
+            ? ""
+            : "\n/// What it declares it needs in a sandbox of its own, beyond its data folder.\n"
+                + ELFSectionSource.declaration(
+                    section: capabilitiesSection, name: "_modhostModuleCapabilities",
+                    bytes: ELFSectionSource.bytes(magic: "MHCP", format: 1, payload: manifest.capabilities.map { $0 + "\n" }.joined()))
+                + "\n"
         func routes(_ names: [String]) -> String {
             "[" + names.map { ".route((any \($0)).self)" }.joined(separator: ", ") + "]"
         }
@@ -62,7 +74,7 @@ enum DescriptorSource {
 
             /// The commands its manifest declares, for completion and the manual.
             \(ELFSectionSource.declaration(section: commandsSection, name: "_modhostModuleCommands", bytes: commandBytes))
-
+            \(capabilities)
             """
     }
 }

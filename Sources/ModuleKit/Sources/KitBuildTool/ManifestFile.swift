@@ -10,12 +10,16 @@
 /// uses AuthRoute
 /// command list --json
 /// command add --country --city
+/// capability network
+/// capability read /usr/share/dict
 /// ```
 ///
 /// One keyword a line; `import`, `provides`, `requires` and `uses` may repeat and take names
 /// separated by spaces or commas. `command` names one of the module's commands and its options,
-/// so that shell completion and the manual know them without opening the library. Every
-/// problem is an error naming the file and line.
+/// so that shell completion and the manual know them without opening the library.
+/// `capability` declares what the module needs when it runs in a sandbox of its own, beyond
+/// its data folder: `network`, `exec`, `read PATH` or `write PATH` (PATH absolute or `~/…`,
+/// the rest of the line). Every problem is an error naming the file and line.
 struct ManifestFile {
     var type = ""
     var name = ""
@@ -26,6 +30,8 @@ struct ManifestFile {
     var uses: [String] = []
     /// Each command the module contributes, with its options, in the manifest's order.
     var commands: [(name: String, options: [String])] = []
+    /// Each capability declared, as its line reads after the keyword (`read /usr/share/dict`).
+    var capabilities: [String] = []
 
     static func parse(_ text: String, path: String) throws(ToolError) -> ManifestFile {
         var manifest = ManifestFile()
@@ -73,14 +79,41 @@ struct ManifestFile {
                     throw fail("'\(bad)' is not an option: options are '--' and lowercase letters, digits and '-'")
                 }
                 manifest.commands.append((name, options))
+            case "capability":
+                let capability = try Self.capability(String(line.dropFirst(keyword.count).trimmingSpaces), fail: fail)
+                guard !manifest.capabilities.contains(capability) else { throw fail("capability '\(capability)' is given twice") }
+                manifest.capabilities.append(capability)
             default:
-                throw fail("unknown keyword '\(keyword)'; use type, name, version, import, provides, requires, uses or command")
+                throw fail(
+                    "unknown keyword '\(keyword)'; use type, name, version, import, provides, requires, uses, command or capability")
             }
         }
         for keyword in ["type", "name", "version"] where !seen.contains(keyword) {
             throw ToolError(message: "\(path): '\(keyword)' is missing")
         }
         return manifest
+    }
+
+    /// One capability, checked: a word, or `read`/`write` and a path.
+    private static func capability(_ text: String, fail: (String) -> ToolError) throws(ToolError) -> String {
+        let word = String(text.prefix { $0 != " " && $0 != "\t" })
+        switch word {
+        case "network", "exec":
+            guard text == word else { throw fail("capability '\(word)' takes nothing after it") }
+            return word
+        case "read", "write":
+            let path = String(Substring(text.dropFirst(word.count)).trimmingSpaces)
+            guard path.hasPrefix("/") || path.hasPrefix("~/") else {
+                throw fail("capability '\(word)' takes a path that starts with '/' or '~/'")
+            }
+            let parts = path.split(separator: "/")
+            guard path.utf8.count <= 1024, !parts.contains(".."), !parts.contains("."),
+                path.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else { throw fail("capability '\(word)': '\(path)' is not a plain path (no '.' or '..', no control characters)") }
+            return word + " " + path
+        default:
+            throw fail("unknown capability '\(word)'; use network, exec, read PATH or write PATH")
+        }
     }
 
     private static func isIdentifier(_ value: String) -> Bool {
