@@ -49,3 +49,5 @@ int modhost_scope_signals(void) {
 }
 
 int modhost_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : errno; }
+
+int modhost_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : errno; }

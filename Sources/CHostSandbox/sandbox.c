@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
@@ -116,6 +117,18 @@ int modhost_sandbox_restrict(int ruleset) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) result = errno;
     close(ruleset);
     return result;
+}
+
+int modhost_sandbox_drop_capabilities(void) {
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return errno;
+    for (int capability = 0; capability <= 63; capability++) {
+        /* EINVAL past the last capability this kernel knows; EPERM without CAP_SETPCAP (then
+         * the bounding set holds nothing this process could use anyway). */
+        if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM) return errno;
+    }
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2] = {{0}};
+    return syscall(SYS_capset, &header, data) == 0 ? 0 : errno;
 }
 
 /* System calls no module needs, refused (or logged) always. */

@@ -79,6 +79,7 @@ extension HostRuntime {
             hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
             routes: offered)
         let process: ModuleProcess
+        ProcessScope.keepFromModules()
         do throws(ModuleProcess.StartError) {
             if let early = earlyProcesses.take(entry.name) {
                 process = early
@@ -140,6 +141,7 @@ extension HostRuntime {
         for entry in configuration.modules where entry.enabled && entry.isolation == .process {
             if let only = options.only, !only.containsModule(entry.name) { continue }
             if KitOrigin.problem != nil { return }
+            ProcessScope.keepFromModules()
             // One that fails to start here is started again, and its failure said, at the load phase.
             if let process = try? ModuleProcess(spawning: .host(moduleHostArguments(entry))) {
                 logger.debug("module '\(entry.name)': its process (\(process.pid)) started before the checks")

@@ -10,6 +10,16 @@ package enum ProcessScope {
     @discardableResult
     package static func confineSignals() -> Int32 { modhost_scope_signals() }
 
+    /// Makes this process not dumpable (`PR_SET_DUMPABLE` 0), before it starts a module's own
+    /// process: its `/proc/PID/environ`, `maps` and the rest that `/proc` guards by ptrace's
+    /// check are then open only to a process with `CAP_SYS_PTRACE`, which a module's sandboxed
+    /// process drops (its sandbox lets it read `/proc`, which libdispatch needs, and Landlock
+    /// alone lets it read a parent's environment). No core dumps of the host either: a module
+    /// in its process may have left secrets in its memory. A child it starts is dumpable again.
+    package static func keepFromModules() {
+        _ = modhost_not_dumpable()
+    }
+
     /// A pipe whose two ends are close-on-exec from the start, so that no program another
     /// thread starts meanwhile inherits them (`ends[0]` reads, `ends[1]` writes); `false` with
     /// `errno` set when there is none.

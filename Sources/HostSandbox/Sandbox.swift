@@ -2,7 +2,7 @@ import CHostSandbox
 import Glibc
 
 /// Puts this process in a sandbox it cannot leave, nor anything it starts: its resource
-/// limits, then Landlock (files, TCP, signals and abstract sockets scoped to itself), then a
+/// limits, no capabilities (a process run by root keeps none), then Landlock (files, TCP, signals and abstract sockets scoped to itself), then a
 /// seccomp filter. Called by a module's own process after it loaded the kit and the runtime
 /// and before the module's library is opened.
 package enum Sandbox {
@@ -47,6 +47,8 @@ package enum Sandbox {
     ///   module (it is not confined as declared).
     package static func confine(_ policy: SandboxPolicy) throws(Failure) -> Confinement {
         for limit in policy.limits { try set(limit) }
+        let dropped = modhost_sandbox_drop_capabilities()
+        guard dropped == 0 else { throw Failure(description: "its sandbox failed: its capabilities were not dropped: \(message(dropped))") }
         let abi = landlockABI
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)

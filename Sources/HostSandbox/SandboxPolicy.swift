@@ -18,9 +18,15 @@ package struct SandboxPolicy: Sendable, Equatable {
     package init() {}
 
     /// Files every process reads that are not libraries: the time zone, the dynamic linker's
-    /// cache, the system's randomness, and the null device.
+    /// cache, the system's randomness, the null device, the processor count.
+    ///
+    /// `/proc` too: libdispatch reads each of its worker threads' `/proc/<tid>/stat`, and ends
+    /// the process when it cannot. What `/proc` guards of other processes (`environ`, `mem`,
+    /// `maps`, descriptors) it guards with ptrace's access check, which Landlock narrows to the
+    /// sandboxed process itself: the host's `/proc/<pid>/environ` stays out of reach.
     package static let systemReads = [
-        "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/dev/null",
+        "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/dev/null", "/proc",
+        "/sys/devices/system/cpu",
     ]
     /// What name resolution reads, for a module that uses the network.
     package static let networkReads = [

@@ -63,7 +63,7 @@ func config(_ modules: [(String, String)]) throws -> String {
         #expect(
             Set(modules[0].keys) == [
                 "name", "state", "reason", "version", "sdk", "library", "sha256", "provides", "requires", "uses", "timing", "isolation",
-                "processID",
+                "processID", "capabilities",
             ])
         #expect(modules[0]["isolation"] as? String == "none")
         #expect(modules[0]["processID"] is NSNull)

@@ -224,7 +224,7 @@ import Testing
     static func writeHostPackage(at host: String) throws {
         let targets = [
             "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation",
-            "CHostGuard", "CLibraryFile", "CHostProcess", "modhost",
+            "CHostGuard", "CLibraryFile", "CHostProcess", "HostSandbox", "CHostSandbox", "modhost",
         ]
         for target in targets {
             try SourceTree.copy(from: TestEnvironment.repository + "/Sources/" + target, to: host + "/Sources/" + target)
@@ -251,6 +251,8 @@ import Testing
                     .target(name: "CHostGuard", linkerSettings: [.linkedLibrary("pthread")]),
                     .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
                     .target(name: "CHostProcess"),
+                    .target(name: "CHostSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+                    .target(name: "HostSandbox", dependencies: ["CHostSandbox"], swiftSettings: settings),
                     .target(
                         name: "HostModel", dependencies: [moduleKit, contracts, "CLibraryFile"], resources: [.copy("Resources/Strings")],
                         swiftSettings: settings),
@@ -270,9 +272,8 @@ import Testing
                     .target(
                         name: "HostCommandLine",
                         dependencies: [
-                            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation", moduleKit,
-                            contracts,
-                            "CHostGuard",
+                            "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostProcesses", "HostIsolation",
+                            "HostSandbox", moduleKit, contracts, "CHostGuard",
                         ],
                         swiftSettings: settings),
                     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"], swiftSettings: settings),

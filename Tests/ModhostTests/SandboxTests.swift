@@ -96,10 +96,19 @@ import Testing
 
     @Test func theHostAndTheKernelAreOutOfReach() throws {
         #expect(try attempt("signal") == "signal: refused (Operation not permitted)")
+        // Its own /proc is readable (libdispatch needs it), the host's secrets there are not.
+        #expect(try attempt("hostenv") == "hostenv: refused (Permission denied)")
+        #expect(try attempt("hostenv", isolated: false) == "hostenv: ok")
         #expect(try attempt("peek") == "peek: refused (Operation not permitted)")
         #expect(try attempt("unshare") == "unshare: refused (Operation not permitted)")
         #expect(try attempt("exec") == "exec: refused (Operation not permitted)")
         #expect(try attempt("exec", isolated: false) == "exec: ok")
+    }
+
+    /// libdispatch reads its workers' `/proc/TID/stat` when they block while work waits, and
+    /// ends the process if it cannot (a crash seen with Photos and Geo isolated on a busy machine).
+    @Test func libdispatchMayWatchItsWorkers() throws {
+        #expect(try attempt("dispatch") == "dispatch: ok")
     }
 
     @Test func itsMemoryIsLimited() throws {

@@ -15,4 +15,8 @@ int modhost_landlock_abi(void);
  * parent ends becomes its child, never init's, so that it can end all of them. 0 or an errno. */
 int modhost_become_subreaper(void);
 
+/* Makes this process not dumpable (PR_SET_DUMPABLE 0): what /proc guards of it by ptrace's
+ * check is then open only to a process with CAP_SYS_PTRACE. 0 or an errno. */
+int modhost_not_dumpable(void);
+
 #endif

@@ -29,6 +29,11 @@ int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int acces
 /* Confines this process (and what it starts) to the ruleset, then closes it. */
 int modhost_sandbox_restrict(int ruleset);
 
+/* Drops every capability this process has, from its effective, permitted, inheritable and
+ * ambient sets and its bounding set: a module's process run by root keeps no CAP_SYS_PTRACE,
+ * CAP_DAC_OVERRIDE or the like to reach around its sandbox. */
+int modhost_sandbox_drop_capabilities(void);
+
 /* The seccomp filter: refuses with EPERM the calls no module needs (ptrace, process_vm_*,
  * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality …),
  * sockets other than AF_UNIX unless `network`, execve unless `exec`. `log`: each such call is

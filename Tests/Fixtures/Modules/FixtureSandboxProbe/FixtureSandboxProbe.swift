@@ -7,9 +7,11 @@ import ModuleKit
 /// - `read PATH`, `write PATH` (creates or appends to the file);
 /// - `own` (writes and reads back a file in its own data folder);
 /// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket);
-/// - `signal` (signal 0 to the host, its parent), `unshare` (a new user namespace),
+/// - `signal` (signal 0 to the host, its parent), `hostenv` (reads the host's
+///   `/proc/PID/environ`), `unshare` (a new user namespace),
 ///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
-/// - `allocate MIB` (maps and touches that much memory).
+/// - `allocate MIB` (maps and touches that much memory), `dispatch` (blocks libdispatch's
+///   workers long enough for its monitor to look at them).
 final class FixtureSandboxProbe: Module {
     init() {}
 
@@ -61,6 +63,11 @@ final class FixtureSandboxProbe: Module {
             defer { if fd >= 0 { close(fd) } }
             return result(fd >= 0)
         case "signal": return result(kill(getppid(), 0) == 0)
+        case "hostenv":
+            let fd = open("/proc/\(getppid())/environ", O_RDONLY)
+            defer { if fd >= 0 { close(fd) } }
+            var byte: UInt8 = 0
+            return result(fd >= 0 && read(fd, &byte, 1) >= 0)
         case "unshare":
             // glibc's, found at run time: Glibc's module leaves out what needs _GNU_SOURCE.
             typealias Unshare = @convention(c) (Int32) -> Int32
@@ -91,6 +98,12 @@ final class FixtureSandboxProbe: Module {
             // A child whose exec was refused ends with 127.
             errno = EPERM
             return result(status == 0)
+        case "dispatch":
+            // Workers that block while work waits: libdispatch's monitor then reads each
+            // worker's /proc/TID/stat, and ends the process when it cannot.
+            let group = DispatchGroup()
+            for _ in 0..<16 { DispatchQueue.global().async(group: group) { usleep(1_500_000) } }
+            return group.wait(timeout: .now() + 30) == .success ? "ok" : "timed out"
         case "allocate":
             let size = (Int(argument) ?? 0) << 20
             guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED
@@ -98,7 +111,7 @@ final class FixtureSandboxProbe: Module {
             defer { munmap(memory, size) }
             memset(memory, 1, size)
             return "ok"
-        default: return "unknown: try read, write, own, connect, udp, signal, unshare, peek, exec or allocate"
+        default: return "unknown: try read, write, own, connect, udp, signal, hostenv, unshare, peek, exec, dispatch or allocate"
         }
     }
 }
