@@ -87,8 +87,26 @@ int modhost_sandbox_ruleset(int abi, int tcp) {
     return ruleset < 0 ? -errno : (int)ruleset;
 }
 
-int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access) {
-    int fd = open(path, O_PATH | O_CLOEXEC);
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+
+/* openat2's how (linux/openat2.h, not in Debian 12's headers). */
+struct modhost_open_how {
+    __u64 flags;
+    __u64 mode;
+    __u64 resolve;
+};
+#define MODHOST_RESOLVE_NO_SYMLINKS 0x04
+
+int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access, int no_symlinks) {
+    int fd;
+    if (no_symlinks) {
+        struct modhost_open_how how = {.flags = O_PATH | O_CLOEXEC, .mode = 0, .resolve = MODHOST_RESOLVE_NO_SYMLINKS};
+        fd = (int)syscall(__NR_openat2, AT_FDCWD, path, &how, sizeof how);
+    } else {
+        fd = open(path, O_PATH | O_CLOEXEC);
+    }
     if (fd < 0) return errno;
     struct stat status;
     if (fstat(fd, &status) != 0) {
@@ -137,6 +155,15 @@ static const char *const refused[] = {
     "add_key", "request_key", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
     "perf_event_open", "unshare", "setns", "personality", "userfaultfd", "open_by_handle_at", "swapon", "swapoff",
     "reboot", "acct", "iopl", "ioperm", "fsopen", "fsmount", "move_mount", "open_tree",
+    /* io_uring's socket and send operations would go around the socket rule below. */
+    "io_uring_setup", "io_uring_enter", "io_uring_register",
+};
+
+/* clone's flags that make a namespace (unshare's, through the other door). */
+static const uint64_t namespace_flags[] = {
+    0x00020000 /* CLONE_NEWNS */, 0x02000000 /* CLONE_NEWCGROUP */, 0x04000000 /* CLONE_NEWUTS */,
+    0x08000000 /* CLONE_NEWIPC */, 0x10000000 /* CLONE_NEWUSER */,   0x20000000 /* CLONE_NEWPID */,
+    0x40000000 /* CLONE_NEWNET */,
 };
 
 int modhost_sandbox_filter(int network, int exec, int log) {
@@ -150,9 +177,23 @@ int modhost_sandbox_filter(int network, int exec, int log) {
         if (number == __NR_SCMP_ERROR) continue; /* not a call of this architecture */
         result = -seccomp_rule_add(filter, action, number, 0);
     }
-    if (result == 0 && !network) {
-        result = -seccomp_rule_add(filter, action, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    /* No socket at all without `network` (a UNIX one would reach the session bus, an agent,
+     * a display); with it, no UNIX one. socketpair stays: it reaches nothing outside. */
+    if (result == 0) {
+        result = network ? -seccomp_rule_add(filter, action, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX))
+                         : -seccomp_rule_add(filter, action, SCMP_SYS(socket), 0);
     }
+    /* Typing into the terminal it shares with the person (TIOCSTI, TIOCLINUX's paste). */
+    if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, 0x5412));
+    if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, 0x541C));
+    for (size_t index = 0; index < sizeof namespace_flags / sizeof namespace_flags[0] && result == 0; index++) {
+        uint64_t flag = namespace_flags[index];
+        result = -seccomp_rule_add(filter, action, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+    }
+    /* clone3's flags are in memory, out of a filter's sight: "not here", and glibc uses clone. */
+    if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* Every thread of the process, not only the caller's. */
+    if (result == 0) result = -seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
     if (result == 0 && !exec) {
         result = -seccomp_rule_add(filter, action, SCMP_SYS(execve), 0);
         if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);

@@ -12,6 +12,8 @@ package enum Sandbox {
         package var landlockABI: Int32
         /// Each declared restriction this kernel cannot enforce, in words.
         package var notEnforced: [String]
+        /// Declared paths left out, each with why (a symlink on its way).
+        package var leftOut: [String] = []
     }
 
     /// Why the process could not confine itself.
@@ -46,10 +48,17 @@ package enum Sandbox {
     /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
     ///   module (it is not confined as declared).
     package static func confine(_ policy: SandboxPolicy) throws(Failure) -> Confinement {
+        // Landlock and capabilities hold for the calling thread and those it starts after:
+        // a thread already running would stay outside.
+        let threads = threadCount()
+        guard threads == 1 else {
+            throw Failure(description: "its sandbox failed: \(threads) threads ran before it was made, and would stay outside it")
+        }
         for limit in policy.limits { try set(limit) }
         let dropped = modhost_sandbox_drop_capabilities()
         guard dropped == 0 else { throw Failure(description: "its sandbox failed: its capabilities were not dropped: \(message(dropped))") }
         let abi = landlockABI
+        var leftOut: [String] = []
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
             guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
@@ -58,7 +67,12 @@ package enum Sandbox {
                 + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
                 + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
             for (path, access) in rules {
-                let result = modhost_sandbox_allow_path(ruleset, abi, path, access)
+                let strict = policy.withoutSymlinks.contains(path)
+                let result = modhost_sandbox_allow_path(ruleset, abi, path, access, strict ? 1 : 0)
+                if strict && result == ELOOP {
+                    leftOut.append("'\(path)' is not granted: its path goes through a symlink")
+                    continue
+                }
                 // A path not there holds nothing to reach; leaving it out refuses nothing more.
                 guard result == 0 || result == ENOENT || result == ENOTDIR else {
                     close(ruleset)
@@ -74,7 +88,7 @@ package enum Sandbox {
         guard filtered == 0 else {
             throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")
         }
-        return Confinement(landlockABI: abi, notEnforced: notEnforced(policy, abi: abi))
+        return Confinement(landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut)
     }
 
     private static func set(_ limit: ResourceLimit) throws(Failure) {
@@ -95,6 +109,17 @@ package enum Sandbox {
         guard setrlimit(resource, &wanted) == 0 else {
             throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
         }
+    }
+
+    /// The threads of this process (`/proc/self/task`); 0 when it cannot be read.
+    static func threadCount() -> Int {
+        guard let folder = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(folder) }
+        var count = 0
+        while let entry = readdir(folder) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
     }
 
     private static func message(_ code: Int32) -> String { String(cString: strerror(code)) }

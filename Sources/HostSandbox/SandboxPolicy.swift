@@ -8,11 +8,14 @@ package struct SandboxPolicy: Sendable, Equatable {
     package var runs: [String] = []
     /// Read and write beneath: the module's own data folder, what it declared it writes.
     package var writes: [String] = []
-    /// TCP connect and bind, and sockets other than UNIX ones.
+    /// Paths among the above opened without following a symlink anywhere on the way (what a
+    /// module declared); one that has one is left out, and said (``Sandbox/Confinement``).
+    package var withoutSymlinks: Set<String> = []
+    /// Sockets (but UNIX ones), TCP connect and bind.
     package var network = false
     /// `execve`: starting programs.
     package var exec = false
-    /// The resource limits set, by name (``ResourceLimit``).
+    /// The resource limits set (``ResourceLimit``).
     package var limits: [ResourceLimit] = ResourceLimit.defaults
 
     package init() {}
@@ -25,9 +28,11 @@ package struct SandboxPolicy: Sendable, Equatable {
     /// `maps`, descriptors) it guards with ptrace's access check, which Landlock narrows to the
     /// sandboxed process itself: the host's `/proc/<pid>/environ` stays out of reach.
     package static let systemReads = [
-        "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/dev/null", "/proc",
+        "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/proc",
         "/sys/devices/system/cpu",
     ]
+    /// Files every process writes: the null device.
+    package static let systemWrites = ["/dev/null"]
     /// What name resolution reads, for a module that uses the network.
     package static let networkReads = [
         "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
@@ -60,7 +65,7 @@ package struct ResourceLimit: Sendable, Equatable {
         self.value = value
     }
 
-    /// The limits of a module's process unless modules.json raises them.
+    /// The limits of a module's process.
     package static let defaults = [
         ResourceLimit(.memory, 2 << 30), ResourceLimit(.openFiles, 1024), ResourceLimit(.fileSize, 4 << 30),
         ResourceLimit(.coreSize, 0),

@@ -103,6 +103,18 @@ import Testing
         #expect(try attempt("unshare") == "unshare: refused (Operation not permitted)")
         #expect(try attempt("exec") == "exec: refused (Operation not permitted)")
         #expect(try attempt("exec", isolated: false) == "exec: ok")
+        // Ways around the rules above, each closed.
+        #expect(try attempt("unix") == "unix: refused (Operation not permitted)")
+        #expect(try attempt("tiocsti") == "tiocsti: refused (Operation not permitted)")
+        #expect(try attempt("uring") == "uring: refused (Operation not permitted)")
+        #expect(try attempt("clone") == "clone: refused (Operation not permitted)")
+        #expect(try attempt("unix", isolated: false) == "unix: ok")
+    }
+
+    /// The sandbox holds for every thread of the module's process, the guard's too (started
+    /// after it): a thread left outside would be a way out.
+    @Test func everyThreadIsInTheSandbox() throws {
+        #expect(try attempt("threads") == "threads: ok")
     }
 
     /// libdispatch reads its workers' `/proc/TID/stat` when they block while work waits, and

@@ -23,8 +23,9 @@ int modhost_sandbox_landlock_abi(void);
 int modhost_sandbox_ruleset(int abi, int tcp);
 
 /* Grants `access` (modhost_sandbox_access bits) beneath `path`: a folder and what it holds, or
- * one file (then only read, execute and write of the file itself). ENOENT for a path not there. */
-int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access);
+ * one file (then only read, execute and write of the file itself). ENOENT for a path not there;
+ * with `no_symlinks`, ELOOP for one that goes through a symlink anywhere on its way. */
+int modhost_sandbox_allow_path(int ruleset, int abi, const char *path, int access, int no_symlinks);
 
 /* Confines this process (and what it starts) to the ruleset, then closes it. */
 int modhost_sandbox_restrict(int ruleset);
@@ -35,8 +36,10 @@ int modhost_sandbox_restrict(int ruleset);
 int modhost_sandbox_drop_capabilities(void);
 
 /* The seccomp filter: refuses with EPERM the calls no module needs (ptrace, process_vm_*,
- * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality …),
- * sockets other than AF_UNIX unless `network`, execve unless `exec`. `log`: each such call is
+ * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality,
+ * io_uring …), clone with a namespace flag (clone3 answers ENOSYS), typing into the terminal
+ * (TIOCSTI, TIOCLINUX), every socket without `network` and UNIX ones with it, execve unless
+ * `exec`; on every thread of the process. `log`: each such call is
  * allowed and logged instead (the audit mode). */
 int modhost_sandbox_filter(int network, int exec, int log);
 

@@ -166,7 +166,7 @@ extension Builtins {
                 }
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
-                    let policy = ModuleSandbox.policy(for: name, runtime: runtime)
+                    let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
                     if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty {
                         throw Sandbox.Failure(
@@ -174,9 +174,12 @@ extension Builtins {
                                 "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing.joined(separator: "; "))"
                         )
                     }
-                    if let folder = policy.writes.first { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
+                    if let folder { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
                     let confinement = try Sandbox.confine(policy)
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
+                    for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
+                    // Its threads start in the sandbox (see main.swift).
+                    ModhostCommandLine.installGuard()
                 } catch {
                     try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array("\(error)".utf8)))
                     return ModhostCommandLine.exitFailure

@@ -5,25 +5,62 @@ import HostSandbox
 
 /// The sandbox of module `name`'s own process, made from what it may reach: the libraries
 /// this process maps and the module's library folder (read and mapped), the module's data
-/// folder (read and written), the few system files every process reads.
+/// folder (read and written), the few system files every process reads, and what its
+/// manifest declares, less what modules.json denies.
+///
+/// No folder granted whole holds the data folder, modules.json or the home folder (a
+/// library kept beside modules.json, a binary in `/`): such a folder is granted file by file,
+/// its libraries and resource bundles only.
 enum ModuleSandbox {
-    static func policy(for name: String, runtime: HostRuntime) -> SandboxPolicy {
+    /// The policy, and the module's own data folder, opened now (before the sandbox: the
+    /// module uses the open folder); `nil` when it could not be opened.
+    static func policy(for name: String, runtime: HostRuntime) -> (SandboxPolicy, folder: String?) {
         var policy = SandboxPolicy()
-        // Opened now, before the sandbox: the module uses the open folder.
         let folder = (try? runtime.storage(of: name).files())?.path
-        var runs = SandboxPolicy.systemLibraries + mappedFolders()
-        if let library = runtime.checkedLibraryPath(of: name) {
-            runs.append((URL(fileURLWithPath: library).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent)
+        let kept = [runtime.options.dataFolder, runtime.configuration.path, ProcessInfo.processInfo.environment["HOME"] ?? ""]
+            .filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        var files = mappedFiles()
+        if let library = runtime.checkedLibraryPath(of: name) { files.append(URL(fileURLWithPath: library).resolvingSymlinksInPath().path) }
+        var runs = SandboxPolicy.systemLibraries
+        for folder in unique(files.map(folder(of:))) {
+            if kept.contains(where: { isWithin($0, folder) }) {
+                runs += libraries(in: folder)
+            } else {
+                runs.append(folder)
+            }
         }
-        policy.runs = unique(runs)
         let capabilities = runtime.capabilities(of: name)
         policy.network = capabilities.network
         policy.exec = capabilities.exec
-        if capabilities.exec { policy.runs += SandboxPolicy.programs }
+        if capabilities.exec { runs += SandboxPolicy.programs }
+        policy.runs = unique(runs)
         policy.reads = SandboxPolicy.systemReads + (capabilities.network ? SandboxPolicy.networkReads : [])
-        policy.reads += capabilities.reads.compactMap(expandingHome)
-        policy.writes = (folder.map { [$0] } ?? []) + capabilities.writes.compactMap(expandingHome)
-        return policy
+        policy.writes = (folder.map { [$0] } ?? []) + SandboxPolicy.systemWrites
+        // What it declared: taken as written, never through a symlink (one it could plant
+        // in a folder it writes would lead anywhere).
+        let declaredReads = capabilities.reads.compactMap(expandingHome)
+        let declaredWrites = capabilities.writes.compactMap(expandingHome)
+        policy.reads += declaredReads
+        policy.writes += declaredWrites
+        policy.withoutSymlinks = Set(declaredReads + declaredWrites)
+        return (policy, folder)
+    }
+
+    /// Whether `path` is `folder` or lies beneath it.
+    static func isWithin(_ path: String, _ folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    /// The libraries and resource bundles in `folder`, each a path of its own.
+    static func libraries(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".resources") || $0.hasSuffix(".so") || $0.contains(".so.") }.sorted()
+            .map { (folder == "/" ? "" : folder) + "/" + $0 }
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// `path` with a leading `~/` as the home folder of the user running the host (`HOME`);
@@ -45,18 +82,17 @@ enum ModuleSandbox {
         setenv("TMPDIR", path, 1)
     }
 
-    /// The folders of every file this process maps now: the kit, the Swift runtime, the
-    /// toolchain's and the system's libraries (`/proc/self/maps`).
-    static func mappedFolders() -> [String] {
+    /// Every file this process maps now: the kit, the Swift runtime, the toolchain's and the
+    /// system's libraries, the binary (`/proc/self/maps`).
+    static func mappedFiles() -> [String] {
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
-        var folders: [String] = []
+        var files: [String] = []
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
-            guard !path.hasSuffix(" (deleted)"), let end = path.lastIndex(of: "/") else { continue }
-            folders.append(end == path.startIndex ? "/" : String(path[..<end]))
+            if !path.hasSuffix(" (deleted)") { files.append(path) }
         }
-        return unique(folders)
+        return unique(files)
     }
 
     private static func unique(_ paths: [String]) -> [String] {

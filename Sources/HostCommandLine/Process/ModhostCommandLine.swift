@@ -131,6 +131,12 @@ public enum ModhostCommandLine {
         return status
     }
 
+    /// Whether `arguments` run a module's own process (`… __module-host NAME`, as the host
+    /// starts it), which installs the guard itself once it is in its sandbox.
+    public static func isModuleHost(_ arguments: [String]) -> Bool {
+        arguments.count >= 2 && arguments[arguments.count - 2] == HostRuntime.moduleHostCommand
+    }
+
     /// Installs the guard around module code (fatal signals, exit, hangs, SIGINT/SIGTERM, the
     /// terminal). Only the `modhost` executable calls it: tests that run `main` in-process keep
     /// their own signal handling.

@@ -7,6 +7,8 @@ import ModuleKit
 /// - `read PATH`, `write PATH` (creates or appends to the file);
 /// - `own` (writes and reads back a file in its own data folder);
 /// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket);
+/// - `unix` (a UNIX socket), `tiocsti` (types into the terminal), `uring` (an io_uring),
+///   `clone` (a child in a new user namespace), `threads` (whether every thread is confined);
 /// - `signal` (signal 0 to the host, its parent), `hostenv` (reads the host's
 ///   `/proc/PID/environ`), `unshare` (a new user namespace),
 ///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
@@ -98,6 +100,36 @@ final class FixtureSandboxProbe: Module {
             // A child whose exec was refused ends with 127.
             errno = EPERM
             return result(status == 0)
+        case "unix":
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { if fd >= 0 { close(fd) } }
+            return result(fd >= 0)
+        case "tiocsti":
+            // Types a character into the terminal on standard input, as if the person had.
+            typealias Control = @convention(c) (Int32, UInt, UnsafeRawPointer) -> Int32
+            guard let found = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "ioctl") else { return "no ioctl" }
+            var character: UInt8 = UInt8(ascii: "x")
+            return result(unsafeBitCast(found, to: Control.self)(0, 0x5412, &character) == 0)
+        case "uring":
+            var parameters = [UInt8](repeating: 0, count: 120)
+            let fd = parameters.withUnsafeMutableBytes { systemCall(425, 1, Int(bitPattern: $0.baseAddress)) }
+            defer { if fd >= 0 { close(Int32(fd)) } }
+            return result(fd >= 0)
+        case "clone":
+            // A child in a new user namespace, through clone rather than unshare.
+            let pid = systemCall(56, 0x1000_0000 | Int(SIGCHLD), 0)
+            if pid == 0 { _exit(0) }
+            if pid > 0 { waitpid(pid_t(pid), nil, 0) }
+            return result(pid > 0)
+        case "threads":
+            // Each thread in the sandbox: no new privileges, the filter, no capabilities.
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            let outside = tasks.filter { task in
+                let status = (try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)) ?? ""
+                return
+                    !(status.contains("NoNewPrivs:\t1") && status.contains("Seccomp:\t2") && status.contains("CapEff:\t0000000000000000"))
+            }
+            return outside.isEmpty && !tasks.isEmpty ? "ok" : "\(outside.count) of \(tasks.count) outside"
         case "dispatch":
             // Workers that block while work waits: libdispatch's monitor then reads each
             // worker's /proc/TID/stat, and ends the process when it cannot.
@@ -111,9 +143,18 @@ final class FixtureSandboxProbe: Module {
             defer { munmap(memory, size) }
             memset(memory, 1, size)
             return "ok"
-        default: return "unknown: try read, write, own, connect, udp, signal, hostenv, unshare, peek, exec, dispatch or allocate"
+        default:
+            return
+                "unknown: try read, write, own, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
         }
     }
+}
+
+/// `syscall(number, first, second)`, found at run time (Swift does not call a C variadic).
+private func systemCall(_ number: Int, _ first: Int, _ second: Int) -> Int {
+    typealias Call = @convention(c) (Int, Int, Int, Int, Int, Int) -> Int
+    guard let found = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syscall") else { return -1 }
+    return unsafeBitCast(found, to: Call.self)(number, first, second, 0, 0, 0)
 }
 
 @_cdecl("modhost_module_entry")
