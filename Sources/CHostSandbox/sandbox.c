@@ -6,6 +6,9 @@
 #include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -147,6 +150,30 @@ int modhost_sandbox_drop_capabilities(void) {
     struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
     struct __user_cap_data_struct data[2] = {{0}};
     return syscall(SYS_capset, &header, data) == 0 ? 0 : errno;
+}
+
+int modhost_sandbox_wipe_initial_environment(void) {
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    char text[4096];
+    ssize_t size = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (size <= 0) return EIO;
+    text[size] = 0;
+    /* Fields after the command's name, which may hold spaces and ends with the last ')'. */
+    char *field = strrchr(text, ')');
+    if (field == NULL) return EIO;
+    unsigned long start = 0, end = 0;
+    /* env_start and env_end are fields 50 and 51; the name was field 2. */
+    for (int number = 3; number <= 51 && field != NULL; number++) {
+        field = strchr(field + 1, ' ');
+        if (field == NULL) break;
+        if (number == 50) start = strtoul(field + 1, NULL, 10);
+        if (number == 51) end = strtoul(field + 1, NULL, 10);
+    }
+    if (start == 0 || end <= start) return EIO;
+    memset((void *)start, 0, end - start);
+    return 0;
 }
 
 /* System calls no module needs, refused (or logged) always. */

@@ -47,6 +47,10 @@ extension HostRuntime {
                 report.uses = inspected.descriptor.uses
                 report.commands = inspected.descriptor.commands
                 report.capabilities = inspected.descriptor.capabilities.narrowed(denying: entry.deny)
+                for slip in inspected.descriptor.capabilities.unmatched(entry.deny) {
+                    logger.warn(
+                        "module '\(entry.name)': 'deny' lists '\(slip)', which its manifest does not declare: it takes nothing away")
+                }
                 report.sha256 = inspected.sha256
                 state.inspected[entry.name] = inspected
                 if options.recordsCrashes {

@@ -55,6 +55,7 @@ package enum Sandbox {
             throw Failure(description: "its sandbox failed: \(threads) threads ran before it was made, and would stay outside it")
         }
         for limit in policy.limits { try set(limit) }
+        keepOnly(policy.environment)
         let dropped = modhost_sandbox_drop_capabilities()
         guard dropped == 0 else { throw Failure(description: "its sandbox failed: its capabilities were not dropped: \(message(dropped))") }
         let abi = landlockABI
@@ -109,6 +110,28 @@ package enum Sandbox {
         guard setrlimit(resource, &wanted) == 0 else {
             throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
         }
+    }
+
+    /// Leaves this process only the host's own environment variables and `declared`: a
+    /// module reads no secret it did not declare (an API key meant for another module),
+    /// neither with `getenv` nor in `/proc/self/environ`, whose copy is zeroed.
+    static func keepOnly(_ declared: [String]) {
+        var kept: [(String, String)] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                let keeps =
+                    declared.contains(name) || SandboxPolicy.hostEnvironment.contains(name)
+                    || SandboxPolicy.hostEnvironmentPrefixes.contains { name.hasPrefix($0) }
+                if keeps && !kept.contains(where: { $0.0 == name }) { kept.append((name, String(text[text.index(after: equals)...]))) }
+            }
+            entry += 1
+        }
+        clearenv()
+        for (name, value) in kept { setenv(name, value, 1) }
+        _ = modhost_sandbox_wipe_initial_environment()
     }
 
     /// The threads of this process (`/proc/self/task`); 0 when it cannot be read.

@@ -15,6 +15,8 @@ package struct SandboxPolicy: Sendable, Equatable {
     package var network = false
     /// `execve`: starting programs.
     package var exec = false
+    /// The environment variables it keeps, beside the host's own (``hostEnvironment``).
+    package var environment: [String] = []
     /// The resource limits set (``ResourceLimit``).
     package var limits: [ResourceLimit] = ResourceLimit.defaults
 
@@ -38,6 +40,14 @@ package struct SandboxPolicy: Sendable, Equatable {
         "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
         "/etc/ssl", "/usr/share/ca-certificates", "/usr/lib/ssl",
     ]
+    /// What the host's own code in the module's process reads of the environment: its
+    /// settings, the locale, the terminal, the time zone, where home is.
+    package static let hostEnvironment = [
+        "HOME", "PATH", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "COLUMNS", "LINES", "TMPDIR",
+    ]
+    /// Prefixes of the host's own variables, kept as above.
+    package static let hostEnvironmentPrefixes = ["MODHOST_", "LC_"]
+
     /// Where the programs a module with `exec` starts are.
     package static let programs = ["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"]
     /// Where the system's shared libraries are.

@@ -14,14 +14,17 @@ import Testing
     }
 
     @Test func eachLineIsACapability() throws {
-        let read = try ModuleCapabilities(section: Self.section("network\nread /usr/share/dict\nwrite ~/Pictures\nexec\n"))
-        #expect(read == ModuleCapabilities(network: true, exec: true, reads: ["/usr/share/dict"], writes: ["~/Pictures"]))
-        #expect(read.words == ["network", "exec", "read /usr/share/dict", "write ~/Pictures"])
+        let read = try ModuleCapabilities(section: Self.section("network\nread /usr/share/dict\nwrite ~/Pictures\nexec\nenv API_KEY\n"))
+        #expect(
+            read
+                == ModuleCapabilities(
+                    network: true, exec: true, reads: ["/usr/share/dict"], writes: ["~/Pictures"], environment: ["API_KEY"]))
+        #expect(read.words == ["network", "exec", "read /usr/share/dict", "write ~/Pictures", "env API_KEY"])
     }
 
     @Test(arguments: [
         "internet\n", "read usr/share\n", "read /usr/../etc\n", "write /tmp/./x\n", "read /a\u{1B}]2;x\n", "network now\n",
-        "read\n",
+        "read\n", "env api_key\n", "env 1KEY\n", "env\n",
     ])
     func anythingElseIsRefused(payload: String) {
         #expect(throws: DescriptorError.self) { try ModuleCapabilities(section: Self.section(payload)) }
@@ -35,6 +38,8 @@ import Testing
         // Denying what it does not declare gives it nothing.
         #expect(ModuleCapabilities().narrowed(denying: ["exec", "read /etc"]) == ModuleCapabilities())
         #expect(ModuleCapabilities.isDeniable("read /opt/maps") && !ModuleCapabilities.isDeniable("internet"))
+        // A declared line denied that is not declared: a slip, told (a whole kind is not).
+        #expect(declared.unmatched(["read /opt/map", "network", "exec", "read /opt/maps"]) == ["read /opt/map"])
     }
 
     /// The compiler on PATH (the tool records its version).
@@ -68,10 +73,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("capability internet", "module.manifest:4: unknown capability 'internet'; use network, exec, read PATH or write PATH"),
+        ("capability internet", "module.manifest:4: unknown capability 'internet'; use network, exec, read PATH, write PATH or env NAME"),
         ("capability read share", "module.manifest:4: capability 'read' takes a path that starts with '/' or '~/'"),
         ("capability write /tmp/../etc", "module.manifest:4: capability 'write': '/tmp/../etc' is not a plain path"),
         ("capability network\ncapability network", "module.manifest:5: capability 'network' is given twice"),
+        ("capability env api-key", "module.manifest:4: capability 'env' takes the name of an environment variable"),
     ])
     func theBuildToolRefusesAnUnclearCapability(line: String, error: String) throws {
         let built = try build(line + "\n")

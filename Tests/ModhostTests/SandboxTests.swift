@@ -84,8 +84,10 @@ import Testing
         #expect(try denied.attempt("connect", port, isolated: false) == "connect \(port): ok")
         // Its report says what it may, after the denial.
         let report = try denied.host.run("--isolate", "FixtureSandboxProbe", "modules")
-        #expect(!report.stdout.contains("may:"), "\(report)")
-        #expect(try host.run("--isolate", "FixtureSandboxProbe", "modules").stdout.contains("    may: network, read /usr/include"))
+        #expect(report.stdout.contains("    may: write ~/probe-out, env PROBE_DECLARED\n"), "\(report)")
+        #expect(
+            try host.run("--isolate", "FixtureSandboxProbe", "modules").stdout.contains(
+                "    may: network, read /usr/include, write ~/probe-out, env PROBE_DECLARED"))
     }
 
     @Test func aDenialOfSomethingNotACapabilityIsAClearError() throws {
@@ -109,6 +111,39 @@ import Testing
         #expect(try attempt("uring") == "uring: refused (Operation not permitted)")
         #expect(try attempt("clone") == "clone: refused (Operation not permitted)")
         #expect(try attempt("unix", isolated: false) == "unix: ok")
+    }
+
+    /// Its process keeps the host's own variables and those it declares (`env PROBE_DECLARED`),
+    /// no other: not with getenv, not in /proc/self/environ.
+    @Test func itSeesOnlyTheEnvironmentItDeclared() throws {
+        let environment = ["PROBE_DECLARED": "yes", "PROBE_SECRET": "s3cret"]
+        func line(_ words: [String], isolated: Bool = true) throws -> String {
+            let arguments = (isolated ? ["--isolate", "FixtureSandboxProbe"] : []) + ["fixtureSandboxProbe", "try"] + words
+            return try host.run(arguments: arguments, environment: environment).stdout
+        }
+        #expect(try line(["env", "PROBE_DECLARED"]) == "env PROBE_DECLARED: set\n")
+        #expect(try line(["env", "PROBE_SECRET"]) == "env PROBE_SECRET: not set\n")
+        #expect(try line(["procenv", "PROBE_SECRET"]) == "procenv PROBE_SECRET: absent\n")
+        #expect(try line(["env", "PROBE_SECRET"], isolated: false) == "env PROBE_SECRET: set\n")
+    }
+
+    /// `write ~/probe-out` is its home's folder, never reached through a symlink (one a
+    /// module could plant would lead anywhere): then it is not granted, and said.
+    @Test func aDeclaredPathIsNeverTakenThroughASymlink() throws {
+        let home = try TestEnvironment.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: home + "/probe-out", withIntermediateDirectories: true)
+        let arguments = ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "write", home + "/probe-out/made"]
+        let granted = try host.run(arguments: arguments, environment: ["HOME": home])
+        #expect(granted.stdout == "write \(home)/probe-out/made: ok\n", "\(granted)")
+        let elsewhere = try TestEnvironment.temporaryFolder()
+        let linked = try TestEnvironment.temporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: linked + "/probe-out", withDestinationPath: elsewhere)
+        let through = try host.run(
+            arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "write", linked + "/probe-out/made"],
+            environment: ["HOME": linked])
+        #expect(through.stdout == "write \(linked)/probe-out/made: refused (Permission denied)\n", "\(through)")
+        #expect(through.stderr.contains("its sandbox: '\(linked)/probe-out' is not granted: its path goes through a symlink"), "\(through)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/made"))
     }
 
     /// The sandbox holds for every thread of the module's process, the guard's too (started

@@ -35,6 +35,11 @@ int modhost_sandbox_restrict(int ruleset);
  * CAP_DAC_OVERRIDE or the like to reach around its sandbox. */
 int modhost_sandbox_drop_capabilities(void);
 
+/* Zeroes the environment this process was started with, where the kernel keeps it (what
+ * /proc/PID/environ reads), once the process holds what it keeps of it elsewhere (after
+ * clearenv and setenv). 0 or an errno. */
+int modhost_sandbox_wipe_initial_environment(void);
+
 /* The seccomp filter: refuses with EPERM the calls no module needs (ptrace, process_vm_*,
  * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality,
  * io_uring …), clone with a namespace flag (clone3 answers ENOSYS), typing into the terminal

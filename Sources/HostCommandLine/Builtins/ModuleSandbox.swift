@@ -32,6 +32,7 @@ enum ModuleSandbox {
         let capabilities = runtime.capabilities(of: name)
         policy.network = capabilities.network
         policy.exec = capabilities.exec
+        policy.environment = capabilities.environment
         if capabilities.exec { runs += SandboxPolicy.programs }
         policy.runs = unique(runs)
         policy.reads = SandboxPolicy.systemReads + (capabilities.network ? SandboxPolicy.networkReads : [])

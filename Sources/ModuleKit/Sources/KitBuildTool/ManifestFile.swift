@@ -19,7 +19,7 @@
 /// so that shell completion and the manual know them without opening the library.
 /// `capability` declares what the module needs when it runs in a sandbox of its own, beyond
 /// its data folder: `network`, `exec`, `read PATH` or `write PATH` (PATH absolute or `~/…`,
-/// the rest of the line). Every problem is an error naming the file and line.
+/// the rest of the line), `env NAME` (an environment variable it reads). Every problem is an error naming the file and line.
 struct ManifestFile {
     var type = ""
     var name = ""
@@ -101,6 +101,12 @@ struct ManifestFile {
         case "network", "exec":
             guard text == word else { throw fail("capability '\(word)' takes nothing after it") }
             return word
+        case "env":
+            let name = String(Substring(text.dropFirst(word.count)).trimmingSpaces)
+            guard isEnvironmentName(name) else {
+                throw fail("capability 'env' takes the name of an environment variable (capitals, digits and '_')")
+            }
+            return word + " " + name
         case "read", "write":
             let path = String(Substring(text.dropFirst(word.count)).trimmingSpaces)
             guard path.hasPrefix("/") || path.hasPrefix("~/") else {
@@ -108,12 +114,18 @@ struct ManifestFile {
             }
             let parts = path.split(separator: "/")
             guard path.utf8.count <= 1024, !parts.contains(".."), !parts.contains("."),
-                path.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                path.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) })
             else { throw fail("capability '\(word)': '\(path)' is not a plain path (no '.' or '..', no control characters)") }
             return word + " " + path
         default:
-            throw fail("unknown capability '\(word)'; use network, exec, read PATH or write PATH")
+            throw fail("unknown capability '\(word)'; use network, exec, read PATH, write PATH or env NAME")
         }
+    }
+
+    /// `PIXABAY_API_KEY`: capitals, digits and `_`, not a digit first.
+    static func isEnvironmentName(_ value: String) -> Bool {
+        guard value.count <= 128, let first = value.utf8.first, !isDigit(first) else { return false }
+        return value.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
     private static func isIdentifier(_ value: String) -> Bool {

@@ -9,6 +9,8 @@ import ModuleKit
 /// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket);
 /// - `unix` (a UNIX socket), `tiocsti` (types into the terminal), `uring` (an io_uring),
 ///   `clone` (a child in a new user namespace), `threads` (whether every thread is confined);
+/// - `env NAME` (whether the variable is set), `procenv NAME` (whether /proc/self/environ
+///   holds it);
 /// - `signal` (signal 0 to the host, its parent), `hostenv` (reads the host's
 ///   `/proc/PID/environ`), `unshare` (a new user namespace),
 ///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
@@ -130,6 +132,10 @@ final class FixtureSandboxProbe: Module {
                     !(status.contains("NoNewPrivs:\t1") && status.contains("Seccomp:\t2") && status.contains("CapEff:\t0000000000000000"))
             }
             return outside.isEmpty && !tasks.isEmpty ? "ok" : "\(outside.count) of \(tasks.count) outside"
+        case "env": return getenv(argument) == nil ? "not set" : "set"
+        case "procenv":
+            let environment = FileManager.default.contents(atPath: "/proc/self/environ") ?? Data()
+            return environment.range(of: Data((argument + "=").utf8)) == nil ? "absent" : "present"
         case "dispatch":
             // Workers that block while work waits: libdispatch's monitor then reads each
             // worker's /proc/TID/stat, and ends the process when it cannot.
@@ -145,7 +151,7 @@ final class FixtureSandboxProbe: Module {
             return "ok"
         default:
             return
-                "unknown: try read, write, own, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
+                "unknown: try read, write, own, env, procenv, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
         }
     }
 }
