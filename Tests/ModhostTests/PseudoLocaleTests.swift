@@ -215,7 +215,7 @@ import Testing
         let names =
             #"(?i)\b(auth|photos|geo|settings|hostinfo)(route)?\b|\((uses|requires)\)|\d+\.\d+\.\d+|\bFine\b|ModuleKit|SDK|-x|\b(trace|debug|info|warn|error|critical)\b|^\s*source <\("#
             // A capability's words, as a manifest declares them.
-            + #"|\b(network|exec|read|write)\b"#
+            + #"|\b(network|exec|read|write)\b|\benv [A-Z_][A-Z0-9_]*"#
             // `--help`'s usage column: what to type, before the translated summary.
             + #"|^  \S.*?\s{2,}(?=\[!!)"#
         return line.hasPrefix("  swift ") || line.hasPrefix("  {")
