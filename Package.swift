@@ -106,7 +106,7 @@ var targets: [Target] = [
     // The runtime: plan, load, start and stop one modules.json's modules.
     .target(
         name: "HostLifecycle",
-        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", moduleKit, contracts]),
+        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", "HostSandbox", moduleKit, contracts]),
     // The app the modules make up: its root (Welcome or Home) and its full-screen mode.
     .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"]),
     // The command line: each command's declaration and handler, `modhost new`, `dev`, `check`.

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
@@ -193,11 +194,11 @@ static const uint64_t namespace_flags[] = {
     0x40000000 /* CLONE_NEWNET */,
 };
 
-int modhost_sandbox_filter(int network, int exec, int log) {
+int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (filter == NULL) return ENOMEM;
-    uint32_t action = log ? SCMP_ACT_LOG : SCMP_ACT_ERRNO(EPERM);
+    uint32_t action = log ? SCMP_ACT_LOG : notify != NULL ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
     int result = 0;
     for (size_t index = 0; index < sizeof refused / sizeof refused[0] && result == 0; index++) {
         int number = seccomp_syscall_resolve_name(refused[index]);
@@ -206,9 +207,19 @@ int modhost_sandbox_filter(int network, int exec, int log) {
     }
     /* No socket at all without `network` (a UNIX one would reach the session bus, an agent,
      * a display); with it, no UNIX one. socketpair stays: it reaches nothing outside. */
-    if (result == 0) {
-        result = network ? -seccomp_rule_add(filter, action, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX))
-                         : -seccomp_rule_add(filter, action, SCMP_SYS(socket), 0);
+    /* syslog's datagram socket, refused without a word : libdispatch logs through syslog when it cannot raise a worker's priority, which
+     * no process without CAP_SYS_NICE can; that is not the module's doing. */
+    if (result == 0 && !log) {
+        result = -seccomp_rule_add(
+            filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, SOCK_DGRAM));
+    }
+    if (result == 0 && !network) result = -seccomp_rule_add(filter, action, SCMP_SYS(socket), 0);
+    /* With `network`: every UNIX socket type but the datagram one above (a rule on the family
+     * alone would overlap it, which libseccomp refuses). */
+    static const int unix_types[] = {SOCK_STREAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET};
+    for (size_t index = 0; network && index < sizeof unix_types / sizeof unix_types[0] && result == 0; index++) {
+        result = -seccomp_rule_add(
+            filter, action, SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, unix_types[index]));
     }
     /* Typing into the terminal it shares with the person (TIOCSTI, TIOCLINUX's paste). */
     if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, 0x5412));
@@ -226,6 +237,69 @@ int modhost_sandbox_filter(int network, int exec, int log) {
         if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);
     }
     if (result == 0) result = -seccomp_load(filter);
+    if (result == 0 && notify != NULL) {
+        *notify = seccomp_notify_fd(filter);
+        if (*notify < 0) result = -*notify;
+    }
     seccomp_release(filter);
     return result;
 }
+
+int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
+    struct pollfd ready = {.fd = notify, .events = POLLIN};
+    for (;;) {
+        int result = poll(&ready, 1, -1);
+        if (result < 0 && errno == EINTR) continue;
+        if (result < 0) return errno;
+        if (ready.revents & POLLIN) break;
+        /* No process uses the filter any more. */
+        if (ready.revents & (POLLHUP | POLLERR | POLLNVAL)) return ENOENT;
+    }
+    struct seccomp_notif *request = NULL;
+    struct seccomp_notif_resp *response = NULL;
+    if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
+    int result = -seccomp_notify_receive(notify, request);
+    if (result != 0) {
+        seccomp_notify_free(request, response);
+        return result == ENOENT ? EAGAIN : result;
+    }
+    memset(refusal, 0, sizeof *refusal);
+    refusal->id = request->id;
+    char *name = seccomp_syscall_resolve_num_arch(request->data.arch, request->data.nr);
+    snprintf(refusal->call, sizeof refusal->call, "%s", name != NULL ? name : "an unknown call");
+    free(name);
+    refusal->first = request->data.args[0];
+    /* The program execve names, read from the caller's memory while the call waits; kept only
+     * if the call is still the one received after the read. */
+    uint64_t program = 0;
+    if (request->data.nr == SCMP_SYS(execve)) program = request->data.args[0];
+    if (request->data.nr == SCMP_SYS(execveat)) program = request->data.args[1];
+    if (program != 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/mem", (int)request->pid);
+        int memory = open(path, O_RDONLY | O_CLOEXEC);
+        if (memory >= 0) {
+            ssize_t got = pread(memory, refusal->program, sizeof refusal->program - 1, (off_t)program);
+            refusal->program[got > 0 ? got : 0] = 0;
+            close(memory);
+        }
+        if (seccomp_notify_id_valid(notify, request->id) != 0) refusal->program[0] = 0;
+    }
+    seccomp_notify_free(request, response);
+    return 0;
+}
+
+int modhost_sandbox_refuse(int notify, uint64_t id) {
+    struct seccomp_notif *request = NULL;
+    struct seccomp_notif_resp *response = NULL;
+    if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
+    response->id = id;
+    response->error = -EPERM;
+    response->val = 0;
+    response->flags = 0;
+    int result = -seccomp_notify_respond(notify, response);
+    seccomp_notify_free(request, response);
+    /* A call that went away while it waited (its thread ended) needs no answer. */
+    return result == ENOENT ? 0 : result;
+}
+

@@ -4,6 +4,7 @@ import HostIsolation
 import HostLoading
 import HostModel
 import HostProcesses
+import HostSandbox
 @_spi(Host) import ModuleKit
 
 // Modules in a process of their own (`"isolation": "process"`, `--isolate`): started at the
@@ -89,6 +90,9 @@ extension HostRuntime {
             try process.greet(hello, passing: [library], helloLimit: entry.timeout)
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
+        }
+        if let refusals = process.takeRefusals() {
+            SandboxRefusals.watch(refusals, module: entry.name) { [logger] line in logger.warn(line) }
         }
         let resolver = locator.resolver(for: manifest, access: access)
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]

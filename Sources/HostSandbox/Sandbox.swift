@@ -14,6 +14,9 @@ package enum Sandbox {
         package var notEnforced: [String]
         /// Declared paths left out, each with why (a symlink on its way).
         package var leftOut: [String] = []
+        /// The descriptor on which the calls its filter refuses are handed over, to be
+        /// refused and named by the host (``SandboxRefusals``); the caller's to pass and close.
+        package var refusals: Int32?
     }
 
     /// Why the process could not confine itself.
@@ -85,11 +88,13 @@ package enum Sandbox {
                 throw Failure(description: "its sandbox failed: Landlock did not confine the process: \(message(result))")
             }
         }
-        let filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0)
+        var refusals: Int32 = -1
+        let filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, &refusals)
         guard filtered == 0 else {
             throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")
         }
-        return Confinement(landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut)
+        return Confinement(
+            landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil)
     }
 
     private static func set(_ limit: ResourceLimit) throws(Failure) {

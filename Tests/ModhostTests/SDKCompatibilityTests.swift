@@ -265,7 +265,9 @@ import Testing
                         plugins: [.plugin(name: "RouteBridgePlugin", package: "ModuleKit")]),
                     .target(
                         name: "HostLifecycle",
-                        dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", moduleKit, contracts],
+                        dependencies: [
+                            "HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", "HostSandbox", moduleKit, contracts,
+                        ],
                         swiftSettings: settings),
                     .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"], swiftSettings: settings),
                     .target(name: "HostProcesses", dependencies: ["CHostProcess"], swiftSettings: settings),

@@ -146,6 +146,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: elsewhere + "/made"))
     }
 
+    /// Each call the filter refuses is named in one line, by the host, before the module sees
+    /// its failure: what it tried and what it would have to declare (or that no module may).
+    @Test func eachRefusalOfTheFilterIsNamed() throws {
+        let denied = try SandboxTests(entry: #", "deny": ["network"]"#)
+        func told(_ words: String...) throws -> String {
+            try denied.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try"] + words).stderr
+        }
+        let module = "modhost: warn: module 'FixtureSandboxProbe'"
+        #expect(try told("udp") == "\(module) tried to open a socket (AF_INET): refused by its sandbox (not declared: network)\n")
+        #expect(try told("exec") == "\(module) tried to run /bin/true: refused by its sandbox (not declared: exec)\n")
+        #expect(try told("peek") == "\(module) tried process_vm_readv: refused by its sandbox (no module may)\n")
+        #expect(try told("tiocsti") == "\(module) tried to type into the terminal: refused by its sandbox (no module may)\n")
+        // Landlock's refusals tell nobody: the module sees EACCES, and nothing is said.
+        #expect(try told("read", "/etc/passwd") == "")
+    }
+
     /// The sandbox holds for every thread of the module's process, the guard's too (started
     /// after it): a thread left outside would be a way out.
     @Test func everyThreadIsInTheSandbox() throws {

@@ -44,8 +44,26 @@ int modhost_sandbox_wipe_initial_environment(void);
  * mount, bpf, keyctl, kexec_*, module loading, perf_event_open, unshare, setns, personality,
  * io_uring …), clone with a namespace flag (clone3 answers ENOSYS), typing into the terminal
  * (TIOCSTI, TIOCLINUX), every socket without `network` and UNIX ones with it, execve unless
- * `exec`; on every thread of the process. `log`: each such call is
+ * `exec`; on every thread of the process. With `notify`, each such call is handed to whoever
+ * holds the descriptor stored there (SECCOMP_RET_USER_NOTIF), who refuses and names it. `log`:
+ * each such call is
  * allowed and logged instead (the audit mode). */
-int modhost_sandbox_filter(int network, int exec, int log);
+int modhost_sandbox_filter(int network, int exec, int log, int *notify);
+
+/* One call the filter handed to the host instead of refusing it itself. */
+struct modhost_refusal {
+    uint64_t id;       /* the kernel's, for the answer */
+    char call[32];     /* the system call's name */
+    uint64_t first;    /* its first argument */
+    char program[256]; /* for execve and execveat: the program's path, when it could be read */
+};
+
+/* Waits for the next call handed over on `notify` (the descriptor modhost_sandbox_filter gave)
+ * and describes it; the caller then answers it with modhost_sandbox_refuse. 0; ENOENT when no
+ * process uses the filter any more; EAGAIN when the call went away before it was received. */
+int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal);
+
+/* Answers call `id` with EPERM: the module sees an ordinary failed call. */
+int modhost_sandbox_refuse(int notify, uint64_t id);
 
 #endif

@@ -178,6 +178,11 @@ extension Builtins {
                     let confinement = try Sandbox.confine(policy)
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
+                    // The calls its filter refuses go to the host, which names them.
+                    if let refusals = confinement.refusals {
+                        try? channel.send(Frame(kind: ModuleProcess.Kind.refusals, payload: []), descriptors: [refusals])
+                        close(refusals)
+                    }
                     // Its threads start in the sandbox (see main.swift).
                     ModhostCommandLine.installGuard()
                 } catch {

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A module's process of its own, from the host's side: started with its end of a socketpair
 /// as descriptor 3, greeted, asked whether it is alive, and ended — its end told from its wait
@@ -10,6 +11,8 @@ package final class ModuleProcess {
         package static let pong: UInt8 = 3
         /// The child could not go on: its reason, as UTF-8 text (shown escaped).
         package static let failure: UInt8 = 4
+        /// Before its hello: the descriptor on which its sandbox hands over the calls it refuses.
+        package static let refusals: UInt8 = 8
     }
 
     /// The child's end of the link.
@@ -22,6 +25,16 @@ package final class ModuleProcess {
     package let channel: FrameChannel
     /// How it ended, once it has.
     private var ended: ChildEnd??
+    /// Its sandbox's refusals (``Kind/refusals``), until taken.
+    private let refusals = Mutex<Int32?>(nil)
+
+    /// The descriptor its sandbox hands the calls it refuses over on, once; the taker closes it.
+    package func takeRefusals() -> Int32? {
+        refusals.withLock { taken in
+            defer { taken = nil }
+            return taken
+        }
+    }
 
     /// What went wrong starting a module's process.
     package enum StartError: Error, Equatable {
@@ -72,7 +85,13 @@ package final class ModuleProcess {
         host.setReceiveLimit(helloLimit)
         do {
             try host.send(mine.frame, descriptors: descriptors)
-            guard let first = try host.receive() else { throw StartError.failed(reason: nil, end: reaped()) }
+            var received = try host.receive()
+            // Its sandbox's refusals come first, once (a second is not trusted).
+            if let frame = received, frame.frame.kind == Kind.refusals {
+                if frame.descriptors.count == 1 { refusals.withLock { $0 = frame.descriptors[0] } } else { Self.close(frame.descriptors) }
+                received = try host.receive()
+            }
+            guard let first = received else { throw StartError.failed(reason: nil, end: reaped()) }
             Self.close(first.descriptors)
             if first.frame.kind == Kind.failure {
                 // Shown as text only: its control characters (a line's end included) as `?`.
@@ -145,6 +164,8 @@ package final class ModuleProcess {
     /// `grace`, kills it. How it ended.
     package func end(grace: Duration = .seconds(2)) -> ChildEnd? {
         if let ended { return ended }
+        // Untaken, its sandbox's refusals would wait for an answer: closed, they fail at once.
+        if let refusals = takeRefusals() { Glibc.close(refusals) }
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         let end = Self.reap(pid, grace: grace)
         ended = end
