@@ -207,8 +207,9 @@ int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
     }
     /* No socket at all without `network` (a UNIX one would reach the session bus, an agent,
      * a display); with it, no UNIX one. socketpair stays: it reaches nothing outside. */
-    /* syslog's datagram socket, refused without a word : libdispatch logs through syslog when it cannot raise a worker's priority, which
-     * no process without CAP_SYS_NICE can; that is not the module's doing. */
+    /* syslog's datagram socket, refused without a word: libdispatch logs through syslog when it
+     * cannot raise a worker's priority, which no process without CAP_SYS_NICE can; that is not
+     * the module's doing. */
     if (result == 0 && !log) {
         result = -seccomp_rule_add(
             filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, SOCK_DGRAM));
