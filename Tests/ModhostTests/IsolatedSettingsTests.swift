@@ -12,15 +12,7 @@ import Testing
     @Test func aRestartedModulesSettingsAreAskedOfItsNewProcess() throws {
         let host = try TestHost(entries: [("Geo", ""), ("Settings", "")])
         let app = try host.start(arguments: ["--isolate", "Geo"])
-        try app.waitForOutput(containing: "Which one?")
-        let children = IsolationTests.moduleProcesses(of: app.processIdentifier)
-        try #require(children.count == 1, "\(children)")
-        kill(children[0], SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !app.stderr.contains("was ended from outside") {
-            guard ContinuousClock.now < deadline else { Issue.record("not named: \(app.stderr)"); return }
-            usleep(10_000)
-        }
+        guard try IsolationTests.killItsModuleProcessAtHome(app) != nil else { return }
         // Places (its process starts again), back, then Settings: default country "Germany".
         app.write("1\n0\n2\n11\nGermany\n0\nq\n")
         app.closeInput()

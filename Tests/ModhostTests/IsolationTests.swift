@@ -169,6 +169,24 @@ import Testing
     }
 
     /// The process ids of `parent`'s children running `modhost __module-host`.
+    /// Kills the one module process below `app` from outside once Home shows, and waits until
+    /// the host says so; the killed process's id, or `nil` (an issue recorded) when it did not.
+    static func killItsModuleProcessAtHome(_ app: RunningProgram) throws -> Int32? {
+        try app.waitForOutput(containing: "Which one?")
+        let children = moduleProcesses(of: app.processIdentifier)
+        try #require(children.count == 1, "\(children)")
+        kill(children[0], SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !app.stderr.contains("(\(children[0])) was ended from outside") {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not named: \(app.stderr)")
+                return nil
+            }
+            usleep(10_000)
+        }
+        return children[0]
+    }
+
     static func moduleProcesses(of parent: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
@@ -182,17 +200,9 @@ import Testing
         let host = try TestHost(entries: [("Geo", "")])
         #expect(try host.run("geo", "add", "--country", "FR", "--city", "Lyon").succeeded)
         let app = try host.start(arguments: ["--isolate", "Geo"])
-        try app.waitForOutput(containing: "Which one?")
-        let children = Self.moduleProcesses(of: app.processIdentifier)
-        try #require(children.count == 1, "\(children)")
-        kill(children[0], SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(60)
-        let said =
-            "module 'Geo' is unavailable: its process ended while it was not called; its process (\(children[0])) was ended from outside"
-        while !app.stderr.contains(said) {
-            guard ContinuousClock.now < deadline else { Issue.record("not named: \(app.stderr)"); return }
-            usleep(10_000)
-        }
+        guard let killed = try Self.killItsModuleProcessAtHome(app) else { return }
+        let said = "module 'Geo' is unavailable: its process ended while it was not called; its process (\(killed)) was ended from outside"
+        #expect(app.stderr.contains(said), "\(app.stderr)")
         // Places again: its process starts again, and the city is there.
         app.write("1\n0\nq\n")
         app.closeInput()
