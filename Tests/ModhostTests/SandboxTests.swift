@@ -177,6 +177,13 @@ import Testing
     @Test func itsMemoryIsLimited() throws {
         #expect(try attempt("allocate", "64") == "allocate 64: ok")
         #expect(try attempt("allocate", "3072") == "allocate 3072: refused (Cannot allocate memory)")
+        // Raised for this module in modules.json; a bad limit is a clear error.
+        let raised = try SandboxTests(entry: #", "limits": {"memoryMiB": 4096}"#)
+        #expect(try raised.attempt("allocate", "3072") == "allocate 3072: ok")
+        let wrong = try SandboxTests(entry: #", "limits": {"memoryMiB": 2.5, "cpu": 1}"#)
+        let result = try wrong.host.run("modules")
+        #expect(result.stderr.contains("'limits.memoryMiB' must be a whole number from 64 to 1048576, found 2.5"), "\(result)")
+        #expect(result.stderr.contains("'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\" and \"fileSizeMiB\""), "\(result)")
     }
 
     /// On a kernel of an older Landlock (asked for with `MODHOST_LANDLOCK_ABI`, which makes the

@@ -1,5 +1,6 @@
 import Foundation
 import HostLifecycle
+import HostModel
 import HostProcesses
 import HostSandbox
 
@@ -33,6 +34,7 @@ enum ModuleSandbox {
         policy.network = capabilities.network
         policy.exec = capabilities.exec
         policy.environment = capabilities.environment
+        if let limits = runtime.configuration.entry(named: name)?.limits { policy.limits = ResourceLimit.defaults(overriddenBy: limits) }
         if capabilities.exec { runs += SandboxPolicy.programs }
         policy.runs = unique(runs)
         policy.reads = SandboxPolicy.systemReads + (capabilities.network ? SandboxPolicy.networkReads : [])
@@ -99,5 +101,19 @@ enum ModuleSandbox {
     private static func unique(_ paths: [String]) -> [String] {
         var seen: Set<String> = []
         return paths.filter { seen.insert($0).inserted }
+    }
+}
+
+extension ResourceLimit {
+    /// The defaults, with what modules.json sets in their place.
+    static func defaults(overriddenBy set: ModuleLimits) -> [ResourceLimit] {
+        defaults.map { limit in
+            switch limit.kind {
+            case .memory: set.memoryMiB.map { ResourceLimit(.memory, UInt64($0) << 20) } ?? limit
+            case .openFiles: set.openFiles.map { ResourceLimit(.openFiles, UInt64($0)) } ?? limit
+            case .fileSize: set.fileSizeMiB.map { ResourceLimit(.fileSize, UInt64($0) << 20) } ?? limit
+            case .coreSize: limit
+            }
+        }
     }
 }

@@ -58,11 +58,15 @@ public struct ModuleEntry: Sendable {
     public var deny: [String]
     /// Whether it may start in a process whose sandbox this kernel cannot make whole.
     public var sandbox: SandboxRequirement
+    /// Its sandboxed process's limits, where modules.json sets them.
+    public var limits: ModuleLimits
 
     package init(
         name: String, enabled: Bool, library: String?, config: [UInt8]?, sha256: String?, startTimeout: Duration?, index: Int?,
-        isolation: ModuleIsolation = .none, deny: [String] = [], sandbox: SandboxRequirement = .bestEffort
+        isolation: ModuleIsolation = .none, deny: [String] = [], sandbox: SandboxRequirement = .bestEffort,
+        limits: ModuleLimits = ModuleLimits()
     ) {
+        self.limits = limits
         self.isolation = isolation
         self.deny = deny
         self.sandbox = sandbox
@@ -90,4 +94,26 @@ public enum SandboxRequirement: String, Sendable, CaseIterable {
     case bestEffort = "best-effort"
     /// Every part, or the module does not start.
     case required
+}
+
+/// The resource limits of a module's sandboxed process that modules.json sets (`"limits"`);
+/// `nil` keeps the default (docs/ISOLATION.md, "Its sandbox").
+public struct ModuleLimits: Sendable, Equatable {
+    /// Its data and private writable memory, in MiB.
+    public var memoryMiB: Int?
+    /// Its open descriptors.
+    public var openFiles: Int?
+    /// The largest file it may write, in MiB.
+    public var fileSizeMiB: Int?
+
+    public init(memoryMiB: Int? = nil, openFiles: Int? = nil, fileSizeMiB: Int? = nil) {
+        self.memoryMiB = memoryMiB
+        self.openFiles = openFiles
+        self.fileSizeMiB = fileSizeMiB
+    }
+
+    /// What each may be set to.
+    static let ranges: [String: ClosedRange<Int>] = [
+        "memoryMiB": 64...1_048_576, "openFiles": 64...1_048_576, "fileSizeMiB": 1...16_777_216,
+    ]
 }

@@ -6,7 +6,7 @@ import Foundation
 /// typo. Every problem is collected, so `modhost check` can list them all at once.
 public struct ModulesFileDecoder {
     static let topLevelKeys = ["environment", "searchPaths", "modules"]
-    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout", "isolation", "deny", "sandbox"]
+    static let moduleKeys = ["name", "enabled", "library", "config", "sha256", "startTimeout", "isolation", "deny", "sandbox", "limits"]
     /// The largest `modules.json` read; a larger one is refused before parsing.
     static let maximumSize = 1 << 20
     /// The longest string value accepted (a name, a path), in bytes.
@@ -287,6 +287,7 @@ public struct ModulesFileDecoder {
                         "config.isolation.type", "'isolation' must be the string \"none\" or \"process\", found %@", [.text(other.found)]))
             }
             let (deny, sandbox) = Self.sandboxFields(fields, problems: &entryProblems)
+            let limits = Self.limits(fields["limits"], problems: &entryProblems)
             var config: [UInt8]?
             switch fields["config"] {
             case nil: break
@@ -310,45 +311,10 @@ public struct ModulesFileDecoder {
             entries.checkable.append(
                 ModuleEntry(
                     name: name, enabled: enabled, library: library, config: config, sha256: sha256, startTimeout: startTimeout,
-                    index: index, isolation: isolation, deny: deny, sandbox: sandbox))
+                    index: index, isolation: isolation, deny: deny, sandbox: sandbox, limits: limits))
             if !loadable { entries.unloadable.append(name) }
         }
         return entries
-    }
-
-    /// An entry's `deny` (capabilities taken from what its manifest declares) and `sandbox`
-    /// (`"required"`: not started where its sandbox cannot be whole).
-    private static func sandboxFields(_ fields: [String: JSONValue], problems: inout [HostText]) -> ([String], SandboxRequirement) {
-        var deny: [String] = []
-        switch fields["deny"] {
-        case nil: break
-        case .array(let items)?:
-            for item in items {
-                if case .string(let word) = item, ModuleCapabilities.isDeniable(word) {
-                    deny.append(word)
-                } else {
-                    problems.append(
-                        HostText(
-                            "config.deny.value",
-                            "'deny' lists %@, not a capability: use \"network\", \"exec\", \"read\", \"write\", or a declared \"read PATH\" or \"write PATH\"",
-                            [.text(item.found)]))
-                }
-            }
-        case let other?:
-            problems.append(
-                HostText("config.deny.type", "'deny' must be an array of capabilities (\"network\", …), found %@", [.text(other.found)]))
-        }
-        var sandbox = SandboxRequirement.bestEffort
-        switch fields["sandbox"] {
-        case nil: break
-        case .string(let value)? where SandboxRequirement(rawValue: value) != nil:
-            sandbox = SandboxRequirement(rawValue: value) ?? .bestEffort
-        case let other?:
-            problems.append(
-                HostText(
-                    "config.sandbox.value", "'sandbox' must be \"required\" or \"best-effort\", found %@", [.text(other.found)]))
-        }
-        return (deny, sandbox)
     }
 
     /// "; did you mean 'x'?" when a near candidate exists, else nothing.
