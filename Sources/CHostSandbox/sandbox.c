@@ -210,17 +210,20 @@ int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
     /* syslog's datagram socket, refused without a word: libdispatch logs through syslog when it
      * cannot raise a worker's priority, which no process without CAP_SYS_NICE can; that is not
      * the module's doing. */
+    /* The family compared as the kernel reads it, 32 bits: 0x100000001 is AF_UNIX too. Rules
+     * that do not overlap (a rule on the call alone would clear those on its arguments). */
     if (result == 0 && !log) {
         result = -seccomp_rule_add(
-            filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, SOCK_DGRAM));
+            filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX),
+            SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xF, SOCK_DGRAM));
     }
-    if (result == 0 && !network) result = -seccomp_rule_add(filter, action, SCMP_SYS(socket), 0);
-    /* With `network`: every UNIX socket type but the datagram one above (a rule on the family
-     * alone would overlap it, which libseccomp refuses). */
+    if (result == 0 && !network) result = -seccomp_rule_add(filter, action, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_NE, AF_UNIX));
+    /* Every UNIX socket type but the datagram one above. */
     static const int unix_types[] = {SOCK_STREAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET};
-    for (size_t index = 0; network && index < sizeof unix_types / sizeof unix_types[0] && result == 0; index++) {
+    for (size_t index = 0; index < sizeof unix_types / sizeof unix_types[0] && result == 0; index++) {
         result = -seccomp_rule_add(
-            filter, action, SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, unix_types[index]));
+            filter, action, SCMP_SYS(socket), 2, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX),
+            SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xF, unix_types[index]));
     }
     /* Typing into the terminal it shares with the person (TIOCSTI, TIOCLINUX's paste). */
     if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFF, 0x5412));
@@ -259,10 +262,12 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
     struct seccomp_notif *request = NULL;
     struct seccomp_notif_resp *response = NULL;
     if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
-    int result = -seccomp_notify_receive(notify, request);
-    if (result != 0) {
+    /* libseccomp reports every failure here as ECANCELED; the usual one is a call that went
+     * away (its thread was signalled) before it was received. Tried again: poll says when no
+     * process uses the filter any more. */
+    if (seccomp_notify_receive(notify, request) != 0) {
         seccomp_notify_free(request, response);
-        return result == ENOENT ? EAGAIN : result;
+        return EAGAIN;
     }
     memset(refusal, 0, sizeof *refusal);
     refusal->id = request->id;
@@ -300,7 +305,8 @@ int modhost_sandbox_refuse(int notify, uint64_t id) {
     response->flags = 0;
     int result = -seccomp_notify_respond(notify, response);
     seccomp_notify_free(request, response);
-    /* A call that went away while it waited (its thread ended) needs no answer. */
-    return result == ENOENT ? 0 : result;
+    /* A call that went away while it waited (its thread ended) needs no answer; libseccomp
+     * reports that as ECANCELED. */
+    return result == ECANCELED || result == ENOENT ? 0 : result;
 }
 

@@ -87,12 +87,11 @@ extension HostRuntime {
             } else {
                 process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
             }
-            try process.greet(hello, passing: [library], helloLimit: entry.timeout)
+            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals in
+                SandboxRefusals.watch(refusals, module: entry.name) { line in logger.warn(line) }
+            }
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
-        }
-        if let refusals = process.takeRefusals() {
-            SandboxRefusals.watch(refusals, module: entry.name) { [logger] line in logger.warn(line) }
         }
         let resolver = locator.resolver(for: manifest, access: access)
         var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]

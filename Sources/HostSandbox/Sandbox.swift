@@ -89,7 +89,13 @@ package enum Sandbox {
             }
         }
         var refusals: Int32 = -1
-        let filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, &refusals)
+        var filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, &refusals)
+        // A filter above that already hands its calls to someone (some container runtimes),
+        // or a kernel before 5.0: refused as well, without a name.
+        if filtered != 0 {
+            refusals = -1
+            filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, nil)
+        }
         guard filtered == 0 else {
             throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")
         }

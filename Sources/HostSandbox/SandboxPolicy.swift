@@ -43,10 +43,11 @@ package struct SandboxPolicy: Sendable, Equatable {
     /// What the host's own code in the module's process reads of the environment: its
     /// settings, the locale, the terminal, the time zone, where home is.
     package static let hostEnvironment = [
-        "HOME", "PATH", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "COLUMNS", "LINES", "TMPDIR",
+        "HOME", "PATH", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "COLUMNS", "LINES", "TMPDIR", "LC_ALL",
+        "LC_CTYPE", "LC_MESSAGES", "LC_COLLATE", "LC_NUMERIC", "LC_TIME", "LC_MONETARY",
     ]
     /// Prefixes of the host's own variables, kept as above.
-    package static let hostEnvironmentPrefixes = ["MODHOST_", "LC_"]
+    package static let hostEnvironmentPrefixes = ["MODHOST_"]
 
     /// Where the programs a module with `exec` starts are.
     package static let programs = ["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"]

@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: [
         "internet\n", "read usr/share\n", "read /usr/../etc\n", "write /tmp/./x\n", "read /a\u{1B}]2;x\n", "network now\n",
-        "read\n", "env api_key\n", "env 1KEY\n", "env\n",
+        "read\n", "env api-key\n", "env 1KEY\n", "env\n",
     ])
     func anythingElseIsRefused(payload: String) {
         #expect(throws: DescriptorError.self) { try ModuleCapabilities(section: Self.section(payload)) }

@@ -125,6 +125,7 @@ import Testing
         #expect(try line(["env", "PROBE_SECRET"]) == "env PROBE_SECRET: not set\n")
         #expect(try line(["procenv", "PROBE_SECRET"]) == "procenv PROBE_SECRET: absent\n")
         #expect(try line(["env", "PROBE_SECRET"], isolated: false) == "env PROBE_SECRET: set\n")
+        #expect(try line(["procenv", "PROBE_DECLARED"], isolated: false) == "procenv PROBE_DECLARED: present\n")
     }
 
     /// `write ~/probe-out` is its home's folder, never reached through a symlink (one a

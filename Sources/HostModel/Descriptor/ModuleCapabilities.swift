@@ -80,10 +80,12 @@ public struct ModuleCapabilities: Sendable, Equatable {
         }
     }
 
-    /// `PIXABAY_API_KEY`: capitals, digits and `_`, not a digit first.
+    /// `PIXABAY_API_KEY`, `https_proxy`: letters, digits and `_`, not a digit first.
     static func isEnvironmentName(_ value: String) -> Bool {
         guard value.utf8.count <= 128, let first = value.utf8.first, !(0x30...0x39).contains(first) else { return false }
-        return value.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") }
+        return value.utf8.allSatisfy {
+            (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_")
+        }
     }
 
     /// Absolute or `~/…`, with no `.` or `..` part and no control character.

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// A module's process of its own, from the host's side: started with its end of a socketpair
 /// as descriptor 3, greeted, asked whether it is alive, and ended — its end told from its wait
@@ -25,16 +24,6 @@ package final class ModuleProcess {
     package let channel: FrameChannel
     /// How it ended, once it has.
     private var ended: ChildEnd??
-    /// Its sandbox's refusals (``Kind/refusals``), until taken.
-    private let refusals = Mutex<Int32?>(nil)
-
-    /// The descriptor its sandbox hands the calls it refuses over on, once; the taker closes it.
-    package func takeRefusals() -> Int32? {
-        refusals.withLock { taken in
-            defer { taken = nil }
-            return taken
-        }
-    }
 
     /// What went wrong starting a module's process.
     package enum StartError: Error, Equatable {
@@ -80,7 +69,14 @@ package final class ModuleProcess {
     /// Says `hello` (with `descriptors`) and reads the child's, waiting at most `helloLimit`
     /// for it (the child opens the module's library first: a constructor that never returns
     /// must not hold the host). A child that fails here is reaped or killed.
-    package func greet(_ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10)) throws(StartError) {
+    ///
+    /// - Parameter refusals: Given, at once, the descriptor on which the child's sandbox hands
+    ///   over the calls it refuses (before its hello: the module's library, opened before the
+    ///   hello, may make such calls, which wait until they are answered); it then owns it.
+    ///   Without it the descriptor is closed, and such calls fail at once.
+    package func greet(
+        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10), refusals: ((Int32) -> Void)? = nil
+    ) throws(StartError) {
         let host = channel
         host.setReceiveLimit(helloLimit)
         do {
@@ -88,7 +84,7 @@ package final class ModuleProcess {
             var received = try host.receive()
             // Its sandbox's refusals come first, once (a second is not trusted).
             if let frame = received, frame.frame.kind == Kind.refusals {
-                if frame.descriptors.count == 1 { refusals.withLock { $0 = frame.descriptors[0] } } else { Self.close(frame.descriptors) }
+                if frame.descriptors.count == 1, let refusals { refusals(frame.descriptors[0]) } else { Self.close(frame.descriptors) }
                 received = try host.receive()
             }
             guard let first = received else { throw StartError.failed(reason: nil, end: reaped()) }
@@ -164,8 +160,6 @@ package final class ModuleProcess {
     /// `grace`, kills it. How it ended.
     package func end(grace: Duration = .seconds(2)) -> ChildEnd? {
         if let ended { return ended }
-        // Untaken, its sandbox's refusals would wait for an answer: closed, they fail at once.
-        if let refusals = takeRefusals() { Glibc.close(refusals) }
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         let end = Self.reap(pid, grace: grace)
         ended = end

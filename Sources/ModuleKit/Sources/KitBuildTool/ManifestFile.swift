@@ -104,7 +104,7 @@ struct ManifestFile {
         case "env":
             let name = String(Substring(text.dropFirst(word.count)).trimmingSpaces)
             guard isEnvironmentName(name) else {
-                throw fail("capability 'env' takes the name of an environment variable (capitals, digits and '_')")
+                throw fail("capability 'env' takes the name of an environment variable (letters, digits and '_')")
             }
             return word + " " + name
         case "read", "write":
@@ -122,10 +122,10 @@ struct ManifestFile {
         }
     }
 
-    /// `PIXABAY_API_KEY`: capitals, digits and `_`, not a digit first.
+    /// `PIXABAY_API_KEY`, `https_proxy`: letters, digits and `_`, not a digit first.
     static func isEnvironmentName(_ value: String) -> Bool {
         guard value.count <= 128, let first = value.utf8.first, !isDigit(first) else { return false }
-        return value.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+        return value.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
     private static func isIdentifier(_ value: String) -> Bool {

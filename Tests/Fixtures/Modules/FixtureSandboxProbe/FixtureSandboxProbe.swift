@@ -134,7 +134,7 @@ final class FixtureSandboxProbe: Module {
             return outside.isEmpty && !tasks.isEmpty ? "ok" : "\(outside.count) of \(tasks.count) outside"
         case "env": return getenv(argument) == nil ? "not set" : "set"
         case "procenv":
-            let environment = FileManager.default.contents(atPath: "/proc/self/environ") ?? Data()
+            guard let environment = FileManager.default.contents(atPath: "/proc/self/environ") else { return "unreadable" }
             return environment.range(of: Data((argument + "=").utf8)) == nil ? "absent" : "present"
         case "dispatch":
             // Workers that block while work waits: libdispatch's monitor then reads each
