@@ -161,6 +161,13 @@ import Testing
         #expect(try told("tiocsti") == "\(module) tried to type into the terminal: refused by its sandbox (no module may)\n")
         // Landlock's refusals tell nobody: the module sees EACCES, and nothing is said.
         #expect(try told("read", "/etc/passwd") == "")
+        // Nor does libdispatch's syslog socket, which is not the module's doing.
+        #expect(try told("dispatch") == "")
+        // Forty at once: sixteen told, then one line for the rest; every call refused.
+        let flood = try denied.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "flood", "40"])
+        #expect(flood.stdout == "flood 40: 40 refused\n", "\(flood)")
+        #expect(flood.errorLines.count == 17, "\(flood)")
+        #expect(flood.errorLines.last == "\(module): its sandbox refused more; those are not told", "\(flood)")
     }
 
     /// The sandbox holds for every thread of the module's process, the guard's too (started

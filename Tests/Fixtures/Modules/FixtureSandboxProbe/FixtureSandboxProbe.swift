@@ -6,7 +6,7 @@ import ModuleKit
 /// tests see what its sandbox lets through. WHAT:
 /// - `read PATH`, `write PATH` (creates or appends to the file);
 /// - `own` (writes and reads back a file in its own data folder);
-/// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket);
+/// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket), `flood N` (N of them);
 /// - `unix` (a UNIX socket), `tiocsti` (types into the terminal), `uring` (an io_uring),
 ///   `clone` (a child in a new user namespace), `threads` (whether every thread is confined);
 /// - `env NAME` (whether the variable is set), `procenv NAME` (whether /proc/self/environ
@@ -62,6 +62,14 @@ final class FixtureSandboxProbe: Module {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             return result(connected == 0)
+        case "flood":
+            // Many refused calls at once: each told, up to the watcher's cap.
+            var refused = 0
+            for _ in 0..<(Int(argument) ?? 0) {
+                let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+                if fd >= 0 { close(fd) } else { refused += 1 }
+            }
+            return "\(refused) refused"
         case "udp":
             let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
             defer { if fd >= 0 { close(fd) } }
@@ -151,7 +159,7 @@ final class FixtureSandboxProbe: Module {
             return "ok"
         default:
             return
-                "unknown: try read, write, own, env, procenv, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
+                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
         }
     }
 }
