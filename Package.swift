@@ -127,7 +127,7 @@ var targets: [Target] = [
     // Close-on-exec pipes and a check's process scope (subreaper, Landlock signal scope).
     .target(name: "CHostProcess"),
     // The sandbox a module's own process puts itself in: resource limits, Landlock, seccomp.
-    .target(name: "HostSandbox", dependencies: ["CHostSandbox"]),
+    .target(name: "HostSandbox", dependencies: ["CHostSandbox", "HostProcesses"]),
     .target(name: "CHostSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
     // The executable: installs the guard and runs the command line.
     .executableTarget(name: "modhost", dependencies: ["HostCommandLine"]),
@@ -218,5 +218,25 @@ for target in package.targets where !cTargets.contains(target.name) && target.ty
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),
             .enableUpcomingFeature("ExistentialAny"),
+        ]
+}
+// The host sees only the members of what each file imports: a member of Foundation reached
+// through another module's import (the resource accessor SwiftPM writes imports Foundation)
+// would link the whole of Foundation into every start (docs/PERFORMANCE.md).
+let hostTargets: Set<String> = [
+    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation", "HostSandbox",
+    "modhost",
+]
+// Nor is Foundation linked because a module it imports imported it: a release build links only
+// FoundationEssentials, and a use of the rest of Foundation fails its link (an undefined
+// symbol) instead of costing every start. (A debug build keeps the resource accessor's use of
+// `Bundle`, whose code a release build drops; Scripts/check-release.sh checks the release one.)
+let foundationNotLinked = ["Foundation", "FoundationInternationalization"].flatMap {
+    ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", $0]
+}
+for target in package.targets where hostTargets.contains(target.name) {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("MemberImportVisibility"), .unsafeFlags(foundationNotLinked, .when(configuration: .release)),
         ]
 }

@@ -1,6 +1,7 @@
 import HostIsolation
 import HostLifecycle
 @_spi(Host) import ModuleKit
+import Synchronization
 
 /// A Home entry of a module in a process of its own: choosing it lends the terminal to that
 /// process (``TerminalLoan``), which runs the entry's screens until the person leaves them,

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The arguments of one call, as the proxy writes them: each value encoded, each callback
 /// kept until the link exports it.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HostProcesses
 
 /// Where the calls of a route go: the link to the process that serves it, and — for a module's
 /// own process, which may be started again — a way to get a new one once that process is gone.
@@ -6,7 +8,7 @@ import Foundation
 package final class RouteEndpoint: @unchecked Sendable {
     // `current` and `restarting` are touched only with `lock` held (recursive: a restart's
     // start may call back into this process, which may call this route again).
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     private var current: RouteLink
     private var restarting = false
     /// Makes a new link when the current one failed (given its failure), or says why not.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // The words of a route link that need none of its state: how long a call waits, and how a
 // limit and an error read in its messages.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import HostProcesses
 import Synchronization
 
@@ -43,7 +45,7 @@ package final class RouteLink: @unchecked Sendable {
     package let peer: String
     /// The link's frames: the hellos are said on it before the first call.
     package let channel: FrameChannel
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     /// Set by ``close()`` before it ends the socket: the end this side made is no failure to
     /// tell (the watcher and a waiting read meet it before `close` has the lock).
     private let closing = Atomic<Bool>(false)
@@ -192,7 +194,7 @@ package final class RouteLink: @unchecked Sendable {
     /// ends, not at the next call. The thread ends with the link.
     package func watchForEnd() {
         let descriptor = channel.descriptor
-        Thread.detachNewThread { [self] in
+        DetachedThread.start(named: "link end") { [self] in
             // POLLRDHUP (0x2000, a GNU name Glibc does not export to Swift): the peer closed its end.
             var watched = pollfd(fd: descriptor, events: 0x2000, revents: 0)
             while true {
@@ -290,12 +292,14 @@ package final class RouteLink: @unchecked Sendable {
         defer { if letsGo { lock.lock() } }
         switch found {
         case .callback(let onMainActor, let body):
-            if onMainActor && !Thread.isMainThread { throw Refusal(why: "a main-actor callback was called off the main thread") }
+            if onMainActor && !DetachedThread.isMain { throw Refusal(why: "a main-actor callback was called off the main thread") }
             try body(reader)
             return .void
         case .dispatcher(let dispatcher):
             if let answer = try dispatcher.dispatch(member, reader) { return answer }
-            guard Thread.isMainThread else { throw Refusal(why: "'\(member)' runs on the main actor, and was called off the main thread") }
+            guard DetachedThread.isMain else {
+                throw Refusal(why: "'\(member)' runs on the main actor, and was called off the main thread")
+            }
             guard let answer = try MainActor.assumeIsolated({ try dispatcher.dispatchOnMainActor(member, reader) }) else {
                 throw Refusal(why: "'\(target.name)' has no member '\(member)'")
             }

@@ -1,3 +1,4 @@
+import HostLoading
 import ModuleKit
 
 /// A module's screen, shown under the guard: a crash or `exit()` while it runs is named as

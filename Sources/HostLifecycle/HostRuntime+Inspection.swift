@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostLoading
 import HostModel
 @_spi(Host) import ModuleKit

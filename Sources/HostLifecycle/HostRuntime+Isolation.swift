@@ -1,11 +1,15 @@
 import Contracts
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import HostGraph
 import HostIsolation
 import HostLoading
 import HostModel
 import HostProcesses
 import HostSandbox
 @_spi(Host) import ModuleKit
+import Synchronization
 
 // Modules in a process of their own (`"isolation": "process"`, `--isolate`): started at the
 // load phase as the running `modhost` in its module-host mode, given a proxy of each route they
@@ -227,7 +231,7 @@ extension HostRuntime {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.3f ms", ModuleTiming.milliseconds(duration))
+        FixedDecimals.text(ModuleTiming.milliseconds(duration), places: 3) + " ms"
     }
 
     private static func reason(of error: RouteCallError) -> String {

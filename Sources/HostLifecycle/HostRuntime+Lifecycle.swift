@@ -1,10 +1,12 @@
 import Contracts
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostGraph
 import HostIsolation
 import HostLoading
 import HostModel
 @_spi(Host) import ModuleKit
+import Synchronization
 
 extension HostRuntime {
     /// Registers and starts every planned module in dependency order, then seals the locator:

@@ -1,3 +1,4 @@
+import Contracts
 import HostGraph
 import HostLoading
 import HostModel

@@ -1,5 +1,7 @@
 import HostModel
+import HostProcesses
 import ModuleKit
+import Synchronization
 
 // The runtime's phases: plan (config and descriptors, no module code) → load (dlopen, the
 // handshake, configs, strings) → start (register, start, seal) → stop. Each phase is a value

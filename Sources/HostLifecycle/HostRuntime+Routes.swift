@@ -1,3 +1,6 @@
+import Contracts
+import HostLoading
+import HostModel
 import ModuleKit
 
 /// A route, who provides it and who consumes it: `modhost routes`.

@@ -1,5 +1,6 @@
 import Contracts
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostGraph
 import HostLoading
 import HostModel

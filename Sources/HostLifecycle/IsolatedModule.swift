@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import HostIsolation
 import HostModel
 import HostProcesses
@@ -12,7 +14,7 @@ package final class IsolatedModule: @unchecked Sendable {
     package let name: String
     /// Its routes as keys the host's locator knows (from the generated bridges).
     let manifest: ModuleManifest
-    private let lock = NSLock()
+    private let lock = RecursiveLock()
     private var incarnation: (process: OwnedProcess, link: RouteLink)
     /// When its own faults ended its process, the latest last.
     private var faults: [ContinuousClock.Instant] = []
@@ -201,7 +203,7 @@ package protocol ScreenRelaying: RouteDispatching {
 /// killed after a grace), however many ask how it ended.
 package final class OwnedProcess: @unchecked Sendable {
     // `process` and `end` are touched only with `lock` held.
-    private let lock = NSLock()
+    private let lock = RecursiveLock()
     private let process: ModuleProcess
     private var end: ChildEnd??
     package let pid: Int32
@@ -226,7 +228,7 @@ package final class OwnedProcess: @unchecked Sendable {
 /// is taken at its module's load phase, and those no module took are ended after it.
 package final class EarlyProcesses: @unchecked Sendable {
     // `waiting` is touched only with `lock` held.
-    private let lock = NSLock()
+    private let lock = RecursiveLock()
     private var waiting: [String: ModuleProcess] = [:]
 
     func put(_ name: String, _ process: ModuleProcess) {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HostProcesses
 
 /// What one module cost the start, phase by phase, from the runtime's own clock (not a second
 /// start): what `modules --timing` shows.
@@ -28,7 +30,7 @@ public struct ModuleTiming: Sendable, Equatable {
 
         /// The process's resident set, from /proc/self/statm.
         static func residentBytes() -> Int? {
-            guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+            guard let text = ProcFile.read("/proc/self/statm") else { return nil }
             let fields = text.split(separator: " ")
             guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
             return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

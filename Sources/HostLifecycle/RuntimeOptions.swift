@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostIsolation
 import ModuleKit
 
@@ -55,7 +56,7 @@ public struct RuntimeOptions: Sendable {
     public static func defaultDataFolder(environment: [String: String] = ProcessEnvironment.variables) -> String {
         if let folder = environment["MODHOST_DATA_DIR"], !folder.isEmpty { return folder }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/modhost" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/modhost"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// What this process undoes on every way out, a signal from outside included (`SignalTrap`

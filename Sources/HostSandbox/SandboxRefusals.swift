@@ -1,5 +1,6 @@
 import CHostSandbox
-import Foundation
+import Glibc
+import HostProcesses
 
 /// The calls a module's sandbox refuses, each told in one line as it happens: the module's
 /// process hands its seccomp filter's calls to the host (`SECCOMP_RET_USER_NOTIF`), whose
@@ -13,7 +14,8 @@ package enum SandboxRefusals {
     /// on a thread of its own until no process uses its filter any more; `tell` is given
     /// each line before the call is answered.
     package static func watch(_ notify: Int32, module: String, tell: @escaping @Sendable (String) -> Void) {
-        let thread = Thread {
+        // No thread, no watcher: closing the descriptor makes each refused call fail (ENOSYS).
+        let watching = DetachedThread.start(named: "sandbox refusals") {
             defer { close(notify) }
             var told = 0
             var refusal = modhost_refusal()
@@ -30,8 +32,7 @@ package enum SandboxRefusals {
                 _ = modhost_sandbox_refuse(notify, refusal.id)
             }
         }
-        thread.name = "sandbox refusals"
-        thread.start()
+        if !watching { close(notify) }
     }
 
     /// What the module tried, in words.

@@ -252,7 +252,7 @@ import Testing
                     .target(name: "CLibraryFile", linkerSettings: [.linkedLibrary("dl")]),
                     .target(name: "CHostProcess"),
                     .target(name: "CHostSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
-                    .target(name: "HostSandbox", dependencies: ["CHostSandbox"], swiftSettings: settings),
+                    .target(name: "HostSandbox", dependencies: ["CHostSandbox", "HostProcesses"], swiftSettings: settings),
                     .target(
                         name: "HostModel", dependencies: [moduleKit, contracts, "CLibraryFile"], resources: [.copy("Resources/Strings")],
                         swiftSettings: settings),

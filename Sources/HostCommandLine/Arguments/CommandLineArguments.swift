@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// The `modhost` command line, parsed: global options, then a built-in command (its
 /// declaration in `Builtins/`) or a module command whose arguments pass through untouched.
@@ -144,7 +145,7 @@ struct CommandLineArguments {
 
     static func names(_ value: String, for option: String) throws(UsageError) -> [String] {
         let names = value.split(separator: ",", omittingEmptySubsequences: false).map {
-            String($0).trimmingCharacters(in: .whitespaces)
+            $0.trimmedOfSpaces()
         }
         guard !names.isEmpty, !names.contains("") else {
             throw UsageError(

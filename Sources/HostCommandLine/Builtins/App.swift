@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostApp
+import HostLifecycle
+import HostLoading
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
 
 extension Builtins {
@@ -23,7 +27,7 @@ extension Builtins {
             let ui = runtime.navigator.ui
             runtime.provideCheck {
                 // From a screen (the main thread): the app says it is checking while it does.
-                guard Thread.isMainThread else { return check.run() }
+                guard DetachedThread.isMain else { return check.run() }
                 let working = HostText("check.app.working", "Checking…").render(runtime.strings)
                 return MainActor.assumeIsolated { ui.working(working) { check.run() } }
             }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HostLifecycle
 import HostModel
 import HostProcesses
 
@@ -45,7 +47,7 @@ extension Builtins {
                     ))
                 return ModhostCommandLine.exitFailure
             }
-            let file = NSTemporaryDirectory() + "modhost-graph-\(getpid())-\(UUID().uuidString).dot"
+            let file = TemporaryFolder.path + "modhost-graph-\(getpid())-\(UUID().uuidString).dot"
             defer { unlink(file) }
             guard FileManager.default.createFile(atPath: file, contents: Data(graph.dot.utf8), attributes: [.posixPermissions: 0o600]),
                 let pid = ChildCommand.spawn([dot, "-Tsvg", file], output: .inherited)

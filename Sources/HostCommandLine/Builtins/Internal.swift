@@ -1,3 +1,4 @@
+import Contracts
 import Glibc
 import HostIsolation
 import HostLifecycle

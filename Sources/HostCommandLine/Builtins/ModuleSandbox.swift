@@ -1,8 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostLifecycle
 import HostModel
 import HostProcesses
 import HostSandbox
+import ModuleKit
 
 /// The sandbox of module `name`'s own process, made from what it may reach: the libraries
 /// this process maps and the module's library folder (read and mapped), the module's data
@@ -88,7 +90,7 @@ enum ModuleSandbox {
     /// Every file this process maps now: the kit, the Swift runtime, the toolchain's and the
     /// system's libraries, the binary (`/proc/self/maps`).
     static func mappedFiles() -> [String] {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        guard let maps = ProcFile.read("/proc/self/maps") else { return [] }
         var files: [String] = []
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }

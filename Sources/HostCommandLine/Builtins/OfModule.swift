@@ -1,5 +1,7 @@
+import Contracts
 import HostIsolation
 import HostLifecycle
+import HostLoading
 import HostModel
 @_spi(Host) import ModuleKit
 

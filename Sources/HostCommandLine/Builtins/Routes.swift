@@ -1,3 +1,5 @@
+import HostLifecycle
+
 extension Builtins {
     /// `modhost routes`: each route, its provider and its consumers, after a start.
     struct Routes: CommandInSession, Equatable {

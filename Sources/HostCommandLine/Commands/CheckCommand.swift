@@ -1,4 +1,6 @@
-import Foundation
+import Contracts
+import FoundationEssentials
+import Glibc
 import HostLifecycle
 import HostLoading
 import HostModel
@@ -65,7 +67,7 @@ struct CheckCommand {
         let active = modules.filter { $0.state == .active }.count
         let ready = runtime.strings.plural(.checkReady, count: active, "\(active)")
         console.print(runtime.strings.format(.checkValid, runtime.configuration.path, ready, "\(modules.count - active)"))
-        let milliseconds = String(format: "%.1f", ModuleGuard.seconds(stringsTime) * 1000)
+        let milliseconds = FixedDecimals.text(ModuleGuard.seconds(stringsTime) * 1000, places: 1)
         console.print(
             HostText(
                 "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",

@@ -1,5 +1,6 @@
 import CHostGuard
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
 import HostProcesses
 import ModuleKit

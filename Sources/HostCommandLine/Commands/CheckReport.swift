@@ -1,3 +1,4 @@
+import Contracts
 import HostLifecycle
 import HostModel
 import ModuleKit

@@ -1,9 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import HostLoading
 import HostModel
 import HostProcesses
 import ModuleKit
+import Synchronization
 
 /// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and
 /// runs `modhost ARGS…` with the fresh library loaded (`--module`): the app when ARGS is
@@ -42,7 +43,7 @@ struct DevCommand {
             let started = ContinuousClock.now
             console.print(Self.prefixed(HostText("dev.building", "building %@…", [.plain(name)])))
             if build() {
-                let seconds = String(format: "%.1f", ModuleGuard.seconds(ContinuousClock.now - started))
+                let seconds = FixedDecimals.text(ModuleGuard.seconds(ContinuousClock.now - started), places: 1)
                 console.print(Self.prefixed(HostText("dev.built", "built in %@ s; running %@", [.plain(seconds), .text(what)])))
                 let child = spawnHost(library: library)
                 if child == 0 {
@@ -66,14 +67,14 @@ struct DevCommand {
     /// made with `mkstemp`: a predictable name in the shared temporary folder could be a
     /// planted symlink.
     private func build() -> Bool {
-        var template = Array((NSTemporaryDirectory() + "modhost-dev-XXXXXX").utf8CString)
+        var template = Array((TemporaryFolder.path + "modhost-dev-XXXXXX").utf8CString)
         let log = mkstemp(&template)
         guard log >= 0 else {
             console.error(
                 Self.prefixed(
                     HostText(
                         "dev.cannot.log", "cannot create a build log in '%@': %@",
-                        [.plain(Escaped(NSTemporaryDirectory()).description), .plain(String(cString: strerror(errno)))])))
+                        [.plain(Escaped(TemporaryFolder.path).description), .plain(String(cString: strerror(errno)))])))
             return false
         }
         _ = unlink(template)
@@ -85,9 +86,15 @@ struct DevCommand {
             } ?? -1
         if status != 0 {
             lseek(log, 0, SEEK_SET)
-            let text =
-                (try? FileHandle(fileDescriptor: log, closeOnDealloc: false).readToEnd()).flatMap { $0 }
-                .map { String(decoding: $0, as: UTF8.self) } ?? ""
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(log, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                bytes += chunk[..<count]
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             let lines = text.split(separator: "\n").filter { $0.contains("error") || $0.contains("warning:") }
             for line in lines.prefix(40) { console.err(line + "\n") }
         }
@@ -128,16 +135,20 @@ struct DevCommand {
     /// Every file under the package but build products, with its size and modification time.
     static func snapshot(of package: String) -> [String: String] {
         var result: [String: String] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: package) else { return result }
-        while let relative = walker.nextObject() as? String {
-            let last = (relative as NSString).lastPathComponent
-            if last.hasPrefix(".") {
-                walker.skipDescendants()
-                continue
+        var pending = [""]
+        while let relativeFolder = pending.popLast() {
+            let folder = relativeFolder.isEmpty ? package : package + "/" + relativeFolder
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let relative = relativeFolder.isEmpty ? name : relativeFolder + "/" + name
+                var status = stat()
+                guard lstat(package + "/" + relative, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(relative)
+                case S_IFREG: result[relative] = "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+                default: continue
+                }
             }
-            var status = stat()
-            guard lstat(package + "/" + relative, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            result[relative] = "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         }
         return result
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostLifecycle
 import HostLoading
 import HostModel
@@ -80,7 +81,7 @@ struct LibraryProbe {
         // Its own data folder, thrown away after: a module's register may create its storage,
         // and check changes nothing in the real one.
         // Made here, yours alone (0700), and removed on every way out, a signal included.
-        let data = NSTemporaryDirectory() + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
+        let data = TemporaryFolder.path + "modhost-probe-data-\(getpid())-\(UUID().uuidString)"
         mkdir(data, 0o700)
         guard ProcessCleanup.removeOnExit(data) else {
             ProcessCleanup.remove(data)

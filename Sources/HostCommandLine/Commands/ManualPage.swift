@@ -85,10 +85,10 @@ enum ManualPage {
             for entry in entries {
                 let key = StringKey("screen.keys." + entry)
                 guard let text = strings?[key], text != key.rawValue else { continue }
-                for part in text.components(separatedBy: " · ") {
+                for part in text.split(separator: " · ", omittingEmptySubsequences: false) {
                     // "Enter  →   open the selection": the keys, three spaces, what they do.
-                    let pieces = part.components(separatedBy: "   ")
-                    lines += [".TP", ".B " + escape(pieces[0]), escape(pieces.dropFirst().joined(separator: " "))]
+                    let pieces = part.split(separator: "   ", omittingEmptySubsequences: false)
+                    lines += [".TP", ".B " + escape(String(pieces[0])), escape(pieces.dropFirst().joined(separator: " "))]
                 }
             }
         }
@@ -98,7 +98,7 @@ enum ManualPage {
 
     /// `text` safe in roff: backslashes doubled, hyphens as `\-`, no line starting with a dot.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "-", with: "\\-")
+        let escaped = text.replacing("\\", with: "\\\\").replacing("-", with: "\\-")
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 }

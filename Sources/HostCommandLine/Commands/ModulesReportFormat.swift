@@ -1,4 +1,6 @@
-import Foundation
+import Contracts
+import FoundationEssentials
+import Glibc
 import HostLifecycle
 import HostLoading
 import HostModel
@@ -117,16 +119,16 @@ enum ModulesReportFormat {
     }
 
     private static func format(_ duration: Duration) -> String {
-        String(format: "%.1f ms", ModuleGuard.seconds(duration) * 1000)
+        FixedDecimals.text(ModuleGuard.seconds(duration) * 1000, places: 1) + " ms"
     }
 
     /// A call's time, to the microsecond.
     private static func fine(_ duration: Duration) -> String {
-        String(format: "%.3f ms", ModuleGuard.seconds(duration) * 1000)
+        FixedDecimals.text(ModuleGuard.seconds(duration) * 1000, places: 3) + " ms"
     }
 
     private static func bytes(_ count: Int) -> String {
-        count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / Double(1 << 20)) : "\(count / 1024) KiB"
+        count >= 1 << 20 ? FixedDecimals.text(Double(count) / Double(1 << 20), places: 1) + " MiB" : "\(count / 1024) KiB"
     }
 
     private static func list(_ routes: [String]) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
 import ModuleKit
 
@@ -61,7 +62,9 @@ struct NewModuleCommand {
 
     /// `text` quoted for a POSIX shell when it needs it.
     static func shellQuoted(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+".unicodeScalars.contains($0) }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let plain = text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+".unicodeScalars.contains($0))
+        }
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

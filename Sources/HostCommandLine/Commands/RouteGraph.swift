@@ -1,5 +1,6 @@
 import Contracts
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostGraph
 import HostLifecycle
 import HostModel
@@ -76,7 +77,7 @@ struct RouteGraph {
     /// provider or to a dotted node when nobody provides it.
     var dot: String {
         func escaped(_ text: String) -> String {
-            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
         }
         func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
         // The host's node is "@modhost" (``hostNode``), so a module named modhost has its own.

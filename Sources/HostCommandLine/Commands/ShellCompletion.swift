@@ -171,7 +171,7 @@ enum ShellCompletion {
         var written: Set<String> = []
         let scoped = CommandLineTable.options.map { (command: String?.none, option: $0) } + commandOptions.map { ($0.command, $0.option) }
         for (command, option) in scoped {
-            let summary = option.summary.joined(separator: " ").replacingOccurrences(of: "'", with: "\\'")
+            let summary = option.summary.joined(separator: " ").replacing("'", with: "\\'")
             let condition = command.map { " -n '__fish_seen_subcommand_from \($0)'" } ?? ""
             for name in option.names where written.insert(name + condition).inserted {
                 let flag = name.hasPrefix("--") ? "-l \(name.dropFirst(2))" : "-s \(name.dropFirst())"

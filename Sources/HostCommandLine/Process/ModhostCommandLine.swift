@@ -1,10 +1,13 @@
 import CHostGuard
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostApp
 import HostLifecycle
+import HostLoading
 import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit
+import Synchronization
 
 /// `modhost`: parses the command line, runs the command, and returns the exit code
 /// (0 success, 1 failure, 2 bad usage). Everything the executable does happens here.
@@ -152,7 +155,7 @@ public enum ModhostCommandLine {
     public static func exit(_ status: Int32) -> Never {
         StandardOutput.flush()
         modhost_guard_host_exiting()
-        Foundation.exit(status)
+        Glibc.exit(status)
     }
 
     /// The host checks itself as it checks modules: the `libModuleKit.so` it loaded must be of

@@ -1,6 +1,7 @@
 import CHostGuard
 import Glibc
 import HostLifecycle
+import HostLoading
 import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit

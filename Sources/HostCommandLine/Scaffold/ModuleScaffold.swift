@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit
@@ -50,7 +51,7 @@ struct ModuleScaffold {
                 [.plain(Escaped(folder).description)])
         }
         let version = text.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") }
-            .map { $0.dropFirst("#define MODHOST_SDK_VERSION ".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+            .map { $0.dropFirst("#define MODHOST_SDK_VERSION ".count).filter { $0 != "\"" && $0 != " " } }
         // A module built against an earlier minor of this host's SDK major loads here too.
         guard let found = version.flatMap({ SDKVersion($0) }), let held = SDKVersion(ModuleKitABI.sdkVersion),
             SDKVersion.fit(built: found, held: held) == .fits

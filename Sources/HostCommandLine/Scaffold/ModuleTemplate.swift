@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
 
 /// The files of a new module package, as `modhost new` writes them: a package that builds
@@ -64,7 +65,7 @@ struct ModuleTemplate {
     ]
 
     func strings(_ locale: Locale) -> String {
-        let welcome = locale.welcome.replacingOccurrences(of: "%@", with: name)
+        let welcome = locale.welcome.replacing("%@", with: name)
         return """
             /* \(name): \(locale.code) */
             "home.title" = "\(name)";

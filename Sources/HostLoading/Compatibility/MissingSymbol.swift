@@ -18,7 +18,7 @@ package struct MissingSymbol: Equatable {
 
     /// The missing symbol in a `dlopen` error, or `nil` when the error is about something else.
     init?(dynamicLinkerMessage message: String) {
-        guard let marker = message.range(of: "undefined symbol: ") else { return nil }
+        guard let marker = message.firstRange(of: "undefined symbol: ") else { return nil }
         let symbol = String(message[marker.upperBound...].prefix { $0 != "," && $0 != " " && $0 != "\n" })
         guard !symbol.isEmpty else { return nil }
         mangled = symbol

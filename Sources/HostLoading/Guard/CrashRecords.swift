@@ -1,5 +1,6 @@
 import CHostGuard
-import Foundation
+import FoundationEssentials
+import Glibc
 @_spi(Host) import ModuleKit
 
 /// The crashes the host remembers, in `<data>/.modhost/crashes`: one ``CrashRecord`` per module.
@@ -67,7 +68,7 @@ package struct CrashRecords {
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
             if let bytes = try? storage.read(name, limit: 1 << 16) {
-                let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = String(decoding: bytes, as: UTF8.self).trimmedOfWhitespace()
                 if text.isEmpty || text == MODHOST_MARKER_IDLE {
                     // Ended between module calls (or before the first): nobody's doing.
                 } else if let found = CrashRecord(line: Substring(text)) {

@@ -1,4 +1,5 @@
 import CHostGuard
+@_spi(Host) import ModuleKit
 
 /// How a guarded module call ended, as the C guard writes it into the crash marker and into a
 /// probe's report (see `modhost_guard_set_report`). Its words are defined once, for both
@@ -25,7 +26,7 @@ package enum GuardOutcome: Sendable, Equatable {
     /// of another version, a damaged record, a line a module printed): never taken as a
     /// vanishing, which would warn of, or skip, a module for nothing it did.
     package init?(_ text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmedOfSpaces()
         func argument(after word: String) -> String? {
             guard text.hasPrefix(word) else { return nil }
             let rest = text.dropFirst(word.count)

@@ -1,5 +1,6 @@
 import CModuleABI
-import Foundation
+import FoundationEssentials
+import Glibc
 import HostModel
 @_spi(Host) import ModuleKit
 import Synchronization

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ModuleKit
 
 /// `modules.json`, decoded and checked: which modules the host loads, and their settings.

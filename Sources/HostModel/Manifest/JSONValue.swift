@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 @_spi(Host) import ModuleKit
 
 extension JSONValue {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 @_spi(Host) import ModuleKit
 
 // The fields of a module's entry that shape its sandboxed process (docs/ISOLATION.md).

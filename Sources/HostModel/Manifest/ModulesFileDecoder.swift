@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 @_spi(Host) import ModuleKit
 
 /// Reads `modules.json` strictly: an unknown key, a wrong type, a duplicate or malformed name,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the kit sources this `modhost` was built from are: `Sources/ModuleKit` of its source
 /// checkout. `modhost new` writes packages against it, and a refusal that asks for a rebuild

@@ -1,5 +1,6 @@
 import CCrypt
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Hashes passwords with the system's libcrypt: yescrypt (`$y$`), salted with random bytes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// Where reset messages go while there is no mail server: `outbox.txt` in Auth's data folder
@@ -30,7 +30,7 @@ public struct ResetOutbox: Sendable {
 
     /// Appends `message` addressed to `email`.
     public func deliver(to email: String, subject: String, body: String, at date: Date) throws {
-        let text = "To: \(email)\nDate: \(ISO8601DateFormatter().string(from: date))\nSubject: \(subject)\n\n\(body)\n\n"
+        let text = "To: \(email)\nDate: \(date.ISO8601Format())\nSubject: \(subject)\n\n\(body)\n\n"
         do {
             try folder.append(Self.fileName, Array(text.utf8))
         } catch {

@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 import Synchronization
 
@@ -45,7 +45,7 @@ public final class AuthService {
     public func register(email rawEmail: String, name rawName: String, password: String, confirmation: String) throws(AuthError) -> AuthUser
     {
         let email = CredentialsPolicy.normalizedEmail(rawEmail)
-        let name = rawName.trimmingCharacters(in: .whitespaces)
+        let name = rawName.trimmingSpaces()
         if let problem = CredentialsPolicy.validateRegistration(email: email, name: name, password: password, confirmation: confirmation) {
             throw problem
         }
@@ -87,7 +87,7 @@ public final class AuthService {
     }
 
     public func updateDisplayName(_ rawName: String) throws(AuthError) {
-        let name = rawName.trimmingCharacters(in: .whitespaces)
+        let name = rawName.trimmingSpaces()
         if name.isEmpty { throw AuthError.inputMissing(field: .name) }
         if name.count > CredentialsPolicy.maximumNameLength {
             throw AuthError.inputTooLong(field: .name, limit: CredentialsPolicy.maximumNameLength)
@@ -133,7 +133,7 @@ public final class AuthService {
 
     /// Sets a new password with a token from the outbox; the token then stops working.
     public func confirmReset(token rawToken: String, password: String, confirmation: String) throws(AuthError) -> AuthUser {
-        let token = rawToken.trimmingCharacters(in: .whitespaces).lowercased()
+        let token = rawToken.trimmingSpaces().lowercased()
         if token.isEmpty { throw AuthError.inputMissing(field: .token) }
         if let problem = CredentialsPolicy.validateNewPassword(password, confirmation: confirmation) { throw problem }
         guard token.count == 32, token.allSatisfy(\.isHexDigit) else { throw AuthError.invalidToken }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What makes an email, a name and a password acceptable.
 public enum CredentialsPolicy {
@@ -9,7 +9,7 @@ public enum CredentialsPolicy {
 
     /// The email trimmed and lowercased, so one address is one account.
     public static func normalizedEmail(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespaces).lowercased()
+        email.trimmingSpaces().lowercased()
     }
 
     /// `local@domain.tld`: one `@`, no spaces or control characters, a dot in the domain with
@@ -59,7 +59,7 @@ public enum CredentialsPolicy {
     /// strength.
     public static func validateRegistration(email: String, name: String, password: String, confirmation: String) -> AuthError? {
         if email.isEmpty { return .inputMissing(field: .email) }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty { return .inputMissing(field: .name) }
+        if name.trimmingSpaces().isEmpty { return .inputMissing(field: .name) }
         if password.isEmpty { return .inputMissing(field: .password) }
         if confirmation.isEmpty { return .inputMissing(field: .confirmation) }
         if email.count > maximumEmailLength { return .inputTooLong(field: .email, limit: maximumEmailLength) }

@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// `modhost auth …`: register, login, logout, whoami, reset-password, passwd. Passwords and

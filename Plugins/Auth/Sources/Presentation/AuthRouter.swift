@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// Auth's public face (`AuthRoute`): answers who is logged in and presents Auth's screens on

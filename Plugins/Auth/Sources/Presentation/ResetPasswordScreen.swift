@@ -22,7 +22,7 @@ final class ResetPasswordScreen: Screen {
 
     private func request(_ ui: TerminalUI) -> Navigation {
         guard let email = ui.ask(strings[.fieldEmail]) else { return .quit }
-        guard !email.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
+        guard !email.trimmingSpaces().isEmpty else { return .stay }
         do {
             try service.requestReset(email: email)
             ui.success(strings.format(.resetRequested, CredentialsPolicy.normalizedEmail(email), service.outbox.path))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// `modhost geo list [--json] | add | rename | remove`.
@@ -51,7 +51,7 @@ struct GeoCommands {
                 )
                 let places = try interactor()
                 let renamed = try places.rename(country: country, city: city, to: new)
-                context.ui.print(strings.format(.renamed, city.trimmingCharacters(in: .whitespaces), renamed.name))
+                context.ui.print(strings.format(.renamed, city.trimmingSpaces(), renamed.name))
             },
             ModuleCommand(
                 name: "remove", summary: strings[.cmdRemoveSummary], options: [option.countryOf, option.city, option.yes],

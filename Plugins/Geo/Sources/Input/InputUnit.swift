@@ -60,7 +60,7 @@ public final class InputView: Screen {
             router.suggestions.isEmpty
             ? ui.ask(router.question, initial: router.initial) : ui.ask(router.question, suggestions: router.suggestions)
         guard let text = answer else { return .quit }
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if text.trimmingSpaces().isEmpty {
             // A cancel says so too: every action and every cancel ends with one line.
             if let message = router.cancelMessage { ui.notice(message) }
             return router.onCancel?() ?? .pop

@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// The logic of Geo's places (the "I" of SILVER): validates and changes saved cities. It
@@ -23,16 +23,15 @@ public final class PlacesInteractor {
         var byCountry: [String: [City]] = [:]
         try storage.forEachCity { byCountry[$0.country, default: []].append($0) }
         let code = locale.current
-        let sortLocale = Locale(identifier: code)
-        return byCountry.map {
+        let groups = byCountry.map {
             CountryGroup(country: Country(code: $0.key, name: regions.name(of: $0.key, locale: code)), cities: $0.value)
         }
-        .sorted { $0.country.name.compare($1.country.name, locale: sortLocale) == .orderedAscending }
+        return RegionCatalog.sortedByName(groups) { $0.country.name }
     }
 
     /// The country `text` names, or ``GeoError/unknownCountry(_:suggestions:)`` with the closest.
     public func country(_ text: String) throws(GeoError) -> Country {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw GeoError.emptyName }
         try Self.checkCharacters(trimmed)
         guard let country = regions.country(matching: trimmed, locale: locale.current) else {
@@ -43,7 +42,7 @@ public final class PlacesInteractor {
 
     /// A city name trimmed and checked: not empty, not too long, no control characters.
     public func cityName(_ text: String) throws(GeoError) -> String {
-        let name = text.trimmingCharacters(in: .whitespaces)
+        let name = text.trimmingSpaces()
         guard !name.isEmpty else { throw GeoError.emptyName }
         guard name.count <= Self.maximumNameLength else { throw GeoError.nameTooLong(limit: Self.maximumNameLength) }
         try Self.checkCharacters(name)
@@ -76,14 +75,12 @@ public final class PlacesInteractor {
     /// (Settings' default country) first, the rest in the language's order.
     public func countrySuggestions(preferred: String?) -> [Suggestion] {
         let current = locale.current
-        let sortLocale = Locale(identifier: current)
         let named: [(name: String, suggestion: Suggestion)] = regions.codes.map { code in
             let name = regions.name(of: code, locale: current)
             let terms = [code] + ModuleStrings.shippedLocales.map { regions.name(of: code, locale: $0) }
             return (name, Suggestion("\(name) (\(code))", value: code, terms: terms))
         }
-        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        let all = named.sorted { $0.name.compare($1.name, options: options, locale: sortLocale) == .orderedAscending }.map(\.suggestion)
+        let all = RegionCatalog.sortedByName(named) { $0.name }.map(\.suggestion)
         guard let preferred, let first = all.firstIndex(where: { $0.value == preferred }) else { return all }
         return [all[first]] + all.enumerated().filter { $0.offset != first }.map(\.element)
     }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ModuleKit
+@_spi(_Unicode) import Swift
 import Synchronization
 
 /// The ISO 3166 countries Foundation knows, named in any locale: accepts a code (`FR`) or a
@@ -47,7 +48,7 @@ public final class RegionCatalog: Sendable {
     /// The country `text` names: a code, or a name in `locale`, English or another shipped
     /// language (`Italie` in an English run), ignoring case and accents.
     public func country(matching text: String, locale: String) -> Country? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let upper = trimmed.uppercased()
         if upper.count == 2, codes.contains(upper) { return Country(code: upper, name: name(of: upper, locale: locale)) }
         let key = Self.fold(trimmed)
@@ -75,13 +76,25 @@ public final class RegionCatalog: Sendable {
     }
 
     /// Lowercased, accents removed: for matching and for sort keys.
+    /// The accents are the combining marks of the canonical decomposition (NFD), as
+    /// Foundation's diacritic-insensitive folding has them.
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var scalars = String.UnicodeScalarView()
+        for scalar in text._nfd where scalar.properties.generalCategory != .nonspacingMark { scalars.append(scalar) }
+        return String(scalars).lowercased()
+    }
+
+    /// `items` in the order of their names: by the folded name, then as written (`Ägypten`
+    /// among the A's), each name folded once.
+    public static func sortedByName<Item>(_ items: [Item], name: (Item) -> String) -> [Item] {
+        let keyed: [(item: Item, name: String, folded: String)] = items.map { item in (item, name(item), fold(name(item))) }
+        return keyed.sorted { $0.folded == $1.folded ? $0.name < $1.name : $0.folded < $1.folded }.map(\.item)
     }
 
     private func table(_ locale: String) -> [String: String] {
         names.withLock { names in
             if let table = names[locale] { return table }
+            _ = Internationalization.isLoaded
             let foundation = Locale(identifier: locale)
             var table: [String: String] = [:]
             for code in codes { table[code] = foundation.localizedString(forRegionCode: code) ?? code }

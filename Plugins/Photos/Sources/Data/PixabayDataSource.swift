@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModuleKit
 import PhotosDomain
 
@@ -69,9 +69,9 @@ final class PixabayDataSource: PhotoDataSource {
     /// The API's plain-text errors read `[ERROR 400] Invalid or missing API key`: the message
     /// is what follows the bracket.
     static func serverText(_ detail: String) -> String {
-        let trimmed = detail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = detail.trimmingWhitespace()
         guard trimmed.hasPrefix("[ERROR"), let close = trimmed.firstIndex(of: "]") else { return trimmed }
-        return trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        return trimmed[trimmed.index(after: close)...].trimmingSpaces()
     }
 
     /// Network failures in the domain's words; URLs and the server's text through the kit's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PhotosDomain
 
 /// A page of photos exactly as the Pixabay API documents it: the wire format, decoded here in

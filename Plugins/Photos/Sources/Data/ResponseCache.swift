@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// API answers kept on disk for 24 hours, as the Pixabay terms ask, keyed by the request

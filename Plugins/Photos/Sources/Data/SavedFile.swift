@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PhotosDomain
 
 /// Saves a file a person asked for (a download): complete or not at all, with the mode the
@@ -16,7 +17,7 @@ enum SavedFile {
         guard descriptor >= 0 else { throw failure(path) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 let error = failure(path)

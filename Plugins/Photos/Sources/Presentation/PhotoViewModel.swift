@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ModuleKit
 import PhotosDomain
 
@@ -23,7 +24,7 @@ public final class PhotoViewModel {
         let query = PhotoQuery(text: text, page: page, perPage: perPage)
         let search = searchPhotos
         let result = try waitFor { () async throws(PhotoError) -> PhotoResult in try await search.search(query) }
-        self.query = PhotoQuery(text: query.text.trimmingCharacters(in: .whitespaces), page: max(1, page), perPage: query.perPage)
+        self.query = PhotoQuery(text: query.text.trimmingSpaces(), page: max(1, page), perPage: query.perPage)
         self.result = result
         return result
     }
@@ -57,10 +58,10 @@ public final class PhotoViewModel {
         progress: (@Sendable (Int64, Int64?) -> Void)? = nil
     ) throws(PhotoError) -> String {
         let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName(of: hit)).path
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard creatingFolder else { throw PhotoError.folderMissing(folder) }
-        } else if !isFolder.boolValue {
+        } else if !isFolder {
             throw PhotoError.storage("'\(folder)' is not a folder")
         }
         if !replacing, FileManager.default.fileExists(atPath: path) { throw PhotoError.fileExists(path) }
@@ -71,7 +72,9 @@ public final class PhotoViewModel {
                 // 0777 less the umask: a folder the person asked for.
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw PhotoError.storage("'\(folder)': \(error.localizedDescription)")
+                // The system's reason (`No such file or directory`), as the kit words a failed write.
+                let code = ((error as? CocoaError)?.underlying as? POSIXError)?.code.rawValue
+                throw PhotoError.storage("'\(folder)': " + (code.map { String(cString: strerror($0)) } ?? "\(error)"))
             }
         }
         try SavedFile.write(bytes, to: path, replacing: replacing)

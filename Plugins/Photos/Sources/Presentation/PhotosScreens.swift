@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 import PhotosDomain
 
@@ -29,7 +29,7 @@ final class PhotosMenuScreen: Screen {
             // A query too long is told and asked again, not a trip back to this menu.
             while true {
                 guard let text = ui.ask(strings[.fieldQuery]) else { return .quit }
-                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .stay }
+                guard !text.trimmingSpaces().isEmpty else { return .stay }
                 guard text.count <= SearchPhotos.maximumQueryLength else {
                     ui.error(PhotoError.queryTooLong(limit: SearchPhotos.maximumQueryLength).message(strings))
                     continue
@@ -93,7 +93,7 @@ final class ResultsScreen: Screen {
         var shortcuts: [MenuShortcut] = []
         if viewModel.hasNextPage { shortcuts.append(MenuShortcut(key: "n", label: strings[.resultsNext])) }
         if viewModel.hasPreviousPage { shortcuts.append(MenuShortcut(key: "p", label: strings[.resultsPrevious])) }
-        let title = strings.format(.resultsTitle, query.trimmingCharacters(in: .whitespaces))
+        let title = strings.format(.resultsTitle, query.trimmingSpaces())
         let first = (page - 1) * perPage + 1
         let numbers = result.hits.indices.map { first + $0 }
         switch ui.menu(
@@ -133,7 +133,7 @@ final class DetailsScreen: Screen {
         @unknown default: return .pop
         }
         guard let answer = ui.ask(strings[.fieldFolder]) else { return .quit }
-        let trimmed = answer.trimmingCharacters(in: .whitespaces)
+        let trimmed = answer.trimmingSpaces()
         guard !trimmed.isEmpty else {
             ui.notice(strings[.downloadCancelled])
             return .stay

@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The settings modules contributed, by module, and how a typed value is read from text.
@@ -38,7 +38,7 @@ public final class SettingsRegistry: Sendable {
 
     /// Reads `text` as a value of `kind`.
     public static func parse(_ text: String, as kind: SettingKind) -> Result<SettingValue, SettingsError> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         switch kind {
         case .toggle:
             switch trimmed.lowercased() {

@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+import FoundationEssentials
 import ModuleKit
 
 /// Settings' logic: the contributed settings, their stored values, and the app's language.
@@ -86,7 +86,7 @@ public final class SettingsService: SettingsRoute {
     /// name in any language becomes its code), then the kind's own checks.
     static func read(_ text: String, for definition: SettingDefinition) -> Result<SettingValue, SettingsError> {
         guard let interpret = definition.interpret else { return SettingsRegistry.parse(text, as: definition.kind) }
-        switch interpret(text.trimmingCharacters(in: .whitespaces)) {
+        switch interpret(text.trimmingSpaces()) {
         case .success(let code): return SettingsRegistry.parse(code, as: definition.kind)
         case .failure(let refusal): return .failure(.refused(refusal.message))
         }

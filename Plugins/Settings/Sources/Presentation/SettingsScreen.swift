@@ -110,7 +110,7 @@ final class SettingsScreen: Screen {
             let prompt = strings.format(.newValueDetails, definition.title(), details(of: definition, in: module))
             while true {
                 guard let answer = ui.ask(prompt) else { return .quit }
-                guard !answer.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard !answer.trimmingSpaces().isEmpty else {
                     ui.notice(strings[.unchanged])
                     return .stay
                 }
@@ -153,7 +153,7 @@ final class SettingsScreen: Screen {
         let strings = context.strings
         let prompt = auth.currentUser.map { strings.format(.fieldNameNow, $0.name) } ?? strings[.fieldName]
         guard let name = ui.ask(prompt) else { return .quit }
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !name.trimmingSpaces().isEmpty else {
             ui.notice(strings[.unchanged])
             return .stay
         }

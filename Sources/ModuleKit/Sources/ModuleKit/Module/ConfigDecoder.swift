@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Decodes a `Decodable` value from a parsed ``JSONValue``, recording the keys each object
 /// holds and the keys the type read (see ``StrictDecoding``).

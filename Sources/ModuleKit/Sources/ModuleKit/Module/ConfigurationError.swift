@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// A module's `config` object is not one its configuration type takes: every problem found,
 /// each naming its key, the value found and what is expected, in an operator's words

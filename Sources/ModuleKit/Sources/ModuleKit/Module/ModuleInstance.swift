@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// A module behind a type-erased, host-facing interface: what crosses the module boundary

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Decodes a module's `config` strictly, with the kit's own parser and ``ConfigDecoder``:
 /// the decoder records which keys the configuration type read, so that a key it never read

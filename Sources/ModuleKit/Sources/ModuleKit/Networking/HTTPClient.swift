@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// The HTTP client every module uses: one generic request path, async/await, a timeout (30 s
 /// by default), a cap on the response size, and typed errors (``HTTPError``).
@@ -58,7 +59,7 @@ public final class HTTPClient: Sendable {
             let detail = Self.serverMessage(response.body)
             if response.status == 429 {
                 let retry = (response.header("Retry-After") ?? response.header("X-RateLimit-Reset"))
-                    .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                    .flatMap { Int($0.trimmedOfSpaces()) }
                 throw HTTPError(.rateLimited(retryAfter: retry), url: shown, detail: detail)
             }
             throw HTTPError(.status(response.status), url: shown, detail: detail)
@@ -84,12 +85,12 @@ public final class HTTPClient: Sendable {
 
     /// The server's own words from an error body: a JSON `message`/`error`, else the text.
     static func serverMessage(_ data: [UInt8]) -> String {
-        if let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any] {
+        if case .object(let object) = try? JSONParser.parse(data) {
             for key in ["message", "error", "detail"] {
-                if let text = object[key] as? String { return String(text.prefix(300)) }
+                if case .string(let text) = object[key] { return String(text.prefix(300)) }
             }
         }
-        let text = String(decoding: data.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data.prefix(300), as: UTF8.self).trimmedOfWhitespace()
         return text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control || $0 == "\n" }) ? text : ""
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// Moves one GET over the wire for ``HTTPClient``, which keeps the rules (schemes, statuses,

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// Opens `libModuleKitNetworking.so` — the URLSession transport, and through it
@@ -44,7 +45,7 @@ enum HTTPTransportLibrary {
             let fields = text.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
             guard fields.count == 6, range.count == 2, (range[0]..<range[1]).contains(image) else { continue }
-            let file = fields[5].trimmingCharacters(in: .whitespacesAndNewlines)
+            let file = fields[5].trimmedOfWhitespace()
             return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(fileName).path
         }
         return fileName

@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A module's SQLite database: WAL, durable commits, a busy timeout, versioned migrations.

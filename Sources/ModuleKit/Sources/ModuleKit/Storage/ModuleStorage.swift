@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// A module's own data folder, `<data folder>/<module name>/`: its databases and files.
@@ -24,7 +25,7 @@ public final class ModuleStorage: Sendable {
         self.dataFolder = dataFolder
         self.module = module
         self.report = report
-        folder = (dataFolder as NSString).appendingPathComponent(module)
+        folder = dataFolder.hasSuffix("/") ? dataFolder + module : dataFolder + "/" + module
     }
 
     /// The module's folder, opened and checked (created 0700 on first use).

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The locale every module's strings use: set by Settings when it is active, else taken from

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Every `--json` output, written one way: one JSON document on one line, object keys sorted,
 /// `/` not escaped, no spaces. Scripts can rely on it whatever the command.

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The one path by which anything that may hold a secret is made fit to print: every log
@@ -166,7 +167,7 @@ public enum Redaction {
         var text = String(decoding: bytes, as: UTF8.self)
         for marker in ["authorization:", "bearer "] {
             var searchStart = text.startIndex
-            while let range = text.range(of: marker, options: .caseInsensitive, range: searchStart..<text.endIndex) {
+            while let range = Self.range(ofLowercase: marker, in: text, from: searchStart) {
                 var end = range.upperBound
                 while end < text.endIndex, text[end] == " " { end = text.index(after: end) }
                 var valueEnd = end
@@ -180,5 +181,27 @@ public enum Redaction {
             }
         }
         return Array(text.utf8)
+    }
+
+    /// Where `marker` (lowercase ASCII) is first written at or after `start`, in any case.
+    private static func range(ofLowercase marker: String, in text: String, from start: String.Index) -> Range<String.Index>? {
+        let wanted = Array(marker.utf8)
+        let bytes = text.utf8
+        var index = start
+        while index < bytes.endIndex {
+            var candidate = index
+            var matched = 0
+            while matched < wanted.count, candidate < bytes.endIndex, Self.lowercased(bytes[candidate]) == wanted[matched] {
+                matched += 1
+                candidate = bytes.index(after: candidate)
+            }
+            if matched == wanted.count { return index..<candidate }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

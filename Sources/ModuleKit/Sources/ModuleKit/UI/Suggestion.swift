@@ -1,4 +1,4 @@
-import Foundation
+@_spi(_Unicode) import Swift
 
 /// One answer a question offers from a long list (a country, a city): shown under the question
 /// in full screen and filtered as the person types; the line mode asks as before.
@@ -56,8 +56,12 @@ public struct Suggestion: Sendable, Equatable {
     }
 
     /// Lowercased, accents removed (`Österreich` → `osterreich`).
+    /// The accents are the combining marks of the canonical decomposition (NFD), as
+    /// Foundation's diacritic-insensitive folding has them.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var scalars = String.UnicodeScalarView()
+        for scalar in text._nfd where scalar.properties.generalCategory != .nonspacingMark { scalars.append(scalar) }
+        return String(scalars).lowercased()
     }
 
     private static func isSubsequence(_ wanted: String, of text: String) -> Bool {
@@ -75,7 +79,7 @@ public struct Suggestion: Sendable, Equatable {
 
     /// How exactly `query` names this suggestion: 0 its value (what the line mode takes first,
     /// a code), 1 its title or a term, `nil` not exactly.
-    private func exactness(_ query: String) -> Int? { exactness(folded: Self.fold(query.trimmingCharacters(in: .whitespaces))) }
+    private func exactness(_ query: String) -> Int? { exactness(folded: Self.fold(query.trimmedOfSpaces())) }
 
     private func exactness(folded wanted: String) -> Int? {
         guard !wanted.isEmpty else { return nil }
@@ -87,7 +91,7 @@ public struct Suggestion: Sendable, Equatable {
     /// before any other, one whose value it is first of all.
     static func filter(_ suggestions: [Suggestion], by query: String) -> [Suggestion] {
         let wanted = fold(query)
-        let exact = fold(query.trimmingCharacters(in: .whitespaces))
+        let exact = fold(query.trimmedOfSpaces())
         return suggestions.enumerated().compactMap { entry in
             entry.element.rank(folded: wanted).map { rank in
                 (entry.offset, entry.element.exactness(folded: exact).map { $0 - 2 } ?? rank, entry.element)

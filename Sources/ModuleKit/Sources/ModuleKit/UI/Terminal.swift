@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Where the interactive app reads and writes: a TTY (colour unless `NO_COLOR`, hidden

@@ -151,13 +151,13 @@ public final class TerminalUI {
         print("  " + footer.joined(separator: " · "))
         while true {
             guard let raw = ask(labels(.choose)) else { return .quit }
-            let answer = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            let answer = raw.trimmedOfSpaces().lowercased()
             if let number = Int(answer), let index = keys.firstIndex(of: number) { return .item(index) }
             if canGoBack && (answer.isEmpty || answer == "0") { return .back }
             if answer == "q" { return .quit }
             if let shortcut = shortcuts.first(where: { String($0.key).lowercased() == answer }) { return .shortcut(shortcut.key) }
             let allowed = keys.map(String.init) + shortcuts.map { String($0.key) } + (canGoBack ? ["0"] : []) + ["q"]
-            error(labels(.chooseAmong).replacingOccurrences(of: "%@", with: allowed.joined(separator: ", ")))
+            error(labels(.chooseAmong).replacing("%@", with: allowed.joined(separator: ", ")))
         }
     }
 
@@ -177,7 +177,7 @@ public final class TerminalUI {
                     // What it holds is shown, and an empty answer keeps it.
                     if let initial = field.initial { prompt += " [\(initial)]" }
                     guard let raw = ask(prompt, secret: field.isSecret) else { return .endOfInput }
-                    var value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    var value = field.isSecret ? raw : raw.trimmedOfSpaces()
                     if value.isEmpty, let initial = field.initial { value = initial }
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
@@ -325,7 +325,7 @@ public final class TerminalUI {
         print(message)
         print("  1. \(labels(.continue))")
         print("  0 \(labels(.cancel))")
-        guard let answer = ask(labels(.choose)), answer.trimmingCharacters(in: .whitespaces) == "1" else { return false }
+        guard let answer = ask(labels(.choose)), answer.trimmedOfSpaces() == "1" else { return false }
         handler()
         return true
     }

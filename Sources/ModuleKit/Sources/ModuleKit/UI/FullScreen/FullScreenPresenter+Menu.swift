@@ -152,7 +152,7 @@ extension FullScreenPresenter {
                 typed.append(character)
                 let matches = keys.filter { String($0).hasPrefix(typed) }
                 if matches.isEmpty {
-                    status = (label(.chooseAmong).replacingOccurrences(of: "%@", with: allowed(keys, shortcuts, canGoBack)), [.red, .bold])
+                    status = (label(.chooseAmong).replacing("%@", with: allowed(keys, shortcuts, canGoBack)), [.red, .bold])
                     typed = ""
                 } else if matches.count == 1, let index = keys.firstIndex(of: matches[0]), String(matches[0]) == typed {
                     return .item(index)

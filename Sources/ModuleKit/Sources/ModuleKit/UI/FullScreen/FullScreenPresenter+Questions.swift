@@ -103,7 +103,7 @@ extension FullScreenPresenter {
                     guard let raw = ask(prompt, secret: field.isSecret, above: given, initial: refused ?? field.initial ?? "") else {
                         return .endOfInput
                     }
-                    let value = field.isSecret ? raw : raw.trimmingCharacters(in: .whitespaces)
+                    let value = field.isSecret ? raw : raw.trimmedOfSpaces()
                     if value.isEmpty { return .cancelled }
                     if let problem = field.check(value, values) {
                         feedback(problem, error: true)
