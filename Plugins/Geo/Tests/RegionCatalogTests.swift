@@ -20,4 +20,18 @@ import Testing
             #expect(unnamed == [], "\(language)")
         }
     }
+
+    /// Names sort by their folded form (case and accents aside), as the person's language lists
+    /// them: `Ägypten` among the A's, `Österreich` among the O's.
+    @Test func namesSortByTheirFoldedForm() {
+        let names = ["Österreich", "Zypern", "oman", "Ägypten", "Albanien", "Élide", "Estland", "Oman"]
+        #expect(
+            RegionCatalog.sortedByName(names) { $0 } == ["Ägypten", "Albanien", "Élide", "Estland", "Oman", "oman", "Österreich", "Zypern"])
+        #expect(RegionCatalog.fold("Ελλάδα Österreich ÇA") == "ελλαδα osterreich ca")
+    }
+
+    @Test(arguments: ["", "  ", "\t Lyon \t", " two words ", "\u{00A0}no-break\u{2003}", "é ", "line\n"])
+    func spacesAreTrimmedAsFoundationDoes(text: String) {
+        #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+    }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import HostProcesses
+import Synchronization
+import Testing
+
+/// What the host uses in place of Foundation's `Thread`, `NSRecursiveLock` and
+/// `String(contentsOfFile:)` on `/proc` (FoundationEssentials' returns the first 4 KiB).
+@Suite struct HostThreadsAndProcFilesTests {
+    @Test func aFileOfProcIsReadToItsEnd() throws {
+        // This process maps far more than 4 KiB of lines; `[stack]` and `[vdso]` come after every
+        // library the loader mapped at start.
+        let maps = try #require(ProcFile.read("/proc/self/maps"))
+        #expect(maps.utf8.count > 4096)
+        #expect(maps.contains("[stack]") && maps.contains("[vdso]") && maps.hasSuffix("\n"))
+        #expect(ProcFile.read("/proc/self/no-such-file") == nil)
+    }
+
+    @Test func aDetachedThreadRunsItsWorkUnderItsNameAndIsNotTheMainOne() throws {
+        let seen = Mutex<(ran: Bool, main: Bool, name: String)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        #expect(
+            DetachedThread.start(named: "a long thread name") {
+                let comm = ProcFile.read("/proc/thread-self/comm")?.trimmingCharacters(in: .newlines) ?? ""
+                seen.withLock { $0 = (true, DetachedThread.isMain, comm) }
+                done.signal()
+            })
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let result = try #require(seen.withLock { $0 })
+        #expect(result.ran && !result.main)
+        #expect(result.name == "a long thread n", "cut to the kernel's 15 bytes")
+    }
+
+    @Test func theRecursiveLockIsTakenAgainByItsHolderAndNotByAnotherThread() {
+        let lock = RecursiveLock()
+        let inner = lock.withLock { lock.withLock { 42 } }
+        #expect(inner == 42)
+        lock.lock()
+        let other = DispatchSemaphore(value: 0)
+        let tookIt = Mutex(true)
+        #expect(
+            DetachedThread.start(named: "lock probe") {
+                tookIt.withLock { $0 = lock.try() }
+                other.signal()
+            })
+        #expect(other.wait(timeout: .now() + 60) == .success)
+        #expect(!tookIt.withLock { $0 }, "another thread cannot take a held lock")
+        #expect(lock.try(), "its holder can")
+        lock.unlock()
+        lock.unlock()
+    }
+}
