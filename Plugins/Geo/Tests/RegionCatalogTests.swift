@@ -30,6 +30,22 @@ import Testing
         #expect(RegionCatalog.fold("Ελλάδα Österreich ÇA") == "ελλαδα osterreich ca")
     }
 
+    /// The keys Geo stores with each city were made by Foundation's folding: the folding of
+    /// the standard library alone must give the same keys, or a city saved before is not found.
+    @Test func namesFoldAsFoundationFoldedThem() {
+        let catalog = RegionCatalog()
+        var names = ["ΚΥΠΡΟΣ", "Κύπρος", "Gießen", "GIESSEN", "ΒΌΛΟΣ", "Βόλος", "Łódź", "İstanbul", "Þórshöfn", "ﬁnal", "שָׁלוֹם", "नमस्ते"]
+        for language in ["en", "es", "fr", "de", "it", "el"] {
+            names += catalog.codes.map { catalog.name(of: $0, locale: language) }
+        }
+        for name in names {
+            for text in [name, name.uppercased(), name.lowercased()] {
+                #expect(
+                    RegionCatalog.fold(text) == text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), "\(text)")
+            }
+        }
+    }
+
     @Test(arguments: ["", "  ", "\t Lyon \t", " two words ", "\u{00A0}no-break\u{2003}", "é ", "line\n"])
     func spacesAreTrimmedAsFoundationDoes(text: String) {
         #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))

@@ -65,6 +65,13 @@ struct NewModuleCommand {
         let plain = text.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+".unicodeScalars.contains($0))
         }
-        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        guard !plain else { return text }
+        // Scalar by scalar: a quote with a combining mark after it is one Character, which a
+        // replacement of the Character "'" would leave in place, ending the quoting early.
+        var quoted = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted.append(contentsOf: "'\\''".unicodeScalars) } else { quoted.append(scalar) }
+        }
+        return "'" + String(quoted) + "'"
     }
 }

@@ -75,14 +75,31 @@ public final class RegionCatalog: Sendable {
         return scored.filter { $0.1 <= max(1, key.count / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
     }
 
-    /// Lowercased, accents removed: for matching and for sort keys.
-    /// The accents are the combining marks of the canonical decomposition (NFD), as
-    /// Foundation's diacritic-insensitive folding has them.
+    /// Lowercased, accents removed: for matching and for the keys Geo stores with each city,
+    /// so exactly as Foundation's folding (`folding(options: [.caseInsensitive,
+    /// .diacriticInsensitive], locale: nil)`), which made the keys of cities saved before: the
+    /// combining marks of the canonical decomposition (NFD) go where their letter is below
+    /// U+0510, then full case folding (`ß` → `ss`, final `ς` → `σ`). `RegionCatalogTests` holds
+    /// every country name of every shipped language to Foundation's.
     public static func fold(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text._nfd where scalar.properties.generalCategory != .nonspacingMark { scalars.append(scalar) }
-        return String(scalars).lowercased()
+        var folded = ""
+        var base: Unicode.Scalar?
+        for scalar in text._nfd {
+            if scalar.properties.generalCategory == .nonspacingMark, let base, base.value < 0x510 { continue }
+            if scalar.properties.canonicalCombiningClass == .notReordered { base = scalar }
+            if let folding = fullCaseFoldings[scalar.value] { folded += folding } else { folded.unicodeScalars.append(scalar) }
+        }
+        return folded.lowercased()
     }
+
+    /// The case foldings (Unicode's CaseFolding.txt) that lowercasing does not give.
+    private static let fullCaseFoldings: [UInt32: String] = [
+        0xB5: "\u{3BC}", 0xDF: "ss", 0x149: "\u{2BC}n", 0x17F: "s", 0x345: "\u{3B9}", 0x3C2: "\u{3C3}", 0x3D0: "\u{3B2}", 0x3D1: "\u{3B8}",
+        0x3D5: "\u{3C6}", 0x3D6: "\u{3C0}", 0x3F0: "\u{3BA}", 0x3F1: "\u{3C1}", 0x3F5: "\u{3B5}", 0x587: "\u{565}\u{582}",
+        0x1E9A: "a\u{2BE}", 0x1E9E: "ss", 0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl", 0xFB05: "st",
+        0xFB06: "st", 0xFB13: "\u{574}\u{576}", 0xFB14: "\u{574}\u{565}", 0xFB15: "\u{574}\u{56B}", 0xFB16: "\u{57E}\u{576}",
+        0xFB17: "\u{574}\u{56D}",
+    ]
 
     /// `items` in the order of their names: by the folded name, then as written (`Ägypten`
     /// among the A's), each name folded once.
