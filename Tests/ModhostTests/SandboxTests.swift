@@ -221,4 +221,26 @@ import Testing
         // On this kernel's own ABI it is whole, and starts.
         #expect(try required.attempt("udp") == "udp: refused (Operation not permitted)")
     }
+
+    /// `check` says it too, as a start would find it: a note where the sandbox is best effort,
+    /// a problem (and exit 1) where the entry requires it whole; nothing on this kernel's ABI.
+    @Test func checkNamesWhatAnOlderKernelCannotEnforce() throws {
+        let older = ["MODHOST_LANDLOCK_ABI": "3"]
+        let missing =
+            "TCP connect and bind: Landlock ABI 3 < 4 (other sockets are still refused); signals and abstract UNIX sockets scoped to itself: Landlock ABI 3 < 6"
+        let bestEffort = try SandboxTests(entry: #", "deny": ["network"]"#)
+        let noted = try bestEffort.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "check"], environment: older)
+        #expect(noted.status == 0, "\(noted)")
+        #expect(
+            noted.stdout.contains("module 'FixtureSandboxProbe' runs in a process of its own; not enforced here: \(missing)\n"), "\(noted)")
+        let whole = try bestEffort.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "check"])
+        #expect(whole.status == 0 && !whole.stdout.contains("not enforced here"), "\(whole)")
+        let required = try SandboxTests(entry: #", "deny": ["network"], "sandbox": "required""#)
+        let refused = try required.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "check"], environment: older)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "('FixtureSandboxProbe'): its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing)"
+            ), "\(refused)")
+    }
 }

@@ -40,6 +40,8 @@ struct CheckCommand {
         // The app's Check allows as long, and a little more for this process's own start and end.
         let report = probe.run(toProbe, limit: CheckFromTheApp.limit(timeouts: toProbe.map(timeout)) - .seconds(3))
         runtime.recordProbeFailures(report.problems.mapValues { HostText.joined($0) })
+        let (sandboxRefusals, sandboxNotes) = Self.sandboxGaps(of: runtime)
+        runtime.recordProbeFailures(sandboxRefusals)
         // Every language of the host's own strings too (a run reads only the one it shows).
         let started = ContinuousClock.now
         var hostProblem: String?
@@ -59,6 +61,7 @@ struct CheckCommand {
             console.out(problems.json(runtime.strings))
             return problems.isEmpty ? ModhostCommandLine.exitSuccess : ModhostCommandLine.exitFailure
         }
+        for note in sandboxNotes { console.print(note) }
         guard problems.isEmpty else {
             for line in problems.lines(runtime.strings) { console.error(line) }
             return ModhostCommandLine.exitFailure
@@ -73,5 +76,27 @@ struct CheckCommand {
                 "check.strings", "Every shipped language is valid (%@ strings files, read in %@ ms).",
                 [.plain("\(files)"), .plain(milliseconds)]))
         return ModhostCommandLine.exitSuccess
+    }
+
+    /// What the sandbox of each module that would start in a process of its own cannot enforce
+    /// on this kernel, as its start would find it: a refusal where its entry asks for the
+    /// sandbox whole (`"sandbox": "required"`: the start refuses it), a note otherwise.
+    static func sandboxGaps(of runtime: HostRuntime) -> (refusals: [String: HostText], notes: [HostText]) {
+        var refusals: [String: HostText] = [:]
+        var notes: [HostText] = []
+        for module in runtime.modules where module.state == .active && module.isolation == .process {
+            guard let missing = module.sandboxNotEnforced else { continue }
+            if runtime.configuration.entry(named: module.name)?.sandbox == .required {
+                refusals[module.name] = HostText(
+                    "check.sandbox.required", "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce %@",
+                    [.plain(missing)])
+            } else {
+                notes.append(
+                    HostText(
+                        "check.sandbox.partial", "module '%@' runs in a process of its own; not enforced here: %@",
+                        [.plain(module.name), .plain(missing)]))
+            }
+        }
+        return (refusals, notes)
     }
 }
