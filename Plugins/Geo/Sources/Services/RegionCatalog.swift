@@ -80,7 +80,9 @@ public final class RegionCatalog: Sendable {
     /// .diacriticInsensitive], locale: nil)`), which made the keys of cities saved before: the
     /// combining marks of the canonical decomposition (NFD) go where their letter is below
     /// U+0510, then full case folding (`ß` → `ss`, final `ς` → `σ`). `RegionCatalogTests` holds
-    /// every country name of every shipped language to Foundation's.
+    /// every country name of every shipped language to Foundation's. The kit's suggestion filter
+    /// folds the same way with code of its own, on purpose: these keys are stored, and must not
+    /// change with the kit.
     public static func fold(_ text: String) -> String {
         var folded = ""
         var base: Unicode.Scalar?
