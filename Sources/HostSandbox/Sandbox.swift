@@ -12,7 +12,8 @@ package enum Sandbox {
         package var landlockABI: Int32
         /// Each declared restriction this kernel cannot enforce, in words.
         package var notEnforced: [String]
-        /// Declared paths left out, each with why (a symlink on its way).
+        /// Declared paths left out, each with why (a symlink on its way), and limits asked for
+        /// in `modules.json` that the process's hard limit lowered.
         package var leftOut: [String] = []
         /// The descriptor on which the calls its filter refuses are handed over, to be
         /// refused and named by the host (``SandboxRefusals``); the caller's to pass and close.
@@ -57,12 +58,13 @@ package enum Sandbox {
         guard threads == 1 else {
             throw Failure(description: "its sandbox failed: \(threads) threads ran before it was made, and would stay outside it")
         }
-        for limit in policy.limits { try set(limit) }
+        var lowered: [String] = []
+        for limit in policy.limits { if let said = try set(limit) { lowered.append(said) } }
         keepOnly(policy.environment)
         let dropped = modhost_sandbox_drop_capabilities()
         guard dropped == 0 else { throw Failure(description: "its sandbox failed: its capabilities were not dropped: \(message(dropped))") }
         let abi = landlockABI
-        var leftOut: [String] = []
+        var leftOut = lowered
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
             guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
@@ -103,7 +105,9 @@ package enum Sandbox {
             landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil)
     }
 
-    private static func set(_ limit: ResourceLimit) throws(Failure) {
+    /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator
+    /// asked for (`nil` otherwise).
+    private static func set(_ limit: ResourceLimit) throws(Failure) -> String? {
         let resource =
             switch limit.kind {
             case .memory: __rlimit_resource_t(RLIMIT_DATA.rawValue)
@@ -121,6 +125,9 @@ package enum Sandbox {
         guard setrlimit(resource, &wanted) == 0 else {
             throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
         }
+        guard limit.isAsked, value < limit.value else { return nil }
+        return
+            "limit \(limit.words(limit.value)) lowered to \(limit.kind == .openFiles ? value.description : "\(value >> 20)"), the hard limit this host was started with"
     }
 
     /// Leaves this process only the host's own environment variables and `declared`: a

@@ -70,10 +70,24 @@ package struct ResourceLimit: Sendable, Equatable {
 
     package var kind: Kind
     package var value: UInt64
+    /// Set in `modules.json` (`"limits"`), not a default: lowered to the process's hard limit,
+    /// it is said (a default is lowered without a word).
+    package var isAsked: Bool
 
-    package init(_ kind: Kind, _ value: UInt64) {
+    package init(_ kind: Kind, _ value: UInt64, asked: Bool = false) {
         self.kind = kind
         self.value = value
+        self.isAsked = asked
+    }
+
+    /// The limit as `modules.json` writes it (`openFiles 100`, `memoryMiB 512`).
+    package func words(_ value: UInt64) -> String {
+        switch kind {
+        case .memory: "memoryMiB \(value >> 20)"
+        case .openFiles: "openFiles \(value)"
+        case .fileSize: "fileSizeMiB \(value >> 20)"
+        case .coreSize: "coreSize \(value)"
+        }
     }
 
     /// The limits of a module's process.

@@ -194,6 +194,25 @@ import Testing
         #expect(result.stderr.contains("'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\" and \"fileSizeMiB\""), "\(result)")
     }
 
+    /// A limit `modules.json` asks for above the hard limit the host was started with (here
+    /// `prlimit`'s) is lowered to it, and said; one within it is set as asked, without a word.
+    @Test func aLimitAboveTheHostsHardLimitIsLoweredAndSaid() throws {
+        let raised = try SandboxTests(entry: #", "limits": {"openFiles": 1000}"#)
+        let command = ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "files"]
+        let program = try RunningProgram(
+            ["/usr/bin/prlimit", "--nofile=512:512", raised.host.executable] + command, environment: raised.host.environment,
+            directory: raised.host.folder)
+        program.closeInput()
+        let lowered = try program.wait(timeout: .seconds(60))
+        #expect(lowered.stdout == "files: 512 512\n", "\(lowered)")
+        #expect(
+            lowered.stderr.contains(
+                "module 'FixtureSandboxProbe': its sandbox: limit openFiles 1000 lowered to 512, the hard limit this host was started with"),
+            "\(lowered)")
+        let asked = try raised.host.run(arguments: command)
+        #expect(asked.stdout == "files: 1000 1000\n" && !asked.stderr.contains("lowered"), "\(asked)")
+    }
+
     /// On a kernel of an older Landlock (asked for with `MODHOST_LANDLOCK_ABI`, which makes the
     /// sandbox at that ABI for real), `modules` names what is not enforced; a module whose
     /// entry says `"sandbox": "required"` does not start there, and says why.

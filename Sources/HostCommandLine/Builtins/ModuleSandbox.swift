@@ -111,9 +111,9 @@ extension ResourceLimit {
     static func defaults(overriddenBy set: ModuleLimits) -> [ResourceLimit] {
         defaults.map { limit in
             switch limit.kind {
-            case .memory: set.memoryMiB.map { ResourceLimit(.memory, UInt64($0) << 20) } ?? limit
-            case .openFiles: set.openFiles.map { ResourceLimit(.openFiles, UInt64($0)) } ?? limit
-            case .fileSize: set.fileSizeMiB.map { ResourceLimit(.fileSize, UInt64($0) << 20) } ?? limit
+            case .memory: set.memoryMiB.map { ResourceLimit(.memory, UInt64($0) << 20, asked: true) } ?? limit
+            case .openFiles: set.openFiles.map { ResourceLimit(.openFiles, UInt64($0), asked: true) } ?? limit
+            case .fileSize: set.fileSizeMiB.map { ResourceLimit(.fileSize, UInt64($0) << 20, asked: true) } ?? limit
             case .coreSize: limit
             }
         }

@@ -150,6 +150,11 @@ final class FixtureSandboxProbe: Module {
             let group = DispatchGroup()
             for _ in 0..<16 { DispatchQueue.global().async(group: group) { usleep(1_500_000) } }
             return group.wait(timeout: .now() + 30) == .success ? "ok" : "timed out"
+        case "files":
+            // The soft and hard limits of its open descriptors.
+            var limit = rlimit()
+            guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return result(false) }
+            return "\(limit.rlim_cur) \(limit.rlim_max)"
         case "allocate":
             let size = (Int(argument) ?? 0) << 20
             guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED
@@ -159,7 +164,7 @@ final class FixtureSandboxProbe: Module {
             return "ok"
         default:
             return
-                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch or allocate"
+                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch, files or allocate"
         }
     }
 }
