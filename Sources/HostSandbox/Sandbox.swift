@@ -126,8 +126,7 @@ package enum Sandbox {
             throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue) \(limit.value): \(message(errno))")
         }
         guard limit.isAsked, value < limit.value else { return nil }
-        return
-            "limit \(limit.words(limit.value)) lowered to \(limit.kind == .openFiles ? value.description : "\(value >> 20)"), the hard limit this host was started with"
+        return "limit \(limit.words(limit.value)) lowered to \(limit.words(UInt64(value))), the hard limit this host was started with"
     }
 
     /// Leaves this process only the host's own environment variables and `declared`: a

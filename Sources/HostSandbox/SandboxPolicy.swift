@@ -80,12 +80,13 @@ package struct ResourceLimit: Sendable, Equatable {
         self.isAsked = asked
     }
 
-    /// The limit as `modules.json` writes it (`openFiles 100`, `memoryMiB 512`).
+    /// `value` of this kind as `modules.json` writes it (`openFiles 100`, `memoryMiB 512`); a
+    /// size that is not a whole number of MiB in bytes (`memory 1000000000 bytes`).
     package func words(_ value: UInt64) -> String {
         switch kind {
-        case .memory: "memoryMiB \(value >> 20)"
+        case .memory: value % (1 << 20) == 0 ? "memoryMiB \(value >> 20)" : "memory \(value) bytes"
+        case .fileSize: value % (1 << 20) == 0 ? "fileSizeMiB \(value >> 20)" : "fileSize \(value) bytes"
         case .openFiles: "openFiles \(value)"
-        case .fileSize: "fileSizeMiB \(value >> 20)"
         case .coreSize: "coreSize \(value)"
         }
     }

@@ -207,7 +207,8 @@ import Testing
         #expect(lowered.stdout == "files: 512 512\n", "\(lowered)")
         #expect(
             lowered.stderr.contains(
-                "module 'FixtureSandboxProbe': its sandbox: limit openFiles 1000 lowered to 512, the hard limit this host was started with"),
+                "module 'FixtureSandboxProbe': its sandbox: limit openFiles 1000 lowered to openFiles 512, the hard limit this host was started with"
+            ),
             "\(lowered)")
         let asked = try raised.host.run(arguments: command)
         #expect(asked.stdout == "files: 1000 1000\n" && !asked.stderr.contains("lowered"), "\(asked)")
