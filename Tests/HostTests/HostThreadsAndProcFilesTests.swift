@@ -1,7 +1,9 @@
 import Foundation
-import HostProcesses
 import Synchronization
+import TestSupport
 import Testing
+
+@testable import HostProcesses
 
 /// What the host uses in place of Foundation's `Thread`, `NSRecursiveLock` and
 /// `String(contentsOfFile:)` on `/proc` (FoundationEssentials' returns the first 4 KiB).
@@ -13,6 +15,20 @@ import Testing
         #expect(maps.utf8.count > 4096)
         #expect(maps.contains("[stack]") && maps.contains("[vdso]") && maps.hasSuffix("\n"))
         #expect(ProcFile.read("/proc/self/no-such-file") == nil)
+    }
+
+    /// A process's children, as the end of a check's probe or of a module's own process ends
+    /// them: each thread's `children` list gives what every process's `stat` gives.
+    @Test func theChildrenOfThisProcessAreListedFromItsThreads() throws {
+        let child = try ChildProcess.start("/bin/sleep", ["30"])
+        defer {
+            child.send(SIGKILL)
+            _ = try? child.wait(deadline: 30)
+        }
+        let fromTasks = try #require(Descendants.childrenFromTasks(), "this kernel lists a thread's children")
+        #expect(fromTasks.contains(child.processIdentifier), "\(fromTasks)")
+        #expect(Descendants.childrenFromEveryProcess().contains(child.processIdentifier))
+        #expect(Descendants.childrenOfThisProcess().contains(child.processIdentifier))
     }
 
     @Test func aDetachedThreadRunsItsWorkUnderItsNameAndIsNotTheMainOne() throws {
