@@ -11,7 +11,9 @@ enum Internationalization {
     /// Whether it is loaded; false (names fall back to codes) when it cannot be.
     static let isLoaded: Bool = {
         guard let folder = essentialsFolder() else { return false }
-        return dlopen(folder + "/libFoundationInternationalization.so", RTLD_NOW | RTLD_GLOBAL) != nil
+        // Privately: ICU's symbols in the global scope would slow every later dlopen (the
+        // kit's networking, libcrypto); the runtime finds its types wherever it is loaded.
+        return dlopen(folder + "/libFoundationInternationalization.so", RTLD_NOW | RTLD_LOCAL) != nil
     }()
 
     /// The folder of the loaded `libFoundationEssentials.so`, from `/proc/self/maps` (read line
