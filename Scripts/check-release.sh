@@ -42,8 +42,13 @@ opened() { LD_DEBUG=files "$modhost" "$@" 2>&1 >/dev/null </dev/null | sed -n 's
 without_foundation() { ! opened "$@" | grep -E '/?(libFoundation|libFoundationInternationalization|lib_FoundationICU)\.so$' >&2; }
 # A country named in German, then the list in German: what Geo can say only with ICU loaded.
 german_names() {
-    LANG=de_DE.UTF-8 "$modhost" --config "$config" "$@" geo add --country Frankreich --city Lyon >/dev/null &&
-        LANG=de_DE.UTF-8 "$modhost" --config "$config" "$@" geo list | grep -qx 'Frankreich (FR)'
+    local added listed
+    added="$(LANG=de_DE.UTF-8 "$modhost" --config "$config" "$@" geo add --country Frankreich --city Lyon 2>&1)" &&
+        listed="$(LANG=de_DE.UTF-8 "$modhost" --config "$config" "$@" geo list 2>&1)" &&
+        grep -qx 'Frankreich (FR)' <<< "$listed" && return 0
+    echo "  geo add said: $added" >&2
+    echo "  geo list said: $listed" >&2
+    return 1
 }
 # The list loads internationalization on its need, not at the start.
 loads_on_need() { opened --config "$config" geo list | grep -q '/libFoundationInternationalization\.so$'; }

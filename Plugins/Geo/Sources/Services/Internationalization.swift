@@ -11,9 +11,7 @@ enum Internationalization {
     /// Whether it is loaded; false (names fall back to codes) when it cannot be.
     static let isLoaded: Bool = {
         guard let folder = essentialsFolder() else { return false }
-        // Privately: ICU's symbols in the global scope would slow every later dlopen (the
-        // kit's networking, libcrypto); the runtime finds its types wherever it is loaded.
-        return dlopen(folder + "/libFoundationInternationalization.so", RTLD_NOW | RTLD_LOCAL) != nil
+        return dlopen(folder + "/libFoundationInternationalization.so", RTLD_NOW | RTLD_GLOBAL) != nil
     }()
 
     /// The folder of the loaded `libFoundationEssentials.so`, from `/proc/self/maps` (read line
