@@ -10,7 +10,9 @@ import Glibc
 enum Internationalization {
     /// Whether it is loaded; false (names fall back to codes) when it cannot be.
     static let isLoaded: Bool = {
-        guard let folder = essentialsFolder() else { return false }
+        // Read again when missed: `/proc/self/maps` read while another thread maps or unmaps
+        // memory may skip lines.
+        guard let folder = essentialsFolder() ?? essentialsFolder() ?? essentialsFolder() else { return false }
         return dlopen(folder + "/libFoundationInternationalization.so", RTLD_NOW | RTLD_GLOBAL) != nil
     }()
 
