@@ -59,14 +59,7 @@ package enum Descendants {
                 continue
             }
             defer { close(descriptor) }
-            var text: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                text += buffer[..<count]
-            }
+            let text = ProcFile.bytes(of: descriptor) ?? []
             children += text.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }).compactMap {
                 pid_t(String(decoding: $0, as: UTF8.self))
             }

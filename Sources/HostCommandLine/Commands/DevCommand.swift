@@ -86,15 +86,7 @@ struct DevCommand {
             } ?? -1
         if status != 0 {
             lseek(log, 0, SEEK_SET)
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(log, &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                bytes += chunk[..<count]
-            }
-            let text = String(decoding: bytes, as: UTF8.self)
+            let text = String(decoding: ProcFile.bytes(of: log) ?? [], as: UTF8.self)
             let lines = text.split(separator: "\n").filter { $0.contains("error") || $0.contains("warning:") }
             for line in lines.prefix(40) { console.err(line + "\n") }
         }
