@@ -127,6 +127,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 
+    @Test func aRunPathHiddenFromTheSectionHeadersIsStillRefused() throws {
+        // The dynamic linker reads the dynamic section through the program headers and never
+        // reads section headers: one whose dynamic section's header says "not dynamic" hides
+        // nothing from it, and must hide nothing from the host's check either.
+        let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        let folder = (library as NSString).deletingLastPathComponent
+        let source = Self.repository + "/Tests/Fixtures/Hostile/HostileLeavesEvidence/HostileLeavesEvidence.c"
+        let hidden = folder + "/libHidden.so"
+        let built = try ChildProcess.run("/usr/bin/gcc", ["-shared", "-fPIC", "-Wl,-rpath,$ORIGIN/../lib", "-o", hidden, source])
+        #expect(built.status == 0, "\(built.stderr)")
+        try HostileLibrary.arm(libraryAt: hidden, name: "HostileLeavesEvidence")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: hidden)))
+        func integer(_ at: Int, _ width: Int) -> Int { (0..<width).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        // Elf64_Ehdr: e_shoff at 40, e_shnum at 60; Elf64_Shdr: 64 bytes, sh_type at 4.
+        var patched = 0
+        for index in 0..<integer(60, 2) where integer(integer(40, 8) + index * 64 + 4, 4) == 6 {  // SHT_DYNAMIC
+            bytes[integer(40, 8) + index * 64 + 4] = 1  // SHT_PROGBITS
+            patched += 1
+        }
+        #expect(patched == 1)
+        try Data(bytes).write(to: URL(fileURLWithPath: hidden))
+        let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(hidden)""#)]))
+        let result = try modhost(["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": evidence])
+        #expect(result.stdout.contains("has run path '$ORIGIN/../lib', relative to its own folder"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
+    }
+
     @Test func aLibraryBesideItThatNeedsItBackStillLoads() throws {
         // libHostileLeavesEvidence.so needs libCycle.so beside it, which needs it in turn: the
         // library is linked once in the folder the linker finds both in.

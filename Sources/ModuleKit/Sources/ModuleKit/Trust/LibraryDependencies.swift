@@ -1,9 +1,19 @@
 import Glibc
 
 /// The libraries an ELF shared object names in its dynamic section (`DT_NEEDED`) and its run
-/// paths (`DT_RUNPATH`, `DT_RPATH`), read from its open file with `pread`: the section
-/// headers, the dynamic section and only the strings it points at, each bounded by the file's
-/// size. Nothing in the file is trusted.
+/// paths (`DT_RUNPATH`, `DT_RPATH`), read from its open file with `pread` as the dynamic linker
+/// reads them: through the program headers, never the section headers.
+///
+/// The dynamic linker finds the dynamic section by `PT_DYNAMIC` and its strings by `DT_STRTAB`,
+/// both addresses in the image its `PT_LOAD` segments map; section headers it never reads. A
+/// file whose section headers point at another, harmless dynamic section would otherwise have
+/// its real dependencies and run paths go unchecked. So each address is turned into a file
+/// offset through the segment that maps it (the last one, as later mappings replace earlier
+/// ones), and one that no segment maps from the file is refused.
+///
+/// Usually two reads: the file's first 8 KiB (the ELF header, the program headers and, in most
+/// libraries, the needed names) and the dynamic section. Nothing in the file is trusted: every
+/// figure is checked against the file's size before it is used.
 struct LibraryDependencies {
     /// The names the library needs, in order.
     let needed: [String]
@@ -11,105 +21,135 @@ struct LibraryDependencies {
     let runPaths: [String]
 
     /// The dependencies of `fd`'s library, `size` bytes long (from the caller's `fstat`); none
-    /// when it has no dynamic section.
+    /// when it has no dynamic segment.
     ///
     /// - Throws: a short English reason when the file is not a 64-bit ELF file one can read.
     init(fileDescriptor fd: Int32, size: Int64) throws(LibraryError) {
-        let (needed, runPaths) = try Self.read(fileDescriptor: fd, fileSize: size)
-        self.needed = needed
-        self.runPaths = runPaths
+        guard size >= 0 else { throw .malformed("cannot be examined") }
+        var file = ELFFile(fd: fd, size: UInt64(size))
+        try file.readHead()
+        (needed, runPaths) = try file.dependencies()
+    }
+}
+
+/// One open ELF file, read lazily: its first bytes held, the rest read where asked.
+private struct ELFFile {
+    let fd: Int32
+    let size: UInt64
+    /// The file's first bytes (at most ``headSize``).
+    private var head: [UInt8] = []
+    private var segments: [(offset: UInt64, address: UInt64, length: UInt64)] = []
+
+    static let headSize: UInt64 = 8_192
+    /// The largest dynamic section read, and the longest name.
+    static let maximumDynamic: UInt64 = 1 << 20
+    static let maximumName: UInt64 = 65_536
+
+    init(fd: Int32, size: UInt64) {
+        self.fd = fd
+        self.size = size
     }
 
-    private static func read(fileDescriptor fd: Int32, fileSize: Int64) throws(LibraryError) -> (needed: [String], runPaths: [String]) {
-        guard fileSize >= 0 else { throw .malformed("cannot be examined") }
-        let size = UInt64(fileSize)
-        // Elf64_Ehdr: e_shoff at 40, e_shentsize at 58, e_shnum at 60.
-        let header = try read(fd, count: 64, at: 0, fileSize: size)
-        guard header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
+    mutating func readHead() throws(LibraryError) {
+        head = try read(count: min(size, Self.headSize), at: 0)
+        // Elf64_Ehdr: e_ident, then e_phoff at 32, e_phentsize at 54, e_phnum at 56.
+        guard head.count >= 64, head.starts(with: [0x7f, 0x45, 0x4c, 0x46]), head[4] == 2, head[5] == 1 else {
             throw .malformed("is not a 64-bit little-endian ELF file")
         }
-        let sectionsAt = integer(header, 40, 8)
-        let entrySize = integer(header, 58, 2)
-        let count = integer(header, 60, 2)
-        guard entrySize == 64, count > 0, count <= 65_535 else { throw .malformed("has no readable section headers") }
-        let table = try read(fd, count: Int(count) * 64, at: sectionsAt, fileSize: size)
-        // Elf64_Shdr: sh_type at 4, sh_offset at 24, sh_size at 32, sh_link at 40.
-        func section(_ index: Int) -> (type: UInt64, offset: UInt64, size: UInt64, link: UInt64) {
-            let base = index * 64
-            return (integer(table, base + 4, 4), integer(table, base + 24, 8), integer(table, base + 32, 8), integer(table, base + 40, 4))
-        }
-        guard let dynamic = (0..<Int(count)).map(section).first(where: { $0.type == UInt64(SHT_DYNAMIC) }) else { return ([], []) }
-        guard dynamic.link < count, dynamic.size <= 1 << 20 else { throw .malformed("has a malformed dynamic section") }
-        let strings = section(Int(dynamic.link))
-        let entries = try read(fd, count: Int(dynamic.size), at: dynamic.offset, fileSize: size)
-        // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list.
-        var offsets: [UInt64] = []
-        var isNeeded: [Bool] = []
-        for base in stride(from: 0, to: entries.count - 15, by: 16) {
-            let tag = integer(entries, base, 8)
-            if tag == UInt64(DT_NULL) { break }
-            guard tag == UInt64(DT_NEEDED) || tag == UInt64(DT_RUNPATH) || tag == UInt64(DT_RPATH) else { continue }
-            let offset = integer(entries, base + 8, 8)
-            guard offset < strings.size else { throw .malformed("names a needed library outside its string table") }
-            offsets.append(offset)
-            isNeeded.append(tag == UInt64(DT_NEEDED))
-        }
-        guard !offsets.isEmpty else { return ([], []) }
-        guard strings.offset <= size else { throw .malformed("has a string table outside the file (truncated?)") }
-        // The names lie in a few clusters of the table (the needed names together, a run path
-        // often far after them): one read per cluster, each name at most 256 bytes, bounded
-        // by the table and the file. Every figure comes from the file, so each step is
-        // checked before it is added.
-        var texts = [String](repeating: "", count: offsets.count)
-        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
-        var next = 0
-        while next < order.count {
-            let first = offsets[order[next]]
-            var last = first
-            var end = next + 1
-            while end < order.count, offsets[order[end]] - last <= 1_024 {
-                last = offsets[order[end]]
-                end += 1
-            }
-            guard first <= size - strings.offset else { throw .malformed("has a string table outside the file (truncated?)") }
-            let span = min(last - first + 256, strings.size - first, size - strings.offset - first)
-            let bytes = try read(fd, count: Int(span), at: strings.offset + first, fileSize: size)
-            for position in next..<end {
-                let index = order[position]
-                let start = Int(offsets[index] - first)
-                if start < bytes.count, let stop = bytes[start...].firstIndex(of: 0) {
-                    texts[index] = String(decoding: bytes[start..<stop], as: UTF8.self)
-                } else {
-                    // Longer than the cluster's read (a long run path): read on to its end.
-                    texts[index] = try longName(fd, at: offsets[index], strings: strings, fileSize: size)
+    }
+
+    /// `DT_NEEDED` names and run paths, in the dynamic section's order.
+    mutating func dependencies() throws(LibraryError) -> (needed: [String], runPaths: [String]) {
+        let tableAt = Self.integer(head, 32, 8)
+        let entrySize = Self.integer(head, 54, 2)
+        let count = Self.integer(head, 56, 2)
+        // 0xffff (PN_XNUM) would put the count in a section header, which the linker does not read.
+        guard entrySize == 56, count > 0, count < 0xffff else { throw .malformed("has no readable program headers") }
+        let table = try bytes(count: count * 56, at: tableAt)
+        // Elf64_Phdr: p_type at 0, p_offset at 8, p_vaddr at 16, p_filesz at 32.
+        var dynamic: (address: UInt64, length: UInt64)?
+        for base in stride(from: 0, to: table.count, by: 56) {
+            let type = Self.integer(table, base, 4)
+            let (offset, address, length) = (Self.integer(table, base + 8, 8), Self.integer(table, base + 16, 8), Self.integer(table, base + 32, 8))
+            if type == UInt64(PT_LOAD) {
+                guard offset <= size, length <= size - offset, address <= UInt64.max - length else {
+                    throw .malformed("maps a segment from outside the file (truncated?)")
                 }
+                segments.append((offset, address, length))
+            } else if type == UInt64(PT_DYNAMIC) {
+                dynamic = (address, length)  // The last one counts, as for the linker.
             }
-            next = end
         }
+        guard let dynamic else { return ([], []) }
+        guard dynamic.length <= Self.maximumDynamic else { throw .malformed("has a malformed dynamic section") }
+        let entries = try bytes(count: dynamic.length, at: try fileOffset(of: dynamic.address, length: dynamic.length))
+        // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list. Of two DT_STRTAB or
+        // DT_STRSZ entries the linker keeps the last.
+        var names: [(offset: UInt64, isNeeded: Bool)] = []
+        var strings: UInt64?
+        var stringsSize: UInt64?
+        for base in stride(from: 0, to: entries.count - 15, by: 16) {
+            let (tag, value) = (Self.integer(entries, base, 8), Self.integer(entries, base + 8, 8))
+            if tag == UInt64(DT_NULL) { break }
+            switch tag {
+            case UInt64(DT_NEEDED): names.append((value, true))
+            case UInt64(DT_RUNPATH), UInt64(DT_RPATH): names.append((value, false))
+            case UInt64(DT_STRTAB): strings = value
+            case UInt64(DT_STRSZ): stringsSize = value
+            default: continue
+            }
+        }
+        guard !names.isEmpty else { return ([], []) }
+        guard let strings, let stringsSize else { throw .malformed("names libraries but has no string table") }
         var needed: [String] = []
         var runPaths: [String] = []
-        for (index, text) in texts.enumerated() {
-            if isNeeded[index] { needed.append(text) } else { runPaths.append(text) }
+        for name in names {
+            guard name.offset < stringsSize, strings <= UInt64.max - name.offset else {
+                throw .malformed("names a needed library outside its string table")
+            }
+            let text = try string(at: strings + name.offset, within: stringsSize - name.offset)
+            if name.isNeeded { needed.append(text) } else { runPaths.append(text) }
         }
         return (needed, runPaths)
     }
 
-    /// The name at `offset` in the string table, read up to its NUL (at most 64 KiB, bounded
-    /// by the table and the file).
-    private static func longName(
-        _ fd: Int32, at offset: UInt64, strings: (type: UInt64, offset: UInt64, size: UInt64, link: UInt64), fileSize size: UInt64
-    ) throws(LibraryError) -> String {
-        guard strings.offset <= size, offset <= size - strings.offset else {
-            throw .malformed("has a string table outside the file (truncated?)")
-        }
-        let span = min(65_536, strings.size - offset, size - strings.offset - offset)
-        let bytes = try read(fd, count: Int(span), at: strings.offset + offset, fileSize: size)
-        guard let stop = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library or a run path without an end") }
-        return String(decoding: bytes[..<stop], as: UTF8.self)
+    /// The NUL-terminated text at image address `address`, at most `limit` bytes long.
+    private func string(at address: UInt64, within limit: UInt64) throws(LibraryError) -> String {
+        let (offset, mapped) = try segmentOffset(of: address)
+        let span = min(limit, mapped, Self.maximumName)
+        // Most names end within 256 bytes: a short read first, the rest only for a long run path.
+        var bytes = try bytes(count: min(span, 256), at: offset)
+        if !bytes.contains(0), span > 256 { bytes = try self.bytes(count: span, at: offset) }
+        guard let end = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library or a run path without an end") }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    private static func read(_ fd: Int32, count: Int, at offset: UInt64, fileSize: UInt64) throws(LibraryError) -> [UInt8] {
-        guard offset <= fileSize, UInt64(count) <= fileSize - offset else { throw .malformed("ends before its ELF tables (truncated?)") }
+    /// The file offset of `length` bytes at image address `address`, which one segment must map
+    /// from the file whole.
+    private func fileOffset(of address: UInt64, length: UInt64) throws(LibraryError) -> UInt64 {
+        let (offset, mapped) = try segmentOffset(of: address)
+        guard length <= mapped else { throw .malformed("has a dynamic section that its segments do not map") }
+        return offset
+    }
+
+    /// The file offset of image address `address`, and how many bytes from there its segment
+    /// maps from the file: the last segment that holds it, as the linker maps them in order.
+    private func segmentOffset(of address: UInt64) throws(LibraryError) -> (offset: UInt64, mapped: UInt64) {
+        guard let segment = segments.last(where: { address >= $0.address && address - $0.address < $0.length }) else {
+            throw .malformed("points at an address that no segment maps from the file")
+        }
+        return (segment.offset + (address - segment.address), segment.length - (address - segment.address))
+    }
+
+    /// `count` bytes at `offset`: from the head when it holds them, else read.
+    private func bytes(count: UInt64, at offset: UInt64) throws(LibraryError) -> [UInt8] {
+        guard offset <= size, count <= size - offset else { throw .malformed("ends before its ELF tables (truncated?)") }
+        if offset + count <= UInt64(head.count) { return Array(head[Int(offset)..<Int(offset + count)]) }
+        return try read(count: count, at: offset)
+    }
+
+    private func read(count: UInt64, at offset: UInt64) throws(LibraryError) -> [UInt8] {
+        let count = Int(count)
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             while filled < count {
