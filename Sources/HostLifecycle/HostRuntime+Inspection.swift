@@ -21,8 +21,7 @@ extension HostRuntime {
         if let library = entry.library {
             // The file's folder however `--config` was written: a relative path is taken from
             // the current folder first ("modules.json" → "/srv/app").
-            let folder = FilePaths.folder(of: FilePaths.absolute(configuration.path, relativeTo: FilePaths.currentFolder))
-            return FilePaths.absolute(library, relativeTo: folder)
+            return FilePaths.absolute(library, relativeTo: configuration.folder)
         }
         let file = "lib\(entry.name).so"
         let candidates = configuration.searchPaths.map { FilePaths.absolute(file, relativeTo: $0) }

@@ -6,6 +6,9 @@ import ModuleKit
 public struct HostConfiguration: Sendable {
     /// The file it was read from.
     public let path: String
+    /// The folder of that file, absolute (against the current folder at the time it was read):
+    /// where a module's relative `library` is taken from.
+    public let folder: String
     public let environment: HostEnvironment
     /// Folders searched for `lib<Name>.so`, absolute, in order.
     public let searchPaths: [String]
@@ -19,6 +22,7 @@ public struct HostConfiguration: Sendable {
 
     public init(path: String, environment: HostEnvironment, searchPaths: [String], modules: [ModuleEntry]) {
         self.path = path
+        folder = FilePaths.folder(of: FilePaths.absolute(path, relativeTo: FilePaths.currentFolder))
         self.environment = environment
         self.searchPaths = searchPaths
         self.modules = modules

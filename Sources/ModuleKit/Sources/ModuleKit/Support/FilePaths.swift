@@ -16,6 +16,7 @@ public enum FilePaths {
     /// at the root, as the kernel has it.
     public static func absolute(_ path: String, relativeTo folder: String) -> String {
         let joined = path.hasPrefix("/") ? path : folder + "/" + path
+        if isNormal(joined) { return joined }
         var components: [Substring] = []
         for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
             switch component {
@@ -33,6 +34,28 @@ public enum FilePaths {
             absolute.append(contentsOf: component)
         }
         return absolute
+    }
+
+    /// Whether an absolute path is already in the form ``absolute(_:relativeTo:)`` gives: no
+    /// empty, `.` or `..` component and no trailing slash (a run names hundreds of libraries).
+    private static func isNormal(_ path: String) -> Bool {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/"), bytes.count == 1 || bytes.last != UInt8(ascii: "/") else { return false }
+        var previous = UInt8(ascii: "/")
+        var dots = 0  // Dots since the last slash, while the component holds nothing else.
+        for byte in bytes.dropFirst() {
+            switch byte {
+            case UInt8(ascii: "/"):
+                if previous == UInt8(ascii: "/") || dots > 0 { return false }
+            case UInt8(ascii: "."):
+                if previous == UInt8(ascii: "/") || dots > 0 { dots += 1 }
+            default:
+                dots = 0
+            }
+            if byte == UInt8(ascii: "/") { dots = 0 }
+            previous = byte
+        }
+        return dots == 0
     }
 
     /// `path` with every symlink resolved (`realpath`), or `nil` when it does not exist.

@@ -1,0 +1,31 @@
+import Foundation
+import ModuleKit
+import Testing
+
+/// The kit's path arithmetic, with its fast path for paths already in form, against
+/// Foundation's `URL.standardized`.
+@Suite struct FilePathsTests {
+    static let paths = [
+        "/", "/a", "/a/b.so", "/a/./b", "/a/b/", "/a/..", "/a/../b", "/..", "/.hidden/x", "/a/..b/c.", "/a/.../b", "/a/b/.",
+        "lib/x.so", "./x", "../x", "a/../../x", ".so", "..so",
+    ]
+
+    @Test(arguments: paths)
+    func aPathIsMadeAbsoluteAsFoundationStandardizesIt(path: String) {
+        let folder = "/opt/app"
+        let expected = URL(fileURLWithPath: path.hasPrefix("/") ? path : folder + "/" + path).standardized.path
+        #expect(FilePaths.absolute(path, relativeTo: folder) == expected)
+    }
+
+    @Test func repeatedSlashesAreOneAsTheKernelHasThem() {
+        // Foundation keeps "//"; the kernel reads it as one slash, and so does the host.
+        #expect(FilePaths.absolute("/a//b", relativeTo: "/") == "/a/b")
+        #expect(FilePaths.absolute("x//y/", relativeTo: "/opt//app") == "/opt/app/x/y")
+    }
+
+    @Test func aPathAlreadyInFormIsReturnedAsItIs() {
+        for path in ["/", "/a", "/a/b/libX.so", "/.hidden/x", "/a/..b/c.", "/a/.../b"] {
+            #expect(FilePaths.absolute(path, relativeTo: "/elsewhere") == path)
+        }
+    }
+}
