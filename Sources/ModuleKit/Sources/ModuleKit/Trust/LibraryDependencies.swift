@@ -70,7 +70,9 @@ private struct ELFFile {
         var dynamic: (address: UInt64, length: UInt64)?
         for base in stride(from: 0, to: table.count, by: 56) {
             let type = Self.integer(table, base, 4)
-            let (offset, address, length) = (Self.integer(table, base + 8, 8), Self.integer(table, base + 16, 8), Self.integer(table, base + 32, 8))
+            let (offset, address, length) = (
+                Self.integer(table, base + 8, 8), Self.integer(table, base + 16, 8), Self.integer(table, base + 32, 8)
+            )
             if type == UInt64(PT_LOAD) {
                 guard offset <= size, length <= size - offset, address <= UInt64.max - length else {
                     throw .malformed("maps a segment from outside the file (truncated?)")
