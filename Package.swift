@@ -60,14 +60,15 @@ func layeredModule(_ name: String, in folder: String, contracts: Target.Dependen
 // that uses GeoRoute, loaded by the SDK compatibility tests in hosts of changed kits
 // (FixtureRouteUser), one that crashes only beside FixtureProvider (FixtureJealous), and a
 // GeoRoute provider that misbehaves on demand in a process of its own (FixtureIsolatedGeo), and
-// one that tries what a sandbox refuses (FixtureSandboxProbe).
+// one that tries what a sandbox refuses (FixtureSandboxProbe), and two builds of one module
+// for live restart (FixtureLiveOne and FixtureLiveTwo, both module FixtureLive).
 let layeredFixtures = ["FixtureProvider"]
 let flatFixtures = [
     "ReadmeNotes", "FixtureMisbehaves", "FixtureNeedsMisbehaviour", "FixtureConsumer", "FixtureThrowsOnStart", "FixtureNeedsNobody",
     "FixtureCycleA",
     "FixtureCycleB",
     "FixtureOptional", "FixtureSplitProvider", "FixtureSplitConsumer", "FixtureRouteUser", "FixtureJealous", "FixtureIsolatedGeo",
-    "FixtureSandboxProbe",
+    "FixtureSandboxProbe", "FixtureLiveOne", "FixtureLiveTwo",
 ]
 /// What a flat test module needs beyond the kit and FixtureContracts: the split pair each link
 /// the plain target FixtureSplitContracts, so each library holds its own copy of SplitRoute.
@@ -108,7 +109,7 @@ var targets: [Target] = [
         name: "HostLifecycle",
         dependencies: ["HostModel", "HostGraph", "HostLoading", "HostIsolation", "HostProcesses", "HostSandbox", moduleKit, contracts]),
     // The app the modules make up: its root (Welcome or Home) and its full-screen mode.
-    .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", moduleKit, contracts, "CHostGuard"]),
+    .target(name: "HostApp", dependencies: ["HostLifecycle", "HostIsolation", "HostProcesses", moduleKit, contracts, "CHostGuard"]),
     // The command line: each command's declaration and handler, `modhost new`, `dev`, `check`.
     .target(
         name: "HostCommandLine",

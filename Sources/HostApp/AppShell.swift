@@ -1,5 +1,6 @@
 import Contracts
 import HostLifecycle
+import HostProcesses
 import ModuleKit
 
 /// The app's root: picks the first screen from the app's state — Welcome
@@ -19,6 +20,9 @@ package final class AppShell {
     package func run() {
         let (runtime, auth) = (self.runtime, self.auth)
         IsolatedScreen.install(in: runtime)
+        // A module in a process of its own whose library is replaced runs the new one at once.
+        let watcher = runtime.watchIsolatedLibraries()
+        defer { watcher?.stop() }
         let navigator = runtime.navigator
         // Back to Welcome or Home when someone logs in or out, not when the same person
         // renames themselves (that person stays where they are, in Settings).

@@ -22,6 +22,17 @@ package final class RouteEndpoint: @unchecked Sendable {
     /// The link calls go over now (a failed one until the next call restarts it).
     package var link: RouteLink { lock.withLock { current } }
 
+    /// Sends the calls from now on over `link` (a process started with new code); calls under
+    /// way finish over the link they began on.
+    ///
+    /// - Returns: The link calls went over until now.
+    package func replace(with link: RouteLink) -> RouteLink {
+        lock.withLock {
+            defer { current = link }
+            return current
+        }
+    }
+
     /// The link to call on: the current one while it works; a new one when it failed and a
     /// restart gives one.
     ///

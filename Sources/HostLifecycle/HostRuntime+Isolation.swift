@@ -29,26 +29,23 @@ extension HostRuntime {
         case .success(let found): manifest = found
         case .failure(let problem): return .failure(HostTextError(problem.text))
         }
-        // The routes it may call here: those it declares that the host or a planned module provides.
-        let offered = (manifest.requires + manifest.uses).map(\.name).filter { route in
-            plan.plan.providers[route] != nil || Self.hostRouteNames.contains(route)
-        }
+        let offered = offeredRoutes(manifest, plan: plan)
         // Weak: the module, which keeps these closures, is kept by this runtime.
-        let spawn: @Sendable () -> Result<(OwnedProcess, RouteLink), HostTextError> = { [weak self] in
+        let spawn: @Sendable (TrustedFile) -> Result<(OwnedProcess, RouteLink), HostTextError> = { [weak self] library in
             guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }
-            return spawnProcess(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor)
+            return spawnProcess(entry, manifest: manifest, offered: offered, library: library.descriptor)
         }
         let first: (OwnedProcess, RouteLink)
-        switch spawn() {
+        switch spawn(inspected.file) {
         case .success(let spawned): first = spawned
         case .failure(let error): return .failure(error)
         }
         let name = entry.name
         let module = IsolatedModule(
-            name: name, manifest: manifest, process: first.0, link: first.1,
-            relaunch: { [logger] in
+            name: name, manifest: manifest, library: inspected.file, process: first.0, link: first.1,
+            relaunch: { [logger] library in
                 logger.warn("module '\(name)': starting its process again")
-                switch spawn() {
+                switch spawn(library) {
                 case .success(let (process, link)):
                     do throws(RouteCallError) {
                         try RemoteObject.route(IsolatedModule.control, on: link).call("start", RouteArguments())
@@ -77,7 +74,7 @@ extension HostRuntime {
     }
 
     /// One process of module `entry`: started, greeted, and its link made.
-    private func spawnProcess(
+    func spawnProcess(
         _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
     ) -> Result<(OwnedProcess, RouteLink), HostTextError> {
         let hello = Hello(

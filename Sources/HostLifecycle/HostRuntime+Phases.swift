@@ -1,3 +1,4 @@
+import HostLoading
 import HostModel
 import HostProcesses
 import ModuleKit
@@ -147,6 +148,28 @@ extension HostRuntime {
 
     /// How long the phases run so far took: the whole start, once started.
     public var elapsed: Duration { state.withLock { $0.elapsed } }
+
+    /// Whether the modules are started and not yet stopped.
+    var isRunning: Bool {
+        state.withLock { state in
+            if case .started = state.stage { return true }
+            return false
+        }
+    }
+
+    /// Records that module `name` now runs `inspected` in process `processID` (a live restart).
+    func tookNewLibrary(_ name: String, _ inspected: InspectedLibrary, processID: Int32) {
+        state.withLock { state in
+            guard case .started(var started) = state.stage else { return }
+            started.snapshot.inspected[name] = inspected
+            if let index = started.snapshot.reports.firstIndex(where: { $0.name == name }) {
+                started.snapshot.reports[index].processID = processID
+                started.snapshot.reports[index].version = inspected.descriptor.version
+            }
+            state.stage = .started(started)
+            state.published = started.snapshot
+        }
+    }
 
     /// Reads the last published snapshot.
     func read<Value>(_ body: (Snapshot) -> Value) -> Value {

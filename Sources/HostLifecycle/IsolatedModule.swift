@@ -16,6 +16,9 @@ package final class IsolatedModule: @unchecked Sendable {
     let manifest: ModuleManifest
     private let lock = RecursiveLock()
     private var incarnation: (process: OwnedProcess, link: RouteLink)
+    /// The checked file its process runs: passed to each process started, replaced by a live
+    /// restart with new code (``replace(library:process:link:)``).
+    private var library: TrustedFile
     /// When its own faults ended its process, the latest last.
     private var faults: [ContinuousClock.Instant] = []
     /// Whether the current process's end was counted (each call after it asks again).
@@ -34,19 +37,22 @@ package final class IsolatedModule: @unchecked Sendable {
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
-    /// - Parameter relaunch: starts the process again and starts the module in it, or says why not.
+    /// - Parameter relaunch: starts the process again on the library given and starts the
+    ///   module in it, or says why not.
     init(
-        name: String, manifest: ModuleManifest, process: OwnedProcess, link: RouteLink,
-        relaunch: @escaping @Sendable () -> Result<(OwnedProcess, RouteLink), RouteCallError>,
+        name: String, manifest: ModuleManifest, library: TrustedFile, process: OwnedProcess, link: RouteLink,
+        relaunch: @escaping @Sendable (TrustedFile) -> Result<(OwnedProcess, RouteLink), RouteCallError>,
         stayingOff: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.stayingOff = stayingOff
         self.name = name
         self.manifest = manifest
+        self.library = library
         incarnation = (process, link)
         let restarter = Restarter()
         endpoint = RouteEndpoint(link) { failure in
-            restarter.module?.restart(after: failure, relaunch: relaunch) ?? .failure(failure)
+            guard let module = restarter.module else { return .failure(failure) }
+            return module.restart(after: failure) { relaunch(module.lock.withLock { module.library }) }
         }
         restarter.module = self
     }
@@ -59,6 +65,27 @@ package final class IsolatedModule: @unchecked Sendable {
 
     package var link: RouteLink { lock.withLock { incarnation.link } }
     package var pid: Int32 { lock.withLock { incarnation.process.pid } }
+    /// The checked file its current process runs.
+    var currentLibrary: TrustedFile { lock.withLock { library } }
+
+    /// Puts a process running new code in place of the current one (a live restart): calls
+    /// from now on go to it, and its faults start a fresh count. The old process is returned,
+    /// still running, for the caller to stop once its calls under way are done.
+    func replace(library: TrustedFile, process: OwnedProcess, link: RouteLink) -> (process: OwnedProcess, link: RouteLink) {
+        let old = lock.withLock {
+            defer {
+                incarnation = (process, link)
+                self.library = library
+                faults = []
+                endCounted = false
+                off = nil
+            }
+            return incarnation
+        }
+        // Outside this lock: a failed call's restart takes the endpoint's lock, then this one.
+        _ = endpoint.replace(with: link)
+        return old
+    }
 
     /// How the current process ended, once it has: it is ended (its link closed, then killed
     /// after `grace`) when it has not.

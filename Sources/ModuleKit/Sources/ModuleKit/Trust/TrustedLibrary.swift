@@ -79,7 +79,7 @@ import Synchronization
             guard !name.utf8.contains(UInt8(ascii: "/")), !beside.contains(where: { $0.name == name }) else { continue }
             // Only what lies beside it matters (the rest the linker finds in system folders);
             // looking there first spares a dlopen for each of the toolchain's libraries.
-            guard names(in: folder).contains(name) else { continue }
+            guard isBeside(name, in: folder) else { continue }
             let path = folder + "/" + name
             if isLoaded(name) { continue }
             let dependency: TrustedFile
@@ -104,24 +104,36 @@ import Synchronization
         return false
     }
 
+    /// Whether a file named `name` lies in `folder`.
+    private static func isBeside(_ name: String, in folder: String) -> Bool {
+        if let names = names(in: folder) { return names.contains(name) }
+        // A folder this process may not list (a module's sandbox grants a folder that holds the
+        // data folder file by file): asked by name, which the sandbox does not refuse.
+        var status = stat()
+        return lstat(folder + "/" + name, &status) == 0
+    }
+
     /// The names in `folder`, read once per process: the libraries of a run share a few
-    /// folders, and each needs about twenty libraries that are not there.
-    private static func names(in folder: String) -> Set<String> {
+    /// folders, and each needs about twenty libraries that are not there. `nil` when the folder
+    /// cannot be listed.
+    private static func names(in folder: String) -> Set<String>? {
         listings.withLock { listings in
             if let known = listings[folder] { return known }
-            var names: Set<String> = []
+            var names: Set<String>?
             if let directory = opendir(folder) {
+                var found: Set<String> = []
                 while let entry = readdir(directory) {
-                    names.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+                    found.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
                 }
                 closedir(directory)
+                names = found
             }
             listings[folder] = names
             return names
         }
     }
 
-    private static let listings = Mutex<[String: Set<String>]>([:])
+    private static let listings = Mutex<[String: Set<String>?]>([:])
 
     /// Whether a library answers to `name` already (the kit, the contracts), remembered: asking
     /// the dynamic linker compares the name with every loaded library's, and libraries stay.

@@ -1,0 +1,24 @@
+import Glibc
+import ModuleKit
+
+/// Build one of module FixtureLive (see module.manifest): its Home entry says which build
+/// answers, from which process.
+final class FixtureLive: Module {
+    init() {}
+
+    func register(_ registry: ModuleRegistry, configuration: NoConfiguration) throws {}
+
+    @MainActor func homeEntries(_ context: ModuleContext) -> [HomeEntry] {
+        [HomeEntry(title: "Build one") { Answer() }]
+    }
+}
+
+@MainActor final class Answer: Screen {
+    func show(_ ui: TerminalUI) -> Navigation {
+        ui.print("Build one answers from process \(getpid())")
+        return .pop
+    }
+}
+
+@_cdecl("modhost_module_entry")
+public func moduleEntry(_ request: UInt32) -> UnsafeMutableRawPointer? { ModuleExport.entry(FixtureLive.self, request) }
