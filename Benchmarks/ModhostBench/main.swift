@@ -22,7 +22,8 @@ let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 2
 // Name groups to run only those: startup, guard, load, resolve, auth, geo, photos; and dev
 // (a module author's edit loop; needs swift on PATH, so only when named), screen (the
 // full-screen app on a pseudo-terminal) and isolation (the floor of a call to a module in a
-// process of its own; only when named).
+// process of its own; only when named), and live (a new library put in place under the open
+// app until its code answers; only when named).
 let groups = Set(arguments.isEmpty ? ["startup", "guard", "load", "resolve", "auth", "geo", "photos", "screen"] : arguments)
 let report = BenchReport()
 if groups.contains("startup") { StartupBenchmark(rounds: rounds).run(into: report) }
@@ -38,4 +39,5 @@ if groups.contains("photos") { PhotosBenchmark(rounds: rounds).run(into: report)
 if groups.contains("screen") { ScreenBenchmark(rounds: rounds).run(into: report) }
 if groups.contains("dev") { DevLoopBenchmark(rounds: min(rounds, 7)).run(into: report) }
 if groups.contains("isolation") { IsolationBenchmark(rounds: rounds).run(into: report) }
+if groups.contains("live") { LiveRestartBenchmark(rounds: rounds).run(into: report) }
 report.print()

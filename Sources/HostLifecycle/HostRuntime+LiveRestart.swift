@@ -55,7 +55,7 @@ extension HostRuntime {
             return refuse(
                 name, path: inspected.path,
                 HostText(
-                    "live.routes.changed",
+                    "",
                     "declares other routes than the running one; the app takes it at its next start",
                     []))
         }
@@ -72,7 +72,7 @@ extension HostRuntime {
         } catch {
             spawned.link.close()
             _ = spawned.process.end(grace: .seconds(1))
-            return refuse(name, path: inspected.path, HostText("live.not.started", "did not start: %@", [.plain("\(error)")]))
+            return refuse(name, path: inspected.path, HostText("", "did not start: %@", [.plain("\(error)")]))
         }
         let previous = module.replace(library: inspected.file, process: spawned.process, link: spawned.link)
         tookNewLibrary(name, inspected, processID: spawned.process.pid)

@@ -267,7 +267,9 @@ import Testing
         #expect(result.stderr.contains("NotesModule.swift"), "\(result.stderr)")
         #expect(result.stderr.contains("error:"), "\(result.stderr)")
 
-        // Without a command, dev runs the app and restarts it on each change.
+        // Without a command, dev runs the app with the module in a process of its own: a new
+        // library runs in the open app (live restart); a strings file, read when the module's
+        // process starts, starts the app again.
         try Data(edited.utf8).write(to: URL(fileURLWithPath: source))
         let app = try ChildProcess.start(
             TestEnvironment.modhost, ["--config", config, "--data-dir", data, "--only", "Notes", "dev", package],
@@ -285,6 +287,13 @@ import Testing
             .write(to: URL(fileURLWithPath: english))
         try app.waitForOutput(containing: "dev: 'Sources/Notes/Resources/Strings/en.lproj/Localizable.strings' changed\n", deadline: 60)
         try app.waitForOutput(containing: "  2. Notebook\n", deadline: 600)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: source))
+        try app.waitForOutput(containing: "dev: 'Sources/Notes/NotesModule.swift' changed\n", deadline: 60)
+        try app.waitForOutput(containing: "the open app runs it now\n", deadline: 600)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !app.stderr.contains("module 'Notes': now runs its new library"), ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(app.stderr.contains("module 'Notes': now runs its new library"), "\(app.stderr)")
+        #expect(app.stdout.components(separatedBy: "running the app\n").count == 3, "started twice, not for the code: \(app.stdout)")
     }
 
     @Test func devRefusesAFolderThatIsNotAModulePackage() throws {

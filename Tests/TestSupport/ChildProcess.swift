@@ -92,6 +92,12 @@ public final class RunningProcess: Sendable {
         try program.waitForOutput(containing: text, timeout: .milliseconds(Int64(deadline * 1000)))
     }
 
+    /// What it wrote to standard output so far.
+    public var stdout: String { program.stdout }
+
+    /// What it wrote to standard error so far.
+    public var stderr: String { program.stderr }
+
     /// Sends `signal` to the process.
     public func send(_ signal: Int32) { program.send(signal) }
 

@@ -8,7 +8,8 @@ import Synchronization
 
 /// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and
 /// runs `modhost ARGS…` with the fresh library loaded (`--module`): the app when ARGS is
-/// empty (restarted on each change), or a command (run again on each change).
+/// empty, with the module in a process of its own (`--isolate`), which the open app starts
+/// again on each new build (live restart); or a command, run again on each change.
 ///
 /// It polls the package's files (not `.build`) every quarter second: no inotify, and
 /// nothing missed when an editor replaces a file instead of writing it.
@@ -39,13 +40,31 @@ struct DevCommand {
             Self.prefixed(
                 HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(Escaped(package).description), .plain(name)])))
         var snapshot = Self.snapshot(of: package)
+        // The app runs the module in a process of its own and stays open across builds: it
+        // takes each new library as it is put in place (live restart). A build that leaves the
+        // library as it was (a strings file changed) starts the app again, as a command is run
+        // again: the module's process reads its resources when it starts.
+        var app: pid_t = 0
         while true {
             let started = ContinuousClock.now
+            let before = Self.identity(of: library)
             console.print(Self.prefixed(HostText("dev.building", "building %@…", [.plain(name)])))
-            if build() {
-                let seconds = FixedDecimals.text(ModuleGuard.seconds(ContinuousClock.now - started), places: 1)
+            guard build() else {
+                console.print(Self.prefixed(HostText("dev.build.failed", "the build failed (above); waiting for a change")))
+                (snapshot, app) = waitForChange(from: snapshot, child: app, keepsIt: true)
+                continue
+            }
+            let seconds = FixedDecimals.text(ModuleGuard.seconds(ContinuousClock.now - started), places: 1)
+            if app > 0, Self.identity(of: library) == before {
+                kill(app, SIGTERM)
+                _ = ChildCommand.wait(app)
+                app = 0
+            }
+            if app > 0 {
+                console.print(Self.prefixed(HostText("dev.built.live", "built in %@ s; the open app runs it now", [.plain(seconds)])))
+            } else {
                 console.print(Self.prefixed(HostText("dev.built", "built in %@ s; running %@", [.plain(seconds), .text(what)])))
-                let child = spawnHost(library: library)
+                let child = spawnHost(library: library, isolating: arguments.isEmpty ? name : nil)
                 if child == 0 {
                     console.error(
                         Self.prefixed(
@@ -53,13 +72,15 @@ struct DevCommand {
                                 "dev.cannot.start", "cannot start '%@'; waiting for a change",
                                 [.plain(Escaped(RunningExecutable.path).description)])))
                 }
+                app = arguments.isEmpty ? child : 0
                 SignalTrap.child.withLock { $0 = child }
-                snapshot = waitForChange(from: snapshot, child: child)
-                SignalTrap.child.withLock { $0 = 0 }
-            } else {
-                console.print(Self.prefixed(HostText("dev.build.failed", "the build failed (above); waiting for a change")))
-                snapshot = waitForChange(from: snapshot, child: 0)
+                if !arguments.isEmpty {
+                    snapshot = waitForChange(from: snapshot, child: child, keepsIt: false).snapshot
+                    SignalTrap.child.withLock { $0 = 0 }
+                    continue
+                }
             }
+            (snapshot, app) = waitForChange(from: snapshot, child: app, keepsIt: true)
         }
     }
 
@@ -93,13 +114,16 @@ struct DevCommand {
         return status == 0
     }
 
-    private func spawnHost(library: String) -> pid_t {
-        ChildCommand.spawnHost(hostOptions + CommandLineTable.module.words(library) + arguments, output: .inherited) ?? 0
+    private func spawnHost(library: String, isolating name: String?) -> pid_t {
+        let isolation = name.map { CommandLineTable.isolate.words($0) } ?? []
+        return ChildCommand.spawnHost(hostOptions + CommandLineTable.module.words(library) + isolation + arguments, output: .inherited) ?? 0
     }
 
-    /// Polls until a file of the package changes; reports the child's exit on the way and
-    /// stops it (SIGTERM) when a change comes first.
-    private func waitForChange(from snapshot: [String: String], child: pid_t) -> [String: String] {
+    /// Polls until a file of the package changes; reports the child's exit on the way, and
+    /// stops it (SIGTERM) when a change comes first unless it `keepsIt` (the app, which takes
+    /// the new library itself).
+    /// - Returns: The package's files now, and the child when it still runs (else 0).
+    private func waitForChange(from snapshot: [String: String], child: pid_t, keepsIt: Bool) -> (snapshot: [String: String], child: pid_t) {
         var running = child
         while true {
             usleep(250_000)
@@ -113,16 +137,24 @@ struct DevCommand {
             }
             let now = Self.snapshot(of: package)
             guard now != snapshot else { continue }
-            if running > 0 {
+            if running > 0 && !keepsIt {
                 kill(running, SIGTERM)
                 _ = ChildCommand.wait(running)
+                running = 0
             }
             console.print(Self.prefixed(Self.changed(snapshot, now)))
-            return now
+            return (now, running)
         }
     }
 
     // MARK: - Files
+
+    /// The library's inode, size and modification time, or `nil` when there is none.
+    static func identity(of path: String) -> [Int]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+    }
 
     /// Every file under the package but build products, with its size and modification time.
     static func snapshot(of package: String) -> [String: String] {
