@@ -74,7 +74,8 @@ struct LiveRestartBenchmark {
         guard !times.isEmpty else { return }
         report.add(
             "live restart: library in place → new code answering",
-            String(format: "median %.0f ms, max %.0f ms (%d restarts, 150 ms of settling included)", median(times) / 1e6,
+            String(
+                format: "median %.0f ms, max %.0f ms (%d restarts, 150 ms of settling included)", median(times) / 1e6,
                 (times.max() ?? 0) / 1e6, times.count))
     }
 
