@@ -11,6 +11,8 @@ struct LiveRestartBenchmark {
     let rounds: Int
 
     func run(into report: BenchReport) {
+        // The app may have ended before its input is closed: a write then must not end the bench.
+        signal(SIGPIPE, SIG_IGN)
         let folder = NSTemporaryDirectory() + "modhost-bench-live-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let library = folder + "/libFixtureLive.so"
@@ -26,7 +28,7 @@ struct LiveRestartBenchmark {
             return
         }
         let config = folder + "/modules.json"
-        let json = #"{"environment": "test", "modules": [{"name": "FixtureLive", "library": "\#(library)", "isolation": "process"}]}"#
+        let json = #"{"environment": "test", "modules": [{"name": "FixtureLive", "enabled": true, "library": "\#(library)", "isolation": "process"}]}"#
         _ = FileManager.default.createFile(atPath: config, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
         let app = Process()
         app.executableURL = URL(fileURLWithPath: buildFolder + "/modhost")
@@ -49,7 +51,7 @@ struct LiveRestartBenchmark {
             return
         }
         defer {
-            input.fileHandleForWriting.write(Data("q\n".utf8))
+            try? input.fileHandleForWriting.write(contentsOf: Data("q\n".utf8))
             try? input.fileHandleForWriting.close()
             app.waitUntilExit()
         }
