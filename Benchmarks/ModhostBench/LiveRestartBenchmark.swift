@@ -28,7 +28,8 @@ struct LiveRestartBenchmark {
             return
         }
         let config = folder + "/modules.json"
-        let json = #"{"environment": "test", "modules": [{"name": "FixtureLive", "enabled": true, "library": "\#(library)", "isolation": "process"}]}"#
+        let entry = #"{"name": "FixtureLive", "enabled": true, "library": "\#(library)", "isolation": "process"}"#
+        let json = #"{"environment": "test", "modules": [\#(entry)]}"#
         _ = FileManager.default.createFile(atPath: config, contents: Data(json.utf8), attributes: [.posixPermissions: 0o600])
         let app = Process()
         app.executableURL = URL(fileURLWithPath: buildFolder + "/modhost")
