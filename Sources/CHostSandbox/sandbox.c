@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
@@ -194,12 +193,25 @@ static const uint64_t namespace_flags[] = {
     0x40000000 /* CLONE_NEWNET */,
 };
 
-int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
+/* The calls that open, make or remove a file, handed over in the audit mode. */
+static const char *const file_calls[] = {
+    "open", "openat", "openat2", "creat", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat",
+    "renameat2", "truncate", "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat",
+};
+
+int modhost_sandbox_filter(int network, int exec, int audit, int *notify) {
+    if (audit && notify == NULL) return EINVAL;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (filter == NULL) return ENOMEM;
-    uint32_t action = log ? SCMP_ACT_LOG : notify != NULL ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
+    uint32_t action = notify != NULL ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
+    if (audit) network = exec = 0;
     int result = 0;
+    for (size_t index = 0; audit && index < sizeof file_calls / sizeof file_calls[0] && result == 0; index++) {
+        int number = seccomp_syscall_resolve_name(file_calls[index]);
+        if (number == __NR_SCMP_ERROR) continue;
+        result = -seccomp_rule_add(filter, action, number, 0);
+    }
     for (size_t index = 0; index < sizeof refused / sizeof refused[0] && result == 0; index++) {
         int number = seccomp_syscall_resolve_name(refused[index]);
         if (number == __NR_SCMP_ERROR) continue; /* not a call of this architecture */
@@ -212,7 +224,7 @@ int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
      * the module's doing. */
     /* The family compared as the kernel reads it, 32 bits: 0x100000001 is AF_UNIX too. Rules
      * that do not overlap (a rule on the call alone would clear those on its arguments). */
-    if (result == 0 && !log) {
+    if (result == 0) {
         result = -seccomp_rule_add(
             filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX),
             SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xF, SOCK_DGRAM));
@@ -248,65 +260,3 @@ int modhost_sandbox_filter(int network, int exec, int log, int *notify) {
     seccomp_release(filter);
     return result;
 }
-
-int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
-    struct pollfd ready = {.fd = notify, .events = POLLIN};
-    for (;;) {
-        int result = poll(&ready, 1, -1);
-        if (result < 0 && errno == EINTR) continue;
-        if (result < 0) return errno;
-        if (ready.revents & POLLIN) break;
-        /* No process uses the filter any more. */
-        if (ready.revents & (POLLHUP | POLLERR | POLLNVAL)) return ENOENT;
-    }
-    struct seccomp_notif *request = NULL;
-    struct seccomp_notif_resp *response = NULL;
-    if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
-    /* libseccomp reports every failure here as ECANCELED; the usual one is a call that went
-     * away (its thread was signalled) before it was received. Tried again: poll says when no
-     * process uses the filter any more. */
-    if (seccomp_notify_receive(notify, request) != 0) {
-        seccomp_notify_free(request, response);
-        return EAGAIN;
-    }
-    memset(refusal, 0, sizeof *refusal);
-    refusal->id = request->id;
-    char *name = seccomp_syscall_resolve_num_arch(request->data.arch, request->data.nr);
-    snprintf(refusal->call, sizeof refusal->call, "%s", name != NULL ? name : "an unknown call");
-    free(name);
-    refusal->first = request->data.args[0];
-    /* The program execve names, read from the caller's memory while the call waits; kept only
-     * if the call is still the one received after the read. */
-    uint64_t program = 0;
-    if (request->data.nr == SCMP_SYS(execve)) program = request->data.args[0];
-    if (request->data.nr == SCMP_SYS(execveat)) program = request->data.args[1];
-    if (program != 0) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/mem", (int)request->pid);
-        int memory = open(path, O_RDONLY | O_CLOEXEC);
-        if (memory >= 0) {
-            ssize_t got = pread(memory, refusal->program, sizeof refusal->program - 1, (off_t)program);
-            refusal->program[got > 0 ? got : 0] = 0;
-            close(memory);
-        }
-        if (seccomp_notify_id_valid(notify, request->id) != 0) refusal->program[0] = 0;
-    }
-    seccomp_notify_free(request, response);
-    return 0;
-}
-
-int modhost_sandbox_refuse(int notify, uint64_t id) {
-    struct seccomp_notif *request = NULL;
-    struct seccomp_notif_resp *response = NULL;
-    if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
-    response->id = id;
-    response->error = -EPERM;
-    response->val = 0;
-    response->flags = 0;
-    int result = -seccomp_notify_respond(notify, response);
-    seccomp_notify_free(request, response);
-    /* A call that went away while it waited (its thread ended) needs no answer; libseccomp
-     * reports that as ECANCELED. */
-    return result == ECANCELED || result == ENOENT ? 0 : result;
-}
-

@@ -88,8 +88,13 @@ extension HostRuntime {
             } else {
                 process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
             }
-            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals in
-                SandboxRefusals.watch(refusals, module: entry.name) { line in logger.warn(line) }
+            let audit = sandboxAudit(of: entry.name)
+            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals, granted in
+                if let audit {
+                    audit.watch(refusals, granted: granted)
+                } else {
+                    SandboxRefusals.watch(refusals, module: entry.name) { line in logger.warn(line) }
+                }
             }
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
@@ -224,6 +229,21 @@ extension HostRuntime {
         isolated.link.close()
         if let end = isolated.ended(), end != .exited(0) {
             logger.warn("module '\(isolated.name)': its process \(end.description) when it was stopped")
+        }
+        if let audit = sandboxAudit(of: isolated.name) {
+            audit.waitUntilDone()
+            for line in audit.summary() { logger.warn(line) }
+        }
+    }
+
+    /// The audit of module `name`'s sandbox when `--sandbox-audit` names it, made once.
+    func sandboxAudit(of name: String) -> SandboxAudit? {
+        guard options.sandboxAudit.containsModule(name) else { return nil }
+        return sandboxAudits.withLock { audits in
+            if let known = audits[name] { return known }
+            let made = SandboxAudit(module: name)
+            audits[name] = made
+            return made
         }
     }
 

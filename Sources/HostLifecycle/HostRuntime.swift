@@ -4,6 +4,7 @@ import Glibc
 import HostGraph
 import HostLoading
 import HostModel
+import HostSandbox
 @_spi(Host) import ModuleKit
 import Synchronization
 
@@ -43,6 +44,8 @@ public final class HostRuntime: Sendable {
     package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
     /// Isolated modules' processes started before planning, until their load phase.
     let earlyProcesses = EarlyProcesses()
+    /// The audits of isolated modules' sandboxes (`--sandbox-audit`), by module name.
+    let sandboxAudits = Mutex<[String: SandboxAudit]>([:])
     /// The settings isolated modules registered, kept across their restarts.
     let isolatedSettings = IsolatedSettings()
     /// Each module's storage, made once (a module's own process opens its folder before it

@@ -33,6 +33,9 @@ public struct RuntimeOptions: Sendable {
     /// Modules run in a process of their own for this run (`--isolate`), beside those whose
     /// `modules.json` entry says `"isolation": "process"`.
     public var isolate: [String] = []
+    /// Isolated modules whose sandbox only notes what they use (`--sandbox-audit`): every module
+    /// process of the run is told, and the host says at the end what each used.
+    public var sandboxAudit: [String] = []
     /// The options a module's own process is started with (modules.json, the data folder, the
     /// added libraries, the log level), as the command line writes them.
     public var moduleHostOptions: [String] = []

@@ -47,11 +47,13 @@ package enum Sandbox {
         return missing
     }
 
-    /// Confines this process to `policy`.
+    /// Confines this process to `policy`; with `audit`, to its limits and environment only,
+    /// with a filter that hands what it would refuse, and every call on a file, to the host
+    /// (``SandboxAudit``), which lets each through.
     ///
     /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
     ///   module (it is not confined as declared).
-    package static func confine(_ policy: SandboxPolicy) throws(Failure) -> Confinement {
+    package static func confine(_ policy: SandboxPolicy, audit: Bool = false) throws(Failure) -> Confinement {
         // Landlock and capabilities hold for the calling thread and those it starts after:
         // a thread already running would stay outside.
         let threads = threadCount()
@@ -65,6 +67,16 @@ package enum Sandbox {
         guard dropped == 0 else { throw Failure(description: "its sandbox failed: its capabilities were not dropped: \(message(dropped))") }
         let abi = landlockABI
         var leftOut = lowered
+        if audit {
+            var notify: Int32 = -1
+            let filtered = modhost_sandbox_filter(0, 0, 1, &notify)
+            guard filtered == 0, notify >= 0 else {
+                throw Failure(
+                    description: "its sandbox audit needs seccomp's user notification, which this system refused: \(message(filtered))")
+            }
+            return Confinement(
+                landlockABI: abi, notEnforced: ["everything: its sandbox is in audit mode"], leftOut: leftOut, refusals: notify)
+        }
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
             guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }

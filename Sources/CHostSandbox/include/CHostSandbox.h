@@ -45,10 +45,11 @@ int modhost_sandbox_wipe_initial_environment(void);
  * io_uring …), clone with a namespace flag (clone3 answers ENOSYS), typing into the terminal
  * (TIOCSTI, TIOCLINUX), every socket without `network` and UNIX ones with it, execve unless
  * `exec`; on every thread of the process. With `notify`, each such call is handed to whoever
- * holds the descriptor stored there (SECCOMP_RET_USER_NOTIF), who refuses and names it. `log`:
- * each such call is
- * allowed and logged instead (the audit mode). */
-int modhost_sandbox_filter(int network, int exec, int log, int *notify);
+ * holds the descriptor stored there (SECCOMP_RET_USER_NOTIF), who refuses and names it.
+ * `audit` (with `notify`): every such call, whatever `network` and `exec` say, and every call
+ * that opens, makes or removes a file, is handed over to be noted and let through
+ * (modhost_sandbox_allow): what the module would need, learnt. */
+int modhost_sandbox_filter(int network, int exec, int audit, int *notify);
 
 /* One call the filter handed to the host instead of refusing it itself. */
 struct modhost_refusal {
@@ -56,6 +57,8 @@ struct modhost_refusal {
     char call[32];     /* the system call's name */
     uint64_t first;    /* its first argument */
     char program[256]; /* for execve and execveat: the program's path, when it could be read */
+    char path[1024];   /* for a call on a file: its path, absolute, when it could be read */
+    int writes;        /* for a call on a file: whether it writes, makes or removes */
 };
 
 /* Waits for the next call handed over on `notify` (the descriptor modhost_sandbox_filter gave)
@@ -65,5 +68,8 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal);
 
 /* Answers call `id` with EPERM: the module sees an ordinary failed call. */
 int modhost_sandbox_refuse(int notify, uint64_t id);
+
+/* Lets call `id` go on as if no filter had seen it (the audit mode). */
+int modhost_sandbox_allow(int notify, uint64_t id);
 
 #endif

@@ -17,6 +17,8 @@ struct CommandLineArguments {
     var disable: [String] = []
     /// Modules run in a process of their own for this run (`--isolate`).
     var isolate: [String] = []
+    /// Isolated modules whose sandbox only notes what they use (`--sandbox-audit`).
+    var sandboxAudit: [String] = []
     var logLevel: LogLevel = .warn
     var retry: [String] = []
     /// Libraries given with `--module PATH`, loaded for this run beside modules.json's.

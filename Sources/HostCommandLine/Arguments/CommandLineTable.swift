@@ -92,6 +92,11 @@ enum CommandLineTable {
         id: "isolate", names: ["--isolate"], value: "NAME", summary: ["Run a module in a process of its own", "(repeatable, or A,B)"],
         apply: { parsed, value, name throws(UsageError) in parsed.isolate += try CommandLineArguments.names(value, for: name) },
         pass: { $0.isolate.isEmpty ? [] : [$0.isolate.joined(separator: ",")] })
+    static let sandboxAudit = Option(
+        id: "sandbox.audit", names: ["--sandbox-audit"], value: "NAME",
+        summary: ["Run a module in a process of its own whose sandbox", "lets all through and says what it used"],
+        apply: { parsed, value, name throws(UsageError) in parsed.sandboxAudit += try CommandLineArguments.names(value, for: name) },
+        pass: { $0.sandboxAudit.isEmpty ? [] : [$0.sandboxAudit.joined(separator: ",")] })
     static let module = Option(
         id: "module", names: ["--module"], value: "PATH", summary: ["Also load this lib<Name>.so for this run (repeatable)"],
         apply: { parsed, value, name throws(UsageError) in
@@ -121,7 +126,7 @@ enum CommandLineTable {
 
     /// The global options, in the order `--help` lists them.
     static let options: [Option] = [
-        config, dataFolder, only, enable, disable, isolate, module, retry, noCrashRecords, plain, logLevel, help, version,
+        config, dataFolder, only, enable, disable, isolate, sandboxAudit, module, retry, noCrashRecords, plain, logLevel, help, version,
     ]
 
     /// The option named `name` where `command` (the first word, if any) is being parsed.

@@ -169,19 +169,23 @@ extension Builtins {
                 do throws(Sandbox.Failure) {
                     let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
-                    if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty {
+                    let audited = runtime.options.sandboxAudit.containsModule(name)
+                    if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty, !audited {
                         throw Sandbox.Failure(
                             description:
                                 "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing.joined(separator: "; "))"
                         )
                     }
                     if let folder { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
-                    let confinement = try Sandbox.confine(policy)
+                    let audit = runtime.options.sandboxAudit.containsModule(name)
+                    let confinement = try Sandbox.confine(policy, audit: audit)
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
                     // The calls its filter refuses go to the host, which names them.
                     if let refusals = confinement.refusals {
-                        try? channel.send(Frame(kind: ModuleProcess.Kind.refusals, payload: []), descriptors: [refusals])
+                        // Audited, what its sandbox would grant comes along: the host tells only what lies beyond.
+                        let granted = audit ? SandboxAudit.grants(reads: policy.reads + policy.runs, writes: policy.writes) : []
+                        try? channel.send(Frame(kind: ModuleProcess.Kind.refusals, payload: granted), descriptors: [refusals])
                         close(refusals)
                     }
                     // Its threads start in the sandbox (see main.swift).

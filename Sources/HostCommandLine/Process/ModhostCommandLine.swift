@@ -105,7 +105,8 @@ public enum ModhostCommandLine {
             dataFolder: Self.dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
         options.retry = parsed.retry
         options.extraModules = parsed.extraModules.map(ExtraModules.absolute)
-        options.isolate = parsed.isolate
+        options.isolate = parsed.isolate + parsed.sandboxAudit
+        options.sandboxAudit = parsed.sandboxAudit
         // A module's own process sees the same file, data and libraries, and chooses itself; how
         // it ends is the host's to tell (from its wait status), so it records no crash itself.
         options.moduleHostOptions =

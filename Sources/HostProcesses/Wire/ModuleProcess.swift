@@ -73,9 +73,10 @@ package final class ModuleProcess {
     /// - Parameter refusals: Given, at once, the descriptor on which the child's sandbox hands
     ///   over the calls it refuses (before its hello: the module's library, opened before the
     ///   hello, may make such calls, which wait until they are answered); it then owns it.
-    ///   Without it the descriptor is closed, and such calls fail at once.
+    ///   Without it the descriptor is closed, and such calls fail at once. Its payload comes with
+    ///   it (what an audited sandbox grants, ``SandboxAudit``).
     package func greet(
-        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10), refusals: ((Int32) -> Void)? = nil
+        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10), refusals: ((Int32, [UInt8]) -> Void)? = nil
     ) throws(StartError) {
         let host = channel
         host.setReceiveLimit(helloLimit)
@@ -84,7 +85,11 @@ package final class ModuleProcess {
             var received = try host.receive()
             // Its sandbox's refusals come first, once (a second is not trusted).
             if let frame = received, frame.frame.kind == Kind.refusals {
-                if frame.descriptors.count == 1, let refusals { refusals(frame.descriptors[0]) } else { Self.close(frame.descriptors) }
+                if frame.descriptors.count == 1, let refusals {
+                    refusals(frame.descriptors[0], frame.frame.payload)
+                } else {
+                    Self.close(frame.descriptors)
+                }
                 received = try host.receive()
             }
             guard let first = received else { throw StartError.failed(reason: nil, end: reaped()) }
