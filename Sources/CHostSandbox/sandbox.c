@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,15 @@ int modhost_sandbox_filter(int network, int exec, int audit, int *notify) {
     if (result == 0 && !exec) {
         result = -seccomp_rule_add(filter, action, SCMP_SYS(execve), 0);
         if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);
+    }
+    /* A signal that ends a process, sent with kill, tkill or tgkill (raise): noted by the host
+     * and let through, so that a process that ends itself is not taken for one ended from
+     * outside. The signal is the second argument of kill and tkill, the third of tgkill. */
+    static const int ending[] = {SIGKILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+    for (size_t index = 0; notify != NULL && index < sizeof ending / sizeof ending[0] && result == 0; index++) {
+        result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(kill), 1, SCMP_A1_32(SCMP_CMP_EQ, ending[index]));
+        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tkill), 1, SCMP_A1_32(SCMP_CMP_EQ, ending[index]));
+        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tgkill), 1, SCMP_A2_32(SCMP_CMP_EQ, ending[index]));
     }
     if (result == 0) result = -seccomp_load(filter);
     if (result == 0 && notify != NULL) {

@@ -110,6 +110,8 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
     snprintf(refusal->call, sizeof refusal->call, "%s", name != NULL ? name : "an unknown call");
     free(name);
     refusal->first = request->data.args[0];
+    refusal->second = request->data.args[1];
+    refusal->third = request->data.args[2];
     /* The program execve names, read from the caller's memory while the call waits; kept only
      * if the call is still the one received after the read. */
     uint64_t program = 0;

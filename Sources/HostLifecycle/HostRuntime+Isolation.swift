@@ -93,7 +93,7 @@ extension HostRuntime {
                 if let audit {
                     audit.watch(refusals, granted: granted)
                 } else {
-                    SandboxRefusals.watch(refusals, module: entry.name) { line in logger.warn(line) }
+                    SandboxRefusals.watch(refusals, module: entry.name, pid: process.pid) { line in logger.warn(line) }
                 }
             }
         } catch {

@@ -10,10 +10,11 @@ package enum SandboxRefusals {
     /// Most lines one process's refusals make; then one saying the rest go untold.
     package static let mostTold = 16
 
-    /// Watches `notify` (the descriptor module `module`'s process passed, which this takes)
-    /// on a thread of its own until no process uses its filter any more; `tell` is given
-    /// each line before the call is answered.
-    package static func watch(_ notify: Int32, module: String, tell: @escaping @Sendable (String) -> Void) {
+    /// Watches `notify` (the descriptor module `module`'s process `pid` passed, which this
+    /// takes) on a thread of its own until no process uses its filter any more; `tell` is given
+    /// each line before the call is answered. A signal the process sends itself is noted
+    /// (``SelfSignals``) and let through.
+    package static func watch(_ notify: Int32, module: String, pid: Int32, tell: @escaping @Sendable (String) -> Void) {
         // No thread, no watcher: closing the descriptor makes each refused call fail (ENOSYS).
         let watching = DetachedThread.start(named: "sandbox refusals") {
             defer { close(notify) }
@@ -23,6 +24,16 @@ package enum SandboxRefusals {
                 let result = modhost_sandbox_next_refusal(notify, &refusal)
                 if result == EAGAIN { continue }
                 guard result == 0 else { return }
+                if let signal = signalToItself(refusal, pid: pid) {
+                    SelfSignals.note(signal, by: pid)
+                    _ = modhost_sandbox_allow(notify, refusal.id)
+                    continue
+                }
+                if isSignal(refusal) {
+                    // To another process: Landlock's scope refuses it (ABI 6), or the kernel does.
+                    _ = modhost_sandbox_allow(notify, refusal.id)
+                    continue
+                }
                 told += 1
                 if told <= mostTold {
                     tell("module '\(module)' \(describe(refusal)): refused by its sandbox (\(why(refusal)))")
@@ -33,6 +44,28 @@ package enum SandboxRefusals {
             }
         }
         if !watching { close(notify) }
+    }
+
+    static func isSignal(_ call: modhost_refusal) -> Bool {
+        ["kill", "tkill", "tgkill"].contains(text(call.call))
+    }
+
+    /// The signal `call` sends process `pid` itself, or `nil`: kill of itself, of its group or of
+    /// everything it may signal (no more than itself, its signals scoped), tgkill of one of
+    /// its threads, tkill of a thread of its own.
+    static func signalToItself(_ call: modhost_refusal, pid: Int32) -> Int32? {
+        let target = Int32(truncatingIfNeeded: call.first)
+        switch text(call.call) {
+        case "kill":
+            return target == pid || target == 0 || target == -1 ? Int32(truncatingIfNeeded: call.second) : nil
+        case "tgkill":
+            return target == pid ? Int32(truncatingIfNeeded: call.third) : nil
+        case "tkill":
+            var status = stat()
+            return stat("/proc/\(pid)/task/\(target)", &status) == 0 ? Int32(truncatingIfNeeded: call.second) : nil
+        default:
+            return nil
+        }
     }
 
     /// What the module tried, in words.

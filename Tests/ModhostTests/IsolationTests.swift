@@ -234,6 +234,8 @@ import Testing
     /// the command's error; the host itself exits with status 1, never by a signal.
     @Test(arguments: [
         ("raise", "its process (", "crashed (signal 11"),
+        // Its wait status reads as a kill from outside; its filter told the host who sent it.
+        ("killself", "its process (", "ended itself (signal 9"),
         ("exit", "its process closed the link", "exited with status 3"),
         ("flood", "cut off: it answered call", "its process ("),
         ("pings", "cut off: it sent a ping, which a module's process does not send", "its process ("),

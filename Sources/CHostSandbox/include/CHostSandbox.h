@@ -46,6 +46,9 @@ int modhost_sandbox_wipe_initial_environment(void);
  * (TIOCSTI, TIOCLINUX), every socket without `network` and UNIX ones with it, execve unless
  * `exec`; on every thread of the process. With `notify`, each such call is handed to whoever
  * holds the descriptor stored there (SECCOMP_RET_USER_NOTIF), who refuses and names it.
+ * With `notify`, kill, tkill and tgkill of a signal that ends a process are handed over too,
+ * to be noted and let through: the host then tells a process that ended itself from one ended
+ * from outside, which a wait status alone cannot.
  * `audit` (with `notify`): every such call, whatever `network` and `exec` say, and every call
  * that opens, makes or removes a file, is handed over to be noted and let through
  * (modhost_sandbox_allow): what the module would need, learnt. */
@@ -55,7 +58,9 @@ int modhost_sandbox_filter(int network, int exec, int audit, int *notify);
 struct modhost_refusal {
     uint64_t id;       /* the kernel's, for the answer */
     char call[32];     /* the system call's name */
-    uint64_t first;    /* its first argument */
+    uint64_t first;    /* its first three arguments */
+    uint64_t second;
+    uint64_t third;
     char program[256]; /* for execve and execveat: the program's path, when it could be read */
     char path[1024];   /* for a call on a file: its path, absolute, when it could be read */
     int writes;        /* for a call on a file: whether it writes, makes or removes */
@@ -69,7 +74,8 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal);
 /* Answers call `id` with EPERM: the module sees an ordinary failed call. */
 int modhost_sandbox_refuse(int notify, uint64_t id);
 
-/* Lets call `id` go on as if no filter had seen it (the audit mode). */
+/* Lets call `id` go on as if no filter had seen it (the audit mode; a signal a module's process
+ * sends itself, noted first). */
 int modhost_sandbox_allow(int notify, uint64_t id);
 
 #endif

@@ -14,10 +14,13 @@ package enum ChildEnd: Equatable, Sendable {
     case killedFromOutside(signal: Int32)
     /// The host ended it with this signal (its watchdog after a hang, or its own stop).
     case endedByHost(signal: Int32)
+    /// It sent itself this signal (``SelfSignals``), which ended it.
+    case endedItself(signal: Int32)
 
     /// The end a wait status describes; `sentByHost` is the signal the host itself sent this
     /// process, if it sent one.
-    package init?(waitStatus status: Int32, sentByHost: Int32? = nil) {
+    /// `sentByItself` is the signal it sent itself, if it sent one (``SelfSignals``).
+    package init?(waitStatus status: Int32, sentByHost: Int32? = nil, sentByItself: Int32? = nil) {
         let signal = status & 0x7f
         if signal == 0 {
             self = .exited((status >> 8) & 0xff)
@@ -25,6 +28,8 @@ package enum ChildEnd: Equatable, Sendable {
             return nil  // stopped, not ended
         } else if signal == sentByHost {
             self = .endedByHost(signal: signal)
+        } else if signal == sentByItself {
+            self = .endedItself(signal: signal)
         } else if Self.faults.contains(signal) {
             self = .crashed(signal: signal)
         } else {
@@ -35,7 +40,7 @@ package enum ChildEnd: Equatable, Sendable {
     /// Whether this end is the module's own doing.
     package var countsAgainstTheModule: Bool {
         switch self {
-        case .exited, .crashed: true
+        case .exited, .crashed, .endedItself: true
         case .killedFromOutside, .endedByHost: false
         }
     }
@@ -47,6 +52,7 @@ package enum ChildEnd: Equatable, Sendable {
         case .crashed(let signal): "crashed (\(Self.name(signal)))"
         case .killedFromOutside(let signal): "was ended from outside (\(Self.name(signal))); this does not count against it"
         case .endedByHost(let signal): "was ended by the host (\(Self.name(signal)))"
+        case .endedItself(let signal): "ended itself (\(Self.name(signal)))"
         }
     }
 

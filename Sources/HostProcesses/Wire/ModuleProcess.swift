@@ -174,6 +174,6 @@ package final class ModuleProcess {
     /// How a child that ended its side of the link ended: waited for a moment, then killed.
     private static func reap(_ pid: pid_t, grace: Duration = .seconds(2)) -> ChildEnd? {
         let (status, killed) = ChildCommand.wait(pid, atMost: grace)
-        return ChildEnd(waitStatus: status, sentByHost: killed ? SIGKILL : nil)
+        return ChildEnd(waitStatus: status, sentByHost: killed ? SIGKILL : nil, sentByItself: SelfSignals.take(pid))
     }
 }

@@ -6,7 +6,8 @@ import ModuleKit
 /// `{"in": "start" | "call" | "command", "how": …, "announce": PATH}` ("command": its `cities`
 /// command), for the tests of a module in a
 /// process of its own. How:
-/// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "block": waits for ever;
+/// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "killself": `kill(getpid(), SIGKILL)`;
+///   "block": waits for ever;
 /// - "flood": writes 1 MiB of frames nobody asked for to descriptor 3 (the host's link, which
 ///   module code can reach in its process), then answers;
 /// - "pings": writes 10 000 pings (asking the host whether it is alive) to descriptor 3;
@@ -73,6 +74,7 @@ final class FixtureIsolatedGeo: Module {
         switch how {
         case "exit": exit(3)
         case "raise": raise(SIGSEGV)
+        case "killself": kill(getpid(), SIGKILL)
         case "block": while true { sleep(60) }
         case "flood":
             // A frame header announcing kind 6 (an answer) for a call never made, over and over.
