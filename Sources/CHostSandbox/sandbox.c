@@ -6,7 +6,6 @@
 #include <linux/capability.h>
 #include <linux/types.h>
 #include <seccomp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,14 +252,15 @@ int modhost_sandbox_filter(int network, int exec, int audit, int *notify) {
         result = -seccomp_rule_add(filter, action, SCMP_SYS(execve), 0);
         if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);
     }
-    /* A signal that ends a process, sent with kill, tkill or tgkill (raise): noted by the host
-     * and let through, so that a process that ends itself is not taken for one ended from
-     * outside. The signal is the second argument of kill and tkill, the third of tgkill. */
-    static const int ending[] = {SIGKILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
-    for (size_t index = 0; notify != NULL && index < sizeof ending / sizeof ending[0] && result == 0; index++) {
-        result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(kill), 1, SCMP_A1_32(SCMP_CMP_EQ, ending[index]));
-        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tkill), 1, SCMP_A1_32(SCMP_CMP_EQ, ending[index]));
-        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tgkill), 1, SCMP_A2_32(SCMP_CMP_EQ, ending[index]));
+    /* Every signal sent, handed to the host: one a process sends itself is noted (so that a
+     * process that ends itself is not taken for one ended from outside) and let through, as is
+     * one to a process it started; one to any other process (the host, its group) is refused
+     * and named, which Landlock's scope (ABI 6) does not do and older kernels do not do at all. */
+    static const char *const signalling[] = {"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal"};
+    for (size_t index = 0; notify != NULL && index < sizeof signalling / sizeof signalling[0] && result == 0; index++) {
+        int number = seccomp_syscall_resolve_name(signalling[index]);
+        if (number == __NR_SCMP_ERROR) continue;
+        result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, number, 0);
     }
     if (result == 0) result = -seccomp_load(filter);
     if (result == 0 && notify != NULL) {

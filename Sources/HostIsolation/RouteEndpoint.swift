@@ -23,11 +23,13 @@ package final class RouteEndpoint: @unchecked Sendable {
     package var link: RouteLink { lock.withLock { current } }
 
     /// Sends the calls from now on over `link` (a process started with new code); calls under
-    /// way finish over the link they began on.
+    /// way finish over the link they began on. `alongside` runs under this endpoint's lock, so
+    /// that no restart after a failed call (which holds it throughout) sees one without the other.
     ///
     /// - Returns: The link calls went over until now.
-    package func replace(with link: RouteLink) -> RouteLink {
+    package func replace(with link: RouteLink, alongside: () -> Void = {}) -> RouteLink {
         lock.withLock {
+            alongside()
             defer { current = link }
             return current
         }

@@ -62,7 +62,9 @@ extension HostRuntime {
             stayingOff: { [weak self] count in
                 // Skipped from the next start until `--retry`, as a module that crashed the host.
                 guard let self, options.recordsCrashes && !options.readOnly else { return }
-                let record = CrashRecord.processFailures(count, module: name, library: inspected.path, identity: inspected.identity)
+                // The library it runs now (a live restart may have replaced the first).
+                let current = read { $0.inspected[name] } ?? inspected
+                let record = CrashRecord.processFailures(count, module: name, library: current.path, identity: current.identity)
                 if let problem = CrashRecords.write(record, in: options.dataFolder) {
                     logger.warn("module '\(name)': its failures are not recorded: \(problem)")
                 } else {

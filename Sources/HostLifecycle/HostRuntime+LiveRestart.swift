@@ -74,13 +74,20 @@ extension HostRuntime {
             _ = spawned.process.end(grace: .seconds(1))
             return refuse(name, path: inspected.path, HostText("", "did not start: %@", [.plain("\(error)")]))
         }
+        // The app may have ended meanwhile: its modules were stopped, this process with them.
+        guard isRunning else {
+            spawned.link.close()
+            _ = spawned.process.end(grace: .seconds(1))
+            return
+        }
         let previous = module.replace(library: inspected.file, process: spawned.process, link: spawned.link)
         tookNewLibrary(name, inspected, processID: spawned.process.pid)
         logger.warn(
             "module '\(name)': now runs its new library '\(Escaped(inspected.path))' (version \(Escaped(new.version))) "
                 + "in process \(spawned.process.pid); process \(previous.process.pid) stops")
-        // The old process ends once the calls it serves are done (a screen shown from it).
-        DetachedThread.start(named: "modhost-retire") { [logger] in
+        // The old process ends once the calls it serves are done (a screen shown from it); here,
+        // when no thread can wait for them.
+        let retire: @Sendable () -> Void = { [logger] in
             while previous.link.isCalling { usleep(50_000) }
             try? RemoteObject.route(IsolatedModule.control, on: previous.link).call("stop", RouteArguments())
             previous.link.close()
@@ -88,6 +95,7 @@ extension HostRuntime {
                 logger.warn("module '\(name)': its old process \(end.description) when it was stopped")
             }
         }
+        if !DetachedThread.start(named: "modhost-retire", retire) { retire() }
     }
 
     /// The routes a module's process may call here: those it declares that the host or a

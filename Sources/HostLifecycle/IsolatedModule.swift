@@ -72,18 +72,19 @@ package final class IsolatedModule: @unchecked Sendable {
     /// from now on go to it, and its faults start a fresh count. The old process is returned,
     /// still running, for the caller to stop once its calls under way are done.
     func replace(library: TrustedFile, process: OwnedProcess, link: RouteLink) -> (process: OwnedProcess, link: RouteLink) {
-        let old = lock.withLock {
-            defer {
+        var old = lock.withLock { incarnation }
+        // The endpoint's lock first, then this one, as a failed call's restart takes them: the
+        // restart then sees either the old incarnation whole or the new one whole.
+        _ = endpoint.replace(with: link) {
+            lock.withLock {
+                old = incarnation
                 incarnation = (process, link)
                 self.library = library
                 faults = []
                 endCounted = false
                 off = nil
             }
-            return incarnation
         }
-        // Outside this lock: a failed call's restart takes the endpoint's lock, then this one.
-        _ = endpoint.replace(with: link)
         return old
     }
 

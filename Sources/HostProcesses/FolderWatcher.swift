@@ -25,14 +25,12 @@ package final class FolderWatcher: Sendable {
     package init?(_ changed: @escaping @Sendable (_ folder: String, _ name: String) -> Void) {
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { return nil }
+        // Made close-on-exec at once: a child spawned meanwhile by another thread keeps none.
         var pipe: [Int32] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else {
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &pipe) == 0
+        else {
             close(inotify)
             return nil
-        }
-        for end in pipe {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
         self.inotify = inotify
         stopper = (pipe[0], pipe[1])
@@ -50,7 +48,8 @@ package final class FolderWatcher: Sendable {
     /// Watches `name` in `folder` (absolute). Returns false when the folder cannot be watched.
     @discardableResult
     package func watch(_ name: String, in folder: String) -> Bool {
-        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_ONLYDIR)
+        // Not IN_CREATE: a file made in place is told when it is closed, whole.
+        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
         let descriptor = inotify_add_watch(inotify, folder, mask)
         guard descriptor >= 0 else { return false }
         watched.withLock { watched in

@@ -24,14 +24,17 @@ package enum SandboxRefusals {
                 let result = modhost_sandbox_next_refusal(notify, &refusal)
                 if result == EAGAIN { continue }
                 guard result == 0 else { return }
-                if let signal = signalToItself(refusal, pid: pid) {
-                    SelfSignals.note(signal, by: pid)
-                    _ = modhost_sandbox_allow(notify, refusal.id)
-                    continue
-                }
-                if isSignal(refusal) {
-                    // To another process: Landlock's scope refuses it (ABI 6), or the kernel does.
-                    _ = modhost_sandbox_allow(notify, refusal.id)
+                if let signal = Signalling(refusal, module: pid) {
+                    if signal.isAllowed {
+                        if signal.toItself, Signalling.endsAProcess(signal.number) { SelfSignals.note(signal.number, by: pid) }
+                        _ = modhost_sandbox_allow(notify, refusal.id)
+                    } else {
+                        told += 1
+                        if told <= mostTold {
+                            tell("module '\(module)' tried to send \(signal.words): refused by its sandbox (no module may)")
+                        }
+                        _ = modhost_sandbox_refuse(notify, refusal.id)
+                    }
                     continue
                 }
                 told += 1
@@ -44,28 +47,6 @@ package enum SandboxRefusals {
             }
         }
         if !watching { close(notify) }
-    }
-
-    static func isSignal(_ call: modhost_refusal) -> Bool {
-        ["kill", "tkill", "tgkill"].contains(text(call.call))
-    }
-
-    /// The signal `call` sends process `pid` itself, or `nil`: kill of itself, of its group or of
-    /// everything it may signal (no more than itself, its signals scoped), tgkill of one of
-    /// its threads, tkill of a thread of its own.
-    static func signalToItself(_ call: modhost_refusal, pid: Int32) -> Int32? {
-        let target = Int32(truncatingIfNeeded: call.first)
-        switch text(call.call) {
-        case "kill":
-            return target == pid || target == 0 || target == -1 ? Int32(truncatingIfNeeded: call.second) : nil
-        case "tgkill":
-            return target == pid ? Int32(truncatingIfNeeded: call.third) : nil
-        case "tkill":
-            var status = stat()
-            return stat("/proc/\(pid)/task/\(target)", &status) == 0 ? Int32(truncatingIfNeeded: call.second) : nil
-        default:
-            return nil
-        }
     }
 
     /// What the module tried, in words.

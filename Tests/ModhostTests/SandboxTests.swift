@@ -214,6 +214,21 @@ import Testing
         #expect(asked.stdout == "files: 1000 1000\n" && !asked.stderr.contains("lowered"), "\(asked)")
     }
 
+    /// A signal to the host or its process group is refused by the filter and named, also
+    /// where Landlock does not scope signals (below ABI 6, as `MODHOST_LANDLOCK_ABI` makes it):
+    /// the host lives on.
+    @Test(arguments: [("term", "process "), ("group", "its process group")], ["", "5"])
+    func aSignalToTheHostIsRefusedAndNamed(what: (verb: String, whom: String), abi: String) throws {
+        let result = try host.run(
+            arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", what.verb],
+            environment: abi.isEmpty ? [:] : ["MODHOST_LANDLOCK_ABI": abi])
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stdout == "\(what.verb): refused (Operation not permitted)\n", "\(result)")
+        #expect(
+            result.stderr.contains("module 'FixtureSandboxProbe' tried to send signal 15 (Terminated) to \(what.whom)"),
+            "\(result.stderr)")
+    }
+
     /// On a kernel of an older Landlock (asked for with `MODHOST_LANDLOCK_ABI`, which makes the
     /// sandbox at that ABI for real), `modules` names what is not enforced; a module whose
     /// entry says `"sandbox": "required"` does not start there, and says why.

@@ -127,10 +127,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 
-    @Test func aRunPathHiddenFromTheSectionHeadersIsStillRefused() throws {
-        // The dynamic linker reads the dynamic section through the program headers and never
-        // reads section headers: one whose dynamic section's header says "not dynamic" hides
-        // nothing from it, and must hide nothing from the host's check either.
+    /// Ways a file could show the check other dependencies than the dynamic linker reads:
+    /// its dynamic section's header saying "not dynamic" (the linker reads no section header),
+    /// its dynamic segment's size saying one entry (the linker reads on to DT_NULL), and two
+    /// segments sharing a page (the linker's mapping of the second replaces the first's).
+    static let hidings = ["section header", "dynamic size", "shared page"]
+
+    @Test(arguments: hidings)
+    func aRunPathTheFileHidesIsStillRefused(hiding: String) throws {
         let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
         let folder = (library as NSString).deletingLastPathComponent
         let source = Self.repository + "/Tests/Fixtures/Hostile/HostileLeavesEvidence/HostileLeavesEvidence.c"
@@ -140,10 +144,28 @@ import Testing
         try HostileLibrary.arm(libraryAt: hidden, name: "HostileLeavesEvidence")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: hidden)))
         func integer(_ at: Int, _ width: Int) -> Int { (0..<width).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
-        // Elf64_Ehdr: e_shoff at 40, e_shnum at 60; Elf64_Shdr: 64 bytes, sh_type at 4.
+        func set(_ at: Int, _ width: Int, _ value: Int) {
+            for index in 0..<width { bytes[at + index] = UInt8((value >> (8 * index)) & 0xff) }
+        }
+        // Elf64_Ehdr: e_phoff at 32, e_shoff at 40, e_phnum at 56, e_shnum at 60; Elf64_Phdr: 56
+        // bytes, p_type at 0, p_vaddr at 16, p_filesz at 32; Elf64_Shdr: 64 bytes, sh_type at 4.
+        let programs = (0..<integer(56, 2)).map { integer(32, 8) + $0 * 56 }
         var patched = 0
-        for index in 0..<integer(60, 2) where integer(integer(40, 8) + index * 64 + 4, 4) == 6 {  // SHT_DYNAMIC
-            bytes[integer(40, 8) + index * 64 + 4] = 1  // SHT_PROGBITS
+        switch hiding {
+        case "section header":
+            for index in 0..<integer(60, 2) where integer(integer(40, 8) + index * 64 + 4, 4) == 6 {  // SHT_DYNAMIC
+                set(integer(40, 8) + index * 64 + 4, 4, 1)  // SHT_PROGBITS
+                patched += 1
+            }
+        case "dynamic size":
+            for header in programs where integer(header, 4) == 2 {  // PT_DYNAMIC
+                set(header + 32, 8, 16)
+                patched += 1
+            }
+        default:
+            let loads = programs.filter { integer($0, 4) == 1 }  // PT_LOAD
+            try #require(loads.count >= 2)
+            set(loads[1] + 16, 8, integer(loads[0] + 16, 8) + (integer(loads[1] + 16, 8) % 4_096))
             patched += 1
         }
         #expect(patched == 1)
@@ -151,7 +173,10 @@ import Testing
         let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
         let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(hidden)""#)]))
         let result = try modhost(["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": evidence])
-        #expect(result.stdout.contains("has run path '$ORIGIN/../lib', relative to its own folder"), "\(result.stdout)")
+        let said =
+            hiding == "shared page"
+            ? "maps its segments over one another or out of order" : "has run path '$ORIGIN/../lib', relative to its own folder"
+        #expect(result.stdout.contains(said), "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 

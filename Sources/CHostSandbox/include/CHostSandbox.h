@@ -46,9 +46,9 @@ int modhost_sandbox_wipe_initial_environment(void);
  * (TIOCSTI, TIOCLINUX), every socket without `network` and UNIX ones with it, execve unless
  * `exec`; on every thread of the process. With `notify`, each such call is handed to whoever
  * holds the descriptor stored there (SECCOMP_RET_USER_NOTIF), who refuses and names it.
- * With `notify`, kill, tkill and tgkill of a signal that ends a process are handed over too,
- * to be noted and let through: the host then tells a process that ended itself from one ended
- * from outside, which a wait status alone cannot.
+ * With `notify`, every call that sends a signal is handed over too: the host lets through one
+ * the process sends itself (noted: a wait status alone cannot tell a process that ended
+ * itself from one ended from outside) or a process it started, and refuses and names the rest.
  * `audit` (with `notify`): every such call, whatever `network` and `exec` say, and every call
  * that opens, makes or removes a file, is handed over to be noted and let through
  * (modhost_sandbox_allow): what the module would need, learnt. */
@@ -75,7 +75,7 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal);
 int modhost_sandbox_refuse(int notify, uint64_t id);
 
 /* Lets call `id` go on as if no filter had seen it (the audit mode; a signal a module's process
- * sends itself, noted first). */
+ * sends itself or a process it started). */
 int modhost_sandbox_allow(int notify, uint64_t id);
 
 #endif

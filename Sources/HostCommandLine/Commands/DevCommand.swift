@@ -52,6 +52,7 @@ struct DevCommand {
             guard build() else {
                 console.print(Self.prefixed(HostText("dev.build.failed", "the build failed (above); waiting for a change")))
                 (snapshot, app) = waitForChange(from: snapshot, child: app, keepsIt: true)
+                if app == 0 { SignalTrap.child.withLock { $0 = 0 } }
                 continue
             }
             let seconds = FixedDecimals.text(ModuleGuard.seconds(ContinuousClock.now - started), places: 1)
@@ -60,6 +61,8 @@ struct DevCommand {
                 _ = ChildCommand.wait(app)
                 app = 0
             }
+            // No pid of a child that has ended: Ctrl-C would signal whoever has it now.
+            if app == 0 { SignalTrap.child.withLock { $0 = 0 } }
             if app > 0 {
                 console.print(Self.prefixed(HostText("dev.built.live", "built in %@ s; the open app runs it now", [.plain(seconds)])))
             } else {
@@ -81,6 +84,7 @@ struct DevCommand {
                 }
             }
             (snapshot, app) = waitForChange(from: snapshot, child: app, keepsIt: true)
+            if app == 0 { SignalTrap.child.withLock { $0 = 0 } }
         }
     }
 

@@ -28,10 +28,11 @@ package enum ChildEnd: Equatable, Sendable {
             return nil  // stopped, not ended
         } else if signal == sentByHost {
             self = .endedByHost(signal: signal)
+        } else if Self.faults.contains(signal) {
+            // A fault's signal is a crash, whoever sent it (a crash handler raises it again).
+            self = .crashed(signal: signal)
         } else if signal == sentByItself {
             self = .endedItself(signal: signal)
-        } else if Self.faults.contains(signal) {
-            self = .crashed(signal: signal)
         } else {
             self = .killedFromOutside(signal: signal)
         }

@@ -11,7 +11,8 @@ import ModuleKit
 ///   `clone` (a child in a new user namespace), `threads` (whether every thread is confined);
 /// - `env NAME` (whether the variable is set), `procenv NAME` (whether /proc/self/environ
 ///   holds it);
-/// - `signal` (signal 0 to the host, its parent), `hostenv` (reads the host's
+/// - `signal` (signal 0 to the host, its parent), `term` (SIGTERM to the host), `group`
+///   (SIGTERM to its process group, the host's), `hostenv` (reads the host's
 ///   `/proc/PID/environ`), `unshare` (a new user namespace),
 ///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
 /// - `allocate MIB` (maps and touches that much memory), `dispatch` (blocks libdispatch's
@@ -75,6 +76,8 @@ final class FixtureSandboxProbe: Module {
             defer { if fd >= 0 { close(fd) } }
             return result(fd >= 0)
         case "signal": return result(kill(getppid(), 0) == 0)
+        case "term": return result(kill(getppid(), SIGTERM) == 0)
+        case "group": return result(kill(0, SIGTERM) == 0)
         case "hostenv":
             let fd = open("/proc/\(getppid())/environ", O_RDONLY)
             defer { if fd >= 0 { close(fd) } }

@@ -8,8 +8,9 @@ import Glibc
 /// both addresses in the image its `PT_LOAD` segments map; section headers it never reads. A
 /// file whose section headers point at another, harmless dynamic section would otherwise have
 /// its real dependencies and run paths go unchecked. So each address is turned into a file
-/// offset through the segment that maps it (the last one, as later mappings replace earlier
-/// ones), and one that no segment maps from the file is refused.
+/// offset through the segment that maps it, and one that no segment maps from the file is
+/// refused, as is a file whose segments share a page (where the linker's mapping of one
+/// would replace bytes of another) or that has other than one dynamic segment.
 ///
 /// Usually two reads: the file's first 8 KiB (the ELF header, the program headers and, in most
 /// libraries, the needed names) and the dynamic section. Nothing in the file is trusted: every
@@ -41,7 +42,7 @@ private struct ELFFile {
     private var segments: [(offset: UInt64, address: UInt64, length: UInt64)] = []
 
     static let headSize: UInt64 = 8_192
-    /// The largest dynamic section read, and the longest name.
+    /// The most of a dynamic section read, and the longest name.
     static let maximumDynamic: UInt64 = 1 << 20
     static let maximumName: UInt64 = 65_536
 
@@ -66,33 +67,53 @@ private struct ELFFile {
         // 0xffff (PN_XNUM) would put the count in a section header, which the linker does not read.
         guard entrySize == 56, count > 0, count < 0xffff else { throw .malformed("has no readable program headers") }
         let table = try bytes(count: count * 56, at: tableAt)
-        // Elf64_Phdr: p_type at 0, p_offset at 8, p_vaddr at 16, p_filesz at 32.
+        // Elf64_Phdr: p_type at 0, p_offset at 8, p_vaddr at 16, p_filesz at 32, p_memsz at 40.
+        // The linker maps whole pages, in order: segments that share a page, or come out of
+        // order, would have one replace bytes of another, so a file offset here would not be
+        // what the linker reads at that address. Such a file is refused.
+        let page = UInt64(max(4_096, sysconf(Int32(_SC_PAGESIZE))))
         var dynamic: (address: UInt64, length: UInt64)?
+        var dynamicSegments = 0
+        var mappedUpTo: UInt64 = 0
         for base in stride(from: 0, to: table.count, by: 56) {
             let type = Self.integer(table, base, 4)
-            let (offset, address, length) = (
-                Self.integer(table, base + 8, 8), Self.integer(table, base + 16, 8), Self.integer(table, base + 32, 8)
-            )
+            let (offset, address) = (Self.integer(table, base + 8, 8), Self.integer(table, base + 16, 8))
+            let (length, inMemory) = (Self.integer(table, base + 32, 8), Self.integer(table, base + 40, 8))
             if type == UInt64(PT_LOAD) {
-                guard offset <= size, length <= size - offset, address <= UInt64.max - length else {
+                // User space ends below 2^47 on x86_64 (2^48 elsewhere): larger figures are not an
+                // image's, and keep the sums below from overflowing.
+                guard offset <= size, length <= size - offset, length <= inMemory, address < 1 << 48, inMemory < 1 << 48 else {
                     throw .malformed("maps a segment from outside the file (truncated?)")
                 }
+                guard address % page == offset % page, segments.isEmpty || address / page * page >= mappedUpTo else {
+                    throw .malformed("maps its segments over one another or out of order")
+                }
+                mappedUpTo = (address + inMemory + page - 1) / page * page
                 segments.append((offset, address, length))
             } else if type == UInt64(PT_DYNAMIC) {
-                dynamic = (address, length)  // The last one counts, as for the linker.
+                dynamic = (address, length)
+                dynamicSegments += 1
             }
         }
         guard let dynamic else { return ([], []) }
-        guard dynamic.length <= Self.maximumDynamic else { throw .malformed("has a malformed dynamic section") }
-        let entries = try bytes(count: dynamic.length, at: try fileOffset(of: dynamic.address, length: dynamic.length))
+        // Linkers disagree on which of two counts, and on one that is empty: refused.
+        guard dynamicSegments == 1, dynamic.length >= 16 else { throw .malformed("has a malformed dynamic section") }
+        // The linker reads entries up to DT_NULL whatever the segment's size says: read up to
+        // the end of what the segment that holds it maps from the file.
+        let (dynamicAt, mapped) = try segmentOffset(of: dynamic.address)
+        let entries = try bytes(count: min(mapped, Self.maximumDynamic), at: dynamicAt)
         // Elf64_Dyn: d_tag, d_val, 8 bytes each; DT_NULL ends the list. Of two DT_STRTAB or
         // DT_STRSZ entries the linker keeps the last.
         var names: [(offset: UInt64, isNeeded: Bool)] = []
         var strings: UInt64?
         var stringsSize: UInt64?
+        var ended = false
         for base in stride(from: 0, to: entries.count - 15, by: 16) {
             let (tag, value) = (Self.integer(entries, base, 8), Self.integer(entries, base + 8, 8))
-            if tag == UInt64(DT_NULL) { break }
+            if tag == UInt64(DT_NULL) {
+                ended = true
+                break
+            }
             switch tag {
             case UInt64(DT_NEEDED): names.append((value, true))
             case UInt64(DT_RUNPATH), UInt64(DT_RPATH): names.append((value, false))
@@ -101,6 +122,7 @@ private struct ELFFile {
             default: continue
             }
         }
+        guard ended else { throw .malformed("has a dynamic section without an end") }
         guard !names.isEmpty else { return ([], []) }
         guard let strings, let stringsSize else { throw .malformed("names libraries but has no string table") }
         var needed: [String] = []
@@ -126,16 +148,8 @@ private struct ELFFile {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    /// The file offset of `length` bytes at image address `address`, which one segment must map
-    /// from the file whole.
-    private func fileOffset(of address: UInt64, length: UInt64) throws(LibraryError) -> UInt64 {
-        let (offset, mapped) = try segmentOffset(of: address)
-        guard length <= mapped else { throw .malformed("has a dynamic section that its segments do not map") }
-        return offset
-    }
-
     /// The file offset of image address `address`, and how many bytes from there its segment
-    /// maps from the file: the last segment that holds it, as the linker maps them in order.
+    /// maps from the file (segments share no page: at most one holds it).
     private func segmentOffset(of address: UInt64) throws(LibraryError) -> (offset: UInt64, mapped: UInt64) {
         guard let segment = segments.last(where: { address >= $0.address && address - $0.address < $0.length }) else {
             throw .malformed("points at an address that no segment maps from the file")
