@@ -2,9 +2,10 @@ import CHostSandbox
 import Glibc
 
 /// Puts this process in a sandbox it cannot leave, nor anything it starts: its resource
-/// limits, no capabilities (a process run by root keeps none), then Landlock (files, TCP, signals and abstract sockets scoped to itself), then a
-/// seccomp filter. Called by a module's own process after it loaded the kit and the runtime
-/// and before the module's library is opened.
+/// limits, no capabilities (a process run by root keeps none), then Landlock (files, TCP,
+/// signals and abstract sockets scoped to itself), then a seccomp filter. Called by a module's
+/// own process after it loaded the kit and the runtime and before the module's library is
+/// opened.
 package enum Sandbox {
     /// What the sandbox enforces on this kernel, and what it cannot.
     package struct Confinement: Sendable, Equatable {
@@ -43,7 +44,8 @@ package enum Sandbox {
         if abi < 1 { missing.append("files: the kernel has no Landlock") }
         if abi < 3 && abi >= 1 { missing.append("truncating files outside its folders: Landlock ABI \(abi) < 3") }
         if !policy.network && abi < 4 { missing.append("TCP connect and bind: Landlock ABI \(abi) < 4 (other sockets are still refused)") }
-        if abi < 6 { missing.append("signals and abstract UNIX sockets scoped to itself: Landlock ABI \(abi) < 6") }
+        // Signals and abstract UNIX sockets, which Landlock scopes from ABI 6, the filter refuses
+        // on every kernel (a signal to any other process, every UNIX socket).
         return missing
     }
 
