@@ -136,12 +136,21 @@ public final class HostRuntime: Sendable {
         hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
         let locale = LocaleSetting(environment: environment)
         self.locale = locale
+        // Read when first needed: a run in English that says nothing in the host's words (every
+        // command's report, a module's own process) reads no table. One that is missing is said
+        // now; one that cannot be read then shows keys, and `modhost check` names it.
         let strings: ModuleStrings
-        do {
-            strings = try ModuleStrings.load(module: Self.hostName, from: Self.hostStringsFolder, locale: locale)
-        } catch {
-            logger.error("the host's strings are missing, screens show keys: \(error)")
-            strings = .none(locale: locale)
+        var english = stat()
+        if stat(Self.hostStringsFolder + "/en.lproj/Localizable.strings", &english) == 0 {
+            strings = ModuleStrings.unread(module: Self.hostName, from: Self.hostStringsFolder, locale: locale)
+        } else {
+            // Read as before only to say why.
+            do {
+                strings = try ModuleStrings.load(module: Self.hostName, from: Self.hostStringsFolder, locale: locale)
+            } catch {
+                logger.error("the host's strings are missing, screens show keys: \(error)")
+                strings = .none(locale: locale)
+            }
         }
         self.strings = strings
         navigator = Navigator(ui: TerminalUI(terminal: GuardedTerminal(terminal), labels: { strings[StringKey($0.rawValue)] }))

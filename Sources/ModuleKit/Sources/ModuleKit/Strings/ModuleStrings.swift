@@ -71,6 +71,18 @@ public final class ModuleStrings: Sendable {
         return ModuleStrings(module: module, folder: folder, tables: tables, locale: locale)
     }
 
+    /// Strings read from `folder` only when first looked up, each language on its own: for the
+    /// host's own strings, whose English its messages carry in their code (see `HostText`), so
+    /// that a run in English that says nothing in the host's words reads no table. A table that
+    /// cannot be read then reads as none, as a language read after a switch does.
+    @_spi(Host) public static func unread(module: String, from folder: String, locale: LocaleSetting) -> ModuleStrings {
+        ModuleStrings(module: module, folder: folder, tables: [:], locale: locale)
+    }
+
+    /// Whether lookups are in English (the fallback language), not a translation or the
+    /// pseudo-locale.
+    @_spi(Host) public var isInEnglish: Bool { locale.current == Self.fallbackLocale }
+
     /// Reads every `<locale>.lproj/Localizable.strings` in `folder`: what `modhost check` and
     /// the shipped-strings tests hold to the same keys in every language.
     public static func loadEveryLocale(module: String, from folder: String, locale: LocaleSetting) throws(StringsError)
