@@ -112,6 +112,7 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
     refusal->first = request->data.args[0];
     refusal->second = request->data.args[1];
     refusal->third = request->data.args[2];
+    refusal->caller = (int32_t)request->pid;
     /* The program execve names, read from the caller's memory while the call waits; kept only
      * if the call is still the one received after the read. */
     uint64_t program = 0;

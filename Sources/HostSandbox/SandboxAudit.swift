@@ -117,7 +117,8 @@ package final class SandboxAudit: Sendable {
                 }
                 // What a call makes, removes or renames is its folder's to allow: the last
                 // name (a symlink, say) is not followed.
-                let resolved = Self.resolved(path, followingLast: call.writes == 0)
+                let isRead = call.writes == 0
+                let resolved = Self.resolved(isRead ? Self.throughItsOwnProc(path, caller: call.caller) : path, followingLast: isRead)
                 if call.writes != 0 {
                     if !writes.contains(where: { Self.isWithin(resolved, $0) }) { seen.writes.insert(resolved) }
                 } else if !(reads + writes).contains(where: { Self.isWithin(resolved, $0) }) {
@@ -145,6 +146,18 @@ package final class SandboxAudit: Sendable {
         defer { free(real) }
         let base = String(cString: real)
         return (base == "/" ? "" : base) + String(path[slash...])
+    }
+
+    /// `path`, or when it is a symlink to the caller's `/proc/self/…` (the loader's links to
+    /// open descriptors), that file as the caller sees it: read here, `/proc/self` would be
+    /// the host's.
+    static func throughItsOwnProc(_ path: String, caller: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return path }
+        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard target.hasPrefix("/proc/self/") else { return path }
+        return "/proc/\(caller)/" + target.dropFirst("/proc/self/".count)
     }
 
     static func isWithin(_ path: String, _ folder: String) -> Bool {

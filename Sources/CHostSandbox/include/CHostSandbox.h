@@ -64,6 +64,7 @@ struct modhost_refusal {
     char program[256]; /* for execve and execveat: the program's path, when it could be read */
     char path[1024];   /* for a call on a file: its path, absolute, when it could be read */
     int writes;        /* for a call on a file: whether it writes, makes or removes */
+    int32_t caller;    /* the calling thread's id (its /proc entry reads as its process's) */
 };
 
 /* Waits for the next call handed over on `notify` (the descriptor modhost_sandbox_filter gave)
