@@ -94,8 +94,8 @@ package final class SandboxAudit: Sendable {
     static let mostLines = 40
 
     private func note(_ call: modhost_refusal, reads: [String], writes: [String]) {
-        let name = Self.text(call.call)
-        let path = Self.text(call.path)
+        let name = fixedCString(call.call)
+        let path = fixedCString(call.path)
         seen.withLock { seen in
             switch name {
             case "socket":
@@ -105,7 +105,7 @@ package final class SandboxAudit: Sendable {
                     seen.network = true
                 }
             case "execve", "execveat":
-                let program = Self.text(call.program)
+                let program = fixedCString(call.program)
                 seen.programs.insert(program.isEmpty ? "a program" : program)
             case "kill", "tkill", "tgkill": return  // a signal that ends a process: its own to send
             case "ioctl": seen.forbidden.insert("typing into the terminal")
@@ -174,8 +174,4 @@ package final class SandboxAudit: Sendable {
         return (reads, writes)
     }
 
-    /// A C string held in a fixed array of the struct.
-    private static func text<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
-    }
 }

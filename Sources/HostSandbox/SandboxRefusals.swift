@@ -51,11 +51,11 @@ package enum SandboxRefusals {
 
     /// What the module tried, in words.
     static func describe(_ refusal: modhost_refusal) -> String {
-        let call = text(refusal.call)
+        let call = fixedCString(refusal.call)
         switch call {
         case "socket": return "tried to open a socket (\(family(refusal.first)))"
         case "execve", "execveat":
-            let program = text(refusal.program)
+            let program = fixedCString(refusal.program)
             return program.isEmpty ? "tried to run a program" : "tried to run \(program)"
         case "ioctl": return "tried to type into the terminal"
         case "clone": return "tried to make a namespace (clone)"
@@ -65,7 +65,7 @@ package enum SandboxRefusals {
 
     /// What its manifest would have to declare, or that no module may.
     static func why(_ refusal: modhost_refusal) -> String {
-        switch text(refusal.call) {
+        switch fixedCString(refusal.call) {
         case "socket" where Int32(truncatingIfNeeded: refusal.first) != AF_UNIX: "not declared: network"
         case "execve", "execveat": "not declared: exec"
         default: "no module may"
@@ -83,8 +83,4 @@ package enum SandboxRefusals {
         }
     }
 
-    /// A C string held in a fixed array of the struct.
-    private static func text<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
-    }
 }

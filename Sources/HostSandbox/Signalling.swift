@@ -22,7 +22,7 @@ struct Signalling {
 
     /// The signal `call` sends, when it sends one, from module process `pid`.
     init?(_ call: modhost_refusal, module pid: Int32) {
-        let name = Self.text(call.call)
+        let name = fixedCString(call.call)
         guard Self.calls.contains(name) else { return nil }
         let first = Int32(truncatingIfNeeded: call.first)
         let target: Int32?
@@ -97,7 +97,4 @@ struct Signalling {
         return nil
     }
 
-    private static func text<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
-    }
 }
