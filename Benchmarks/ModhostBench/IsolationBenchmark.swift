@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HostIsolation
 import HostProcesses
+import HostSandbox
 import ModuleKit
 
 /// `modhost-bench isolation`: a route call to a module in a process of its own against the
@@ -167,7 +168,11 @@ final class IsolatedGeo {
                 "MODHOST_LINK_LOOK_US": "\(look.components.attoseconds / 1_000_000_000_000)"
             ]) { $1 }
         }
-        guard let process = try? ModuleProcess(.command(arguments), hello: hello, environment: environment) else { return nil }
+        guard
+            let process = try? ModuleProcess(
+                .command(arguments), hello: hello, environment: environment,
+                refusals: SandboxRefusals.watcher(module: "FixtureIsolatedGeo") { _ in })
+        else { return nil }
         if let look { process.channel.lookBeforeWaiting = look }
         self.process = process
         link = RouteLink(channel: process.channel, peer: "module 'FixtureIsolatedGeo'", callLimit: .seconds(10))

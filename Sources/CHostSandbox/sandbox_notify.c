@@ -63,7 +63,12 @@ static void read_file_path(const struct seccomp_notif *request, struct modhost_r
     }
     /* An O_PATH open reads nothing, and Landlock lets it through: not noted. */
     if (writes < 0 && (flags & O_PATH) != 0) return;
-    if (writes < 0) writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
+    if (writes < 0) {
+        /* O_CREAT writes only when the file is not there: Landlock asks the folder to make it,
+         * not to open one that is. */
+        refusal->creates = (flags & O_CREAT) != 0;
+        writes = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0;
+    }
     refusal->writes = writes;
     if (given[0] == '/') {
         /* Its own /proc/self, which the host would read as its own. */
@@ -128,12 +133,12 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
     return 0;
 }
 
-int modhost_sandbox_refuse(int notify, uint64_t id) {
+int modhost_sandbox_refuse(int notify, uint64_t id, int error) {
     struct seccomp_notif *request = NULL;
     struct seccomp_notif_resp *response = NULL;
     if (seccomp_notify_alloc(&request, &response) != 0) return ENOMEM;
     response->id = id;
-    response->error = -EPERM;
+    response->error = -error;
     response->val = 0;
     response->flags = 0;
     int result = -seccomp_notify_respond(notify, response);

@@ -91,11 +91,11 @@ extension HostRuntime {
                 process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
             }
             let audit = sandboxAudit(of: entry.name)
-            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals, granted in
+            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals, granted, pid in
                 if let audit {
                     audit.watch(refusals, granted: granted)
                 } else {
-                    SandboxRefusals.watch(refusals, module: entry.name, pid: process.pid) { line in logger.warn(line) }
+                    SandboxRefusals.watch(refusals, module: entry.name, pid: pid, granted: granted) { line in logger.warn(line) }
                 }
             }
         } catch {

@@ -19,6 +19,10 @@ package enum Sandbox {
         /// The descriptor on which the calls its filter refuses are handed over, to be
         /// refused and named by the host (``SandboxRefusals``); the caller's to pass and close.
         package var refusals: Int32?
+        /// What it may read and write of the files (as ``FileGrants/payload(reads:writes:)``),
+        /// for the host to tell a call on a file its sandbox refuses: the paths Landlock was
+        /// given (without those left out), or in the audit mode and without Landlock, the policy's.
+        package var granted: [UInt8] = []
     }
 
     /// Why the process could not confine itself.
@@ -49,9 +53,10 @@ package enum Sandbox {
         return missing
     }
 
-    /// Confines this process to `policy`; with `audit`, to its limits and environment only,
-    /// with a filter that hands what it would refuse, and every call on a file, to the host
-    /// (``SandboxAudit``), which lets each through.
+    /// Confines this process to `policy`, with a filter that hands what it refuses, and every
+    /// call on a file, to the host (``SandboxRefusals``), which names what it refuses; with
+    /// `audit`, to its limits and environment only, the host letting each call through
+    /// (``SandboxAudit``).
     ///
     /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
     ///   module (it is not confined as declared).
@@ -71,14 +76,16 @@ package enum Sandbox {
         var leftOut = lowered
         if audit {
             var notify: Int32 = -1
-            let filtered = modhost_sandbox_filter(0, 0, 1, &notify)
+            let filtered = modhost_sandbox_filter(0, 0, 1, 0, &notify)
             guard filtered == 0, notify >= 0 else {
                 throw Failure(
                     description: "its sandbox audit needs seccomp's user notification, which this system refused: \(message(filtered))")
             }
             return Confinement(
-                landlockABI: abi, notEnforced: ["everything: its sandbox is in audit mode"], leftOut: leftOut, refusals: notify)
+                landlockABI: abi, notEnforced: ["everything: its sandbox is in audit mode"], leftOut: leftOut, refusals: notify,
+                granted: FileGrants.payload(reads: policy.reads + policy.runs, writes: policy.writes))
         }
+        var granted = (reads: policy.reads + policy.runs, writes: policy.writes)
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
             guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
@@ -86,12 +93,20 @@ package enum Sandbox {
                 policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
                 + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
                 + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
+            granted = ([], [])
             for (path, access) in rules {
                 let strict = policy.withoutSymlinks.contains(path)
                 let result = modhost_sandbox_allow_path(ruleset, abi, path, access, strict ? 1 : 0)
                 if strict && result == ELOOP {
                     leftOut.append("'\(path)' is not granted: its path goes through a symlink")
                     continue
+                }
+                if result == 0 {
+                    if access & Int32(MODHOST_SANDBOX_WRITE.rawValue) != 0 {
+                        granted.writes.append(path)
+                    } else {
+                        granted.reads.append(path)
+                    }
                 }
                 // A path not there holds nothing to reach; leaving it out refuses nothing more.
                 guard result == 0 || result == ENOENT || result == ENOTDIR else {
@@ -104,19 +119,21 @@ package enum Sandbox {
                 throw Failure(description: "its sandbox failed: Landlock did not confine the process: \(message(result))")
             }
         }
+        // Its calls on files go to the host too, which names what lies beyond its grants.
         var refusals: Int32 = -1
-        var filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, &refusals)
+        var filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, 1, &refusals)
         // A filter above that already hands its calls to someone (some container runtimes),
         // or a kernel before 5.0: refused as well, without a name.
         if filtered != 0 {
             refusals = -1
-            filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, nil)
+            filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, 0, nil)
         }
         guard filtered == 0 else {
             throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")
         }
         return Confinement(
-            landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil)
+            landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil,
+            granted: FileGrants.payload(reads: granted.reads, writes: granted.writes))
     }
 
     /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator

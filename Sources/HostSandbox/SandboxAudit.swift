@@ -27,29 +27,23 @@ package final class SandboxAudit: Sendable {
 
     package init(module: String) { self.module = module }
 
-    /// The payload a module's process sends with its descriptor: what its sandbox grants, one
-    /// `r PATH` or `w PATH` a line.
-    package static func grants(reads: [String], writes: [String]) -> [UInt8] {
-        Array((reads.map { "r " + $0 } + writes.map { "w " + $0 }).joined(separator: "\n").utf8)
-    }
-
     /// Notes and lets through the calls handed over on `notify` (which this takes) on a thread
-    /// of its own, until no process uses the filter any more; `granted` is the process's
-    /// payload (``grants(reads:writes:)``).
-    package func watch(_ notify: Int32, granted: [UInt8]) {
-        let (reads, writes) = Self.parse(granted)
+    /// of its own, until no process uses the filter any more; `payload` is what the process's
+    /// sandbox would grant (``FileGrants/payload(reads:writes:)``).
+    package func watch(_ notify: Int32, granted payload: [UInt8]) {
         watching.add(1, ordering: .sequentiallyConsistent)
         let started = DetachedThread.start(named: "sandbox audit") { [self] in
             defer {
                 close(notify)
                 watching.subtract(1, ordering: .sequentiallyConsistent)
             }
+            let granted = FileGrants(payload: payload)
             var call = modhost_refusal()
             while true {
                 let result = modhost_sandbox_next_refusal(notify, &call)
                 if result == EAGAIN { continue }
                 guard result == 0 else { return }
-                note(call, reads: reads, writes: writes)
+                note(call, granted: granted)
                 _ = modhost_sandbox_allow(notify, call.id)
             }
         }
@@ -73,7 +67,7 @@ package final class SandboxAudit: Sendable {
         if seen.network { lines.append("capability network") }
         if !seen.programs.isEmpty { lines.append("capability exec   (it ran \(seen.programs.sorted().joined(separator: ", ")))") }
         let writes = seen.writes.sorted()
-        let reads = seen.reads.subtracting(seen.writes).filter { read in !writes.contains { Self.isWithin(read, $0) } }.sorted()
+        let reads = seen.reads.subtracting(seen.writes).filter { read in !writes.contains { FileGrants.isWithin(read, $0) } }.sorted()
         lines += reads.map { "capability read \($0)" } + writes.map { "capability write \($0)" }
         let shown =
             lines.count > Self.mostLines ? Array(lines.prefix(Self.mostLines)) + ["… and \(lines.count - Self.mostLines) more"] : lines
@@ -93,9 +87,8 @@ package final class SandboxAudit: Sendable {
 
     static let mostLines = 40
 
-    private func note(_ call: modhost_refusal, reads: [String], writes: [String]) {
+    private func note(_ call: modhost_refusal, granted: FileGrants) {
         let name = fixedCString(call.call)
-        let path = fixedCString(call.path)
         seen.withLock { seen in
             switch name {
             case "socket":
@@ -111,67 +104,14 @@ package final class SandboxAudit: Sendable {
             case "ioctl": seen.forbidden.insert("typing into the terminal")
             case "clone": seen.forbidden.insert("a namespace (clone)")
             default:
-                guard !path.isEmpty else {
-                    if !Self.fileCalls.contains(name) { seen.forbidden.insert(name) }
+                guard let file = FileGrants.fileCall(call) else {
+                    if !FileGrants.calls.contains(name) { seen.forbidden.insert(name) }
                     return
                 }
-                // What a call makes, removes or renames is its folder's to allow: the last
-                // name (a symlink, say) is not followed.
-                let isRead = call.writes == 0
-                let resolved = Self.resolved(isRead ? Self.throughItsOwnProc(path, caller: call.caller) : path, followingLast: isRead)
-                if call.writes != 0 {
-                    if !writes.contains(where: { Self.isWithin(resolved, $0) }) { seen.writes.insert(resolved) }
-                } else if !(reads + writes).contains(where: { Self.isWithin(resolved, $0) }) {
-                    seen.reads.insert(resolved)
+                if !granted.covers(file) {
+                    if file.writes { seen.writes.insert(file.path) } else { seen.reads.insert(file.path) }
                 }
             }
         }
     }
-
-    static let fileCalls: Set<String> = [
-        "open", "openat", "openat2", "creat", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat", "renameat2",
-        "truncate", "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat",
-    ]
-
-    /// `path` with its symlinks resolved as Landlock sees them: the file's, or its folder's for
-    /// one not there yet (being made) or when not `followingLast`.
-    static func resolved(_ path: String, followingLast: Bool = true) -> String {
-        if followingLast, let real = realpath(path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return path }
-        let folder = String(path[..<slash])
-        guard let real = realpath(folder, nil) else { return path }
-        defer { free(real) }
-        let base = String(cString: real)
-        return (base == "/" ? "" : base) + String(path[slash...])
-    }
-
-    /// `path`, or when it is a symlink to the caller's `/proc/self/…` (the loader's links to
-    /// open descriptors), that file as the caller sees it: read here, `/proc/self` would be
-    /// the host's.
-    static func throughItsOwnProc(_ path: String, caller: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return path }
-        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard target.hasPrefix("/proc/self/") else { return path }
-        return "/proc/\(caller)/" + target.dropFirst("/proc/self/".count)
-    }
-
-    static func isWithin(_ path: String, _ folder: String) -> Bool {
-        folder == "/" || path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    static func parse(_ granted: [UInt8]) -> (reads: [String], writes: [String]) {
-        var reads: [String] = []
-        var writes: [String] = []
-        for line in granted.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
-            let path = resolved(String(decoding: line.dropFirst(2), as: UTF8.self))
-            if line.first == UInt8(ascii: "w") { writes.append(path) } else { reads.append(path) }
-        }
-        return (reads, writes)
-    }
-
 }

@@ -5,48 +5,84 @@ import HostProcesses
 /// The calls a module's sandbox refuses, each told in one line as it happens: the module's
 /// process hands its seccomp filter's calls to the host (`SECCOMP_RET_USER_NOTIF`), whose
 /// watcher names each, then answers it `EPERM` (the module sees an ordinary failed call).
-/// Landlock's refusals (a file, a TCP port) tell nobody: the module sees `EACCES`.
+///
+/// Its calls on files come too, since Landlock's refusals tell nobody: one beyond what its
+/// sandbox grants is named and answered `EACCES`, as Landlock would; the rest go on to
+/// Landlock, which still decides (a path changed between the host's look and the call gains
+/// nothing). A read of a file not there goes on as well: the module sees `ENOENT`, as it would.
 package enum SandboxRefusals {
     /// Most lines one process's refusals make; then one saying the rest go untold.
     package static let mostTold = 16
 
     /// Watches `notify` (the descriptor module `module`'s process `pid` passed, which this
-    /// takes) on a thread of its own until no process uses its filter any more; `tell` is given
-    /// each line before the call is answered. A signal the process sends itself is noted
-    /// (``SelfSignals``) and let through.
-    package static func watch(_ notify: Int32, module: String, pid: Int32, tell: @escaping @Sendable (String) -> Void) {
+    /// takes) on a thread of its own until no process uses its filter any more; `granted` is
+    /// the payload that came with it (``FileGrants``); `tell` is given each line before the
+    /// call is answered. A signal the process sends itself is noted (``SelfSignals``) and let
+    /// through.
+    package static func watch(
+        _ notify: Int32, module: String, pid: Int32, granted payload: [UInt8], tell: @escaping @Sendable (String) -> Void
+    ) {
         // No thread, no watcher: closing the descriptor makes each refused call fail (ENOSYS).
         let watching = DetachedThread.start(named: "sandbox refusals") {
             defer { close(notify) }
+            let granted = FileGrants(payload: payload)
             var told = 0
             var refusal = modhost_refusal()
             while true {
                 let result = modhost_sandbox_next_refusal(notify, &refusal)
                 if result == EAGAIN { continue }
                 guard result == 0 else { return }
-                if let signal = Signalling(refusal, module: pid) {
-                    if signal.isAllowed {
-                        if signal.toItself, Signalling.endsAProcess(signal.number) { SelfSignals.note(signal.number, by: pid) }
-                        _ = modhost_sandbox_allow(notify, refusal.id)
-                    } else {
-                        told += 1
-                        if told <= mostTold {
-                            tell("module '\(module)' tried to send \(signal.words): refused by its sandbox (no module may)")
-                        }
-                        _ = modhost_sandbox_refuse(notify, refusal.id)
-                    }
+                guard let (error, what) = judge(refusal, granted: granted, pid: pid) else {
+                    _ = modhost_sandbox_allow(notify, refusal.id)
                     continue
                 }
                 told += 1
                 if told <= mostTold {
-                    tell("module '\(module)' \(describe(refusal)): refused by its sandbox (\(why(refusal)))")
+                    tell("module '\(module)' \(what)")
                 } else if told == mostTold + 1 {
                     tell("module '\(module)': its sandbox refused more; those are not told")
                 }
-                _ = modhost_sandbox_refuse(notify, refusal.id)
+                _ = modhost_sandbox_refuse(notify, refusal.id, error)
             }
         }
         if !watching { close(notify) }
+    }
+
+    /// A watcher for ``ModuleProcess/greet(_:passing:helloLimit:refusals:)`` of module `module`'s
+    /// process, which gives `tell` each line.
+    package static func watcher(
+        module: String, tell: @escaping @Sendable (String) -> Void
+    ) -> (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void {
+        { notify, granted, pid in watch(notify, module: module, pid: pid, granted: granted, tell: tell) }
+    }
+
+    /// `nil` when `refusal` (a call of process `pid` its filter handed over) goes on; otherwise
+    /// the error it is answered and what it tried, in words.
+    static func judge(_ refusal: modhost_refusal, granted: FileGrants, pid: Int32) -> (Int32, String)? {
+        if FileGrants.calls.contains(fixedCString(refusal.call)) {
+            guard let file = FileGrants.fileCall(refusal), file.isResolved, !granted.covers(file) else { return nil }
+            return (EACCES, "tried to \(verb(refusal, file)) \(file.path): refused by its sandbox (not declared)")
+        }
+        if let signal = Signalling(refusal, module: pid) {
+            guard !signal.isAllowed else {
+                if signal.toItself, Signalling.endsAProcess(signal.number) { SelfSignals.note(signal.number, by: pid) }
+                return nil
+            }
+            return (EPERM, "tried to send \(signal.words): refused by its sandbox (no module may)")
+        }
+        return (EPERM, "\(describe(refusal)): refused by its sandbox (\(why(refusal)))")
+    }
+
+    /// What a call on a file tried to do, in words.
+    static func verb(_ refusal: modhost_refusal, _ file: FileGrants.FileCall) -> String {
+        switch fixedCString(refusal.call) {
+        case "open", "openat", "openat2", "creat", "truncate": file.writes ? "write" : "read"
+        case "mkdir", "mkdirat": "make the folder"
+        case "rmdir", "unlink", "unlinkat": "remove"
+        case "rename", "renameat", "renameat2": "rename a file to"
+        case "link", "linkat", "symlink", "symlinkat": "make a link at"
+        default: "make"
+        }
     }
 
     /// What the module tried, in words.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HostProcesses
+import HostSandbox
 import ModuleKit
 import TestSupport
 import Testing
@@ -25,7 +26,7 @@ import Testing
         environment["MODHOST_DATA_DIR"] = folder
         return try ModuleProcess(
             .command([TestEnvironment.modhost, "--config", path, "__module-host", module]), hello: mine, passing: passing,
-            environment: environment)
+            environment: environment, refusals: SandboxRefusals.watcher(module: module) { _ in })
     }
 
     @Test func theModulesProcessSaysHelloAnswersPingsAndEndsWhenTheLinkCloses() throws {
@@ -80,14 +81,16 @@ import Testing
 
     @Test func aChildThatEndsBeforeItsHelloIsToldAsItEnded() {
         #expect(throws: ModuleProcess.StartError.failed(reason: nil, end: .exited(5))) {
-            _ = try ModuleProcess(.command(["/bin/sh", "-c", "exit 5"]), hello: mine)
+            _ = try ModuleProcess(.command(["/bin/sh", "-c", "exit 5"]), hello: mine) { notify, _, _ in close(notify) }
         }
     }
 
     @Test func aChildThatNeverAnswersDoesNotHoldTheHost() {
         // `sleep` keeps its end of the link open and says nothing.
         #expect(throws: ModuleProcess.StartError.link(.timedOut)) {
-            _ = try ModuleProcess(.command(["/bin/sleep", "30"]), hello: mine, helloLimit: .milliseconds(200))
+            _ = try ModuleProcess(.command(["/bin/sleep", "30"]), hello: mine, helloLimit: .milliseconds(200)) { notify, _, _ in
+                close(notify)
+            }
         }
     }
 }

@@ -47,6 +47,36 @@ import Testing
         #expect(try attempt("read", outside + "/secret", isolated: false) == "read \(outside)/secret: ok")
     }
 
+    /// Each file its sandbox refuses is named by the host as it happens, with the file's path
+    /// (through a symlink, the file it leads to); what it may reach, and a file not there, say
+    /// nothing.
+    @Test func eachFileItsSandboxRefusesIsNamed() throws {
+        func told(_ words: String...) throws -> (said: String, saw: String) {
+            let result = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try"] + words)
+            return (result.stderr, result.stdout.trimmingCharacters(in: .newlines))
+        }
+        let module = "modhost: warn: module 'FixtureSandboxProbe'"
+        let refused = ": refused by its sandbox (not declared)\n"
+        let secret = try told("read", outside + "/secret")
+        #expect(secret.said == "\(module) tried to read \(outside)/secret\(refused)")
+        #expect(secret.saw == "read \(outside)/secret: refused (Permission denied)")
+        #expect(try told("write", outside + "/planted").said == "\(module) tried to write \(outside)/planted\(refused)")
+        #expect(try told("remove", outside + "/secret").said == "\(module) tried to remove \(outside)/secret\(refused)")
+        #expect(FileManager.default.fileExists(atPath: outside + "/secret"))
+        try FileManager.default.createDirectory(atPath: host.dataFolder + "/Photos", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: host.dataFolder + "/Photos/photos.sqlite", contents: Data("db".utf8)))
+        #expect(
+            try told("read", host.dataFolder + "/Photos/photos.sqlite").said
+                == "\(module) tried to read \(host.dataFolder)/Photos/photos.sqlite\(refused)")
+        let through = try told("through", outside + "/secret")
+        #expect(through.said == "\(module) tried to read \(outside)/secret\(refused)")
+        #expect(through.saw == "through \(outside)/secret: refused (Permission denied)")
+        // What it may reach, and a file that is not there (it sees ENOENT, as without a sandbox).
+        #expect(try told("own") == ("", "own: ok"))
+        #expect(try told("read", "/usr/include/stdio.h") == ("", "read /usr/include/stdio.h: ok"))
+        #expect(try told("read", outside + "/nothing") == ("", "read \(outside)/nothing: refused (No such file or directory)"))
+    }
+
     @Test func itsOwnDataFolderIsItsToReadAndWrite() throws {
         #expect(try attempt("own") == "own: ok")
         #expect(FileManager.default.contents(atPath: host.dataFolder + "/FixtureSandboxProbe/probe") == Data("mine".utf8))
@@ -159,8 +189,8 @@ import Testing
         #expect(try told("exec") == "\(module) tried to run /bin/true: refused by its sandbox (not declared: exec)\n")
         #expect(try told("peek") == "\(module) tried process_vm_readv: refused by its sandbox (no module may)\n")
         #expect(try told("tiocsti") == "\(module) tried to type into the terminal: refused by its sandbox (no module may)\n")
-        // Landlock's refusals tell nobody: the module sees EACCES, and nothing is said.
-        #expect(try told("read", "/etc/passwd") == "")
+        // A file beyond its grants, which Landlock would refuse unsaid, is named by the host.
+        #expect(try told("read", "/etc/passwd") == "\(module) tried to read /etc/passwd: refused by its sandbox (not declared)\n")
         // Nor does libdispatch's syslog socket, which is not the module's doing.
         #expect(try told("dispatch") == "")
         // Forty at once: sixteen told, then one line for the rest; every call refused.

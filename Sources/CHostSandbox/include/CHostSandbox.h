@@ -49,10 +49,13 @@ int modhost_sandbox_wipe_initial_environment(void);
  * With `notify`, every call that sends a signal is handed over too: the host lets through one
  * the process sends itself (noted: a wait status alone cannot tell a process that ended
  * itself from one ended from outside) or a process it started, and refuses and names the rest.
+ * `files` (with `notify`): every call that opens (but for O_PATH), makes or removes a file is
+ * handed over too; the host lets through what the module's grants cover and refuses and names
+ * the rest (Landlock, below, still decides what it lets through: the host only names).
  * `audit` (with `notify`): every such call, whatever `network` and `exec` say, and every call
- * that opens, makes or removes a file, is handed over to be noted and let through
- * (modhost_sandbox_allow): what the module would need, learnt. */
-int modhost_sandbox_filter(int network, int exec, int audit, int *notify);
+ * on a file, is handed over to be noted and let through (modhost_sandbox_allow): what the
+ * module would need, learnt. */
+int modhost_sandbox_filter(int network, int exec, int audit, int files, int *notify);
 
 /* One call the filter handed to the host instead of refusing it itself. */
 struct modhost_refusal {
@@ -63,7 +66,8 @@ struct modhost_refusal {
     uint64_t third;
     char program[256]; /* for execve and execveat: the program's path, when it could be read */
     char path[1024];   /* for a call on a file: its path, absolute, when it could be read */
-    int writes;        /* for a call on a file: whether it writes, makes or removes */
+    int writes;        /* for a call on a file: whether it writes, truncates, makes or removes */
+    int creates;       /* for an open: whether it makes the file when it is not there (O_CREAT) */
     int32_t caller;    /* the calling thread's id (its /proc entry reads as its process's) */
 };
 
@@ -72,8 +76,9 @@ struct modhost_refusal {
  * process uses the filter any more; EAGAIN when the call went away before it was received. */
 int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal);
 
-/* Answers call `id` with EPERM: the module sees an ordinary failed call. */
-int modhost_sandbox_refuse(int notify, uint64_t id);
+/* Answers call `id` with `error` (EPERM, or EACCES for a file as Landlock would): the module
+ * sees an ordinary failed call. */
+int modhost_sandbox_refuse(int notify, uint64_t id, int error);
 
 /* Lets call `id` go on as if no filter had seen it (the audit mode; a signal a module's process
  * sends itself or a process it started). */

@@ -183,9 +183,9 @@ extension Builtins {
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
                     // The calls its filter refuses go to the host, which names them.
                     if let refusals = confinement.refusals {
-                        // Audited, what its sandbox would grant comes along: the host tells only what lies beyond.
-                        let granted = audit ? SandboxAudit.grants(reads: policy.reads + policy.runs, writes: policy.writes) : []
-                        try? channel.send(Frame(kind: ModuleProcess.Kind.refusals, payload: granted), descriptors: [refusals])
+                        // What its sandbox grants comes along: the host tells only what lies beyond.
+                        try? channel.send(
+                            Frame(kind: ModuleProcess.Kind.refusals, payload: confinement.granted), descriptors: [refusals])
                         close(refusals)
                     }
                     // Its threads start in the sandbox (see main.swift).

@@ -39,13 +39,14 @@ package final class ModuleProcess {
 
     /// Starts `program` (the running `modhost` in its module-host mode), says `hello` (with
     /// `descriptors`: the library file the host checked, which the child compares with what it
-    /// checks before it opens anything) and reads the child's (``greet(_:passing:helloLimit:)``).
+    /// checks before it opens anything) and reads the child's
+    /// (``greet(_:passing:helloLimit:refusals:)``).
     package convenience init(
         _ program: ChildCommand.Program, hello mine: Hello, passing descriptors: [Int32] = [], environment: [String: String]? = nil,
-        helloLimit: Duration = .seconds(10)
+        helloLimit: Duration = .seconds(10), refusals: (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void
     ) throws(StartError) {
         try self.init(spawning: program, environment: environment)
-        try greet(mine, passing: descriptors, helloLimit: helloLimit)
+        try greet(mine, passing: descriptors, helloLimit: helloLimit, refusals: refusals)
     }
 
     /// Starts `program` and says nothing yet: the child's own start (its dynamic linking,
@@ -71,12 +72,14 @@ package final class ModuleProcess {
     /// must not hold the host). A child that fails here is reaped or killed.
     ///
     /// - Parameter refusals: Given, at once, the descriptor on which the child's sandbox hands
-    ///   over the calls it refuses (before its hello: the module's library, opened before the
-    ///   hello, may make such calls, which wait until they are answered); it then owns it.
-    ///   Without it the descriptor is closed, and such calls fail at once. Its payload comes with
-    ///   it (what an audited sandbox grants, ``SandboxAudit``).
+    ///   over the calls it refuses and its calls on files (before its hello: the module's
+    ///   library, opened before the hello, makes such calls, which wait until they are
+    ///   answered), what its sandbox grants of the files, and the child's process id; it then
+    ///   owns the descriptor, and must answer every call (`SandboxRefusals`): closed, each
+    ///   such call fails, the module's library cannot even be opened.
     package func greet(
-        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10), refusals: ((Int32, [UInt8]) -> Void)? = nil
+        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10),
+        refusals: (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void
     ) throws(StartError) {
         let host = channel
         host.setReceiveLimit(helloLimit)
@@ -85,8 +88,8 @@ package final class ModuleProcess {
             var received = try host.receive()
             // Its sandbox's refusals come first, once (a second is not trusted).
             if let frame = received, frame.frame.kind == Kind.refusals {
-                if frame.descriptors.count == 1, let refusals {
-                    refusals(frame.descriptors[0], frame.frame.payload)
+                if frame.descriptors.count == 1 {
+                    refusals(frame.descriptors[0], frame.frame.payload, pid)
                 } else {
                     Self.close(frame.descriptors)
                 }

@@ -47,6 +47,15 @@ final class FixtureSandboxProbe: Module {
             let fd = open(argument, O_WRONLY | O_CREAT | O_APPEND, 0o600)
             defer { if fd >= 0 { close(fd) } }
             return result(fd >= 0 && write(fd, "x", 1) == 1)
+        case "remove": return result(unlink(argument) == 0)
+        case "through":
+            // A symlink it makes in its own folder to `argument`, read through.
+            let link = folder + "/through"
+            unlink(link)
+            guard symlink(argument, link) == 0 else { return result(false) }
+            let fd = open(link, O_RDONLY)
+            defer { if fd >= 0 { close(fd) } }
+            return result(fd >= 0)
         case "own":
             let path = folder + "/probe"
             guard FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)) else { return result(false) }

@@ -1,0 +1,99 @@
+import CHostSandbox
+import Glibc
+
+/// What a module's sandbox lets it reach of the files, as the host reads a call its process's
+/// filter handed over: the folders and files it may read beneath, and those it may write. The
+/// process sends them with its filter's descriptor (``payload``), one `r PATH` or `w PATH` a
+/// line; the host names what lies beyond (``SandboxRefusals``) or notes it (``SandboxAudit``).
+package struct FileGrants: Sendable, Equatable {
+    package private(set) var reads: [String] = []
+    package private(set) var writes: [String] = []
+
+    /// The grants a process's payload names, each resolved through its symlinks as Landlock
+    /// resolved them when the rules were made.
+    package init(payload: [UInt8]) {
+        for line in payload.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
+            let path = Self.resolved(String(decoding: line.dropFirst(2), as: UTF8.self))
+            if line.first == UInt8(ascii: "w") { writes.append(path) } else { reads.append(path) }
+        }
+    }
+
+    /// The payload a module's process sends: what its sandbox grants.
+    package static func payload(reads: [String], writes: [String]) -> [UInt8] {
+        Array((reads.map { "r " + $0 } + writes.map { "w " + $0 }).joined(separator: "\n").utf8)
+    }
+
+    /// The system calls on files the filter hands over.
+    package static let calls: Set<String> = [
+        "open", "openat", "openat2", "creat", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat", "renameat2",
+        "truncate", "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat",
+    ]
+
+    /// A call on a file, as its sandbox sees it.
+    package struct FileCall: Equatable {
+        /// The file, or for a call that makes, removes or renames, the name in its folder;
+        /// absolute, its symlinks resolved as far as they are there.
+        package var path: String
+        /// Whether it writes, truncates, makes or removes.
+        package var writes: Bool
+        /// Whether `path` was resolved to the end (for a write, to its folder): what is not,
+        /// Landlock alone can tell.
+        package var isResolved: Bool
+    }
+
+    /// The file `call` (a call on a file the filter handed over) reaches; `nil` when its path
+    /// could not be read, or it is no call on a file.
+    package static func fileCall(_ call: modhost_refusal) -> FileCall? {
+        let path = fixedCString(call.path)
+        guard !path.isEmpty, path.hasPrefix("/") else { return nil }
+        // What a call makes, removes or renames is its folder's to allow: the last name (a
+        // symlink, say) is not followed.
+        var writes = call.writes != 0
+        if !writes, call.creates != 0 {
+            var status = stat()
+            writes = lstat(path, &status) != 0
+        }
+        let (resolved, whole) = writes ? resolved(path, followingLast: false) : resolved(throughItsOwnProc(path, caller: call.caller))
+        return FileCall(path: resolved, writes: writes, isResolved: whole)
+    }
+
+    /// Whether these grants cover `call`: a read beneath a read or write grant, a write beneath
+    /// a write grant.
+    package func covers(_ call: FileCall) -> Bool {
+        call.writes ? writes.contains { Self.isWithin(call.path, $0) } : (reads + writes).contains { Self.isWithin(call.path, $0) }
+    }
+
+    /// `path` with its symlinks resolved as Landlock sees them: the file's, or its folder's for
+    /// one not there yet (being made) or when not `followingLast`; and whether that went to the
+    /// end (the file there, or its folder there).
+    static func resolved(_ path: String, followingLast: Bool = true) -> (String, Bool) {
+        if followingLast, let real = realpath(path, nil) {
+            defer { free(real) }
+            return (String(cString: real), true)
+        }
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return (path, false) }
+        let folder = String(path[..<slash])
+        guard let real = realpath(folder, nil) else { return (path, false) }
+        defer { free(real) }
+        let base = String(cString: real)
+        return ((base == "/" ? "" : base) + String(path[slash...]), !followingLast)
+    }
+
+    static func resolved(_ path: String) -> String { resolved(path, followingLast: true).0 }
+
+    /// `path`, or when it is a symlink to the caller's `/proc/self/…` (the loader's links to
+    /// open descriptors), that file as the caller sees it: read here, `/proc/self` would be
+    /// the host's.
+    static func throughItsOwnProc(_ path: String, caller: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return path }
+        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard target.hasPrefix("/proc/self/") else { return path }
+        return "/proc/\(caller)/" + target.dropFirst("/proc/self/".count)
+    }
+
+    static func isWithin(_ path: String, _ folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+}
