@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/types.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,14 +214,20 @@ static int add_file_calls(scmp_filter_ctx filter, uint32_t action) {
     return result;
 }
 
-int modhost_sandbox_filter(int network, int exec, int audit, int files, int *notify) {
-    if ((audit || files) && notify == NULL) return EINVAL;
+int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *notify) {
+    if ((audit || watched) && notify == NULL) return EINVAL;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (filter == NULL) return ENOMEM;
     uint32_t action = notify != NULL ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
     if (audit) network = exec = 0;
-    int result = audit || files ? add_file_calls(filter, SCMP_ACT_NOTIFY) : 0;
+    int result = audit || watched ? add_file_calls(filter, SCMP_ACT_NOTIFY) : 0;
+    /* A new process (not a thread), for the host to count against the module's limit. */
+    if (result == 0 && watched) {
+        result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(fork), 0);
+        if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(vfork), 0);
+    }
     for (size_t index = 0; index < sizeof refused / sizeof refused[0] && result == 0; index++) {
         int number = seccomp_syscall_resolve_name(refused[index]);
         if (number == __NR_SCMP_ERROR) continue; /* not a call of this architecture */

@@ -43,19 +43,32 @@ package enum Descendants {
         childrenFromTasks() ?? childrenFromEveryProcess()
     }
 
-    /// The children each thread of this process started or adopted (`/proc/self/task/TID/children`),
-    /// or `nil` when this kernel does not list them.
-    static func childrenFromTasks() -> [pid_t]? {
-        guard let tasks = opendir("/proc/self/task") else { return nil }
+    /// The processes of the tree below `pid`, itself included: a module's process and what
+    /// it started (which it adopts when their parent ends: it is their subreaper). Each read
+    /// from its threads' `children`; 1 on a kernel without them.
+    package static func count(inTreeOf pid: pid_t) -> Int {
+        var count = 0
+        var waiting = [pid]
+        while let next = waiting.popLast(), count < 100_000 {
+            count += 1
+            waiting += childrenFromTasks(of: "\(next)") ?? []
+        }
+        return count
+    }
+
+    /// The children each thread of process `process` (its id, or `self`) started or adopted
+    /// (`/proc/PROCESS/task/TID/children`), or `nil` when this kernel does not list them.
+    static func childrenFromTasks(of process: String = "self") -> [pid_t]? {
+        guard let tasks = opendir("/proc/\(process)/task") else { return nil }
         defer { closedir(tasks) }
         var children: [pid_t] = []
         while let entry = readdir(tasks) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard pid_t(name) != nil else { continue }
-            let descriptor = Glibc.open("/proc/self/task/\(name)/children", O_RDONLY | O_CLOEXEC)
+            let descriptor = Glibc.open("/proc/\(process)/task/\(name)/children", O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 // A thread that ended meanwhile has no file; a kernel without the files has none.
-                if errno == ENOENT, access("/proc/self/task/\(name)", F_OK) == 0 { return nil }
+                if errno == ENOENT, access("/proc/\(process)/task/\(name)", F_OK) == 0 { return nil }
                 continue
             }
             defer { close(descriptor) }

@@ -19,7 +19,7 @@ package enum Sandbox {
         /// The descriptor on which the calls its filter refuses are handed over, to be
         /// refused and named by the host (``SandboxRefusals``); the caller's to pass and close.
         package var refusals: Int32?
-        /// What it may read and write of the files (as ``FileGrants/payload(reads:writes:)``),
+        /// What it may read and write of the files (as ``SandboxGrants/payload(reads:writes:processes:)``),
         /// for the host to tell a call on a file its sandbox refuses: the paths Landlock was
         /// given (without those left out), or in the audit mode and without Landlock, the policy's.
         package var granted: [UInt8] = []
@@ -83,7 +83,7 @@ package enum Sandbox {
             }
             return Confinement(
                 landlockABI: abi, notEnforced: ["everything: its sandbox is in audit mode"], leftOut: leftOut, refusals: notify,
-                granted: FileGrants.payload(reads: policy.reads + policy.runs, writes: policy.writes))
+                granted: SandboxGrants.payload(reads: policy.reads + policy.runs, writes: policy.writes, processes: policy.processes))
         }
         var granted = (reads: policy.reads + policy.runs, writes: policy.writes)
         if abi >= 1 {
@@ -133,19 +133,22 @@ package enum Sandbox {
         }
         return Confinement(
             landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil,
-            granted: FileGrants.payload(reads: granted.reads, writes: granted.writes))
+            granted: SandboxGrants.payload(reads: granted.reads, writes: granted.writes, processes: policy.processes))
     }
 
     /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator
     /// asked for (`nil` otherwise).
     private static func set(_ limit: ResourceLimit) throws(Failure) -> String? {
-        let resource =
+        let kind: __rlimit_resource? =
             switch limit.kind {
-            case .memory: __rlimit_resource_t(RLIMIT_DATA.rawValue)
-            case .openFiles: __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-            case .fileSize: __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
-            case .coreSize: __rlimit_resource_t(RLIMIT_CORE.rawValue)
+            case .processes: nil  // the host counts them
+            case .memory: RLIMIT_DATA
+            case .openFiles: RLIMIT_NOFILE
+            case .fileSize: RLIMIT_FSIZE
+            case .coreSize: RLIMIT_CORE
             }
+        guard let kind else { return nil }
+        let resource = __rlimit_resource_t(kind.rawValue)
         var current = rlimit()
         guard getrlimit(resource, &current) == 0 else {
             throw Failure(description: "its sandbox failed: limit \(limit.kind.rawValue): \(message(errno))")

@@ -29,7 +29,7 @@ package final class SandboxAudit: Sendable {
 
     /// Notes and lets through the calls handed over on `notify` (which this takes) on a thread
     /// of its own, until no process uses the filter any more; `payload` is what the process's
-    /// sandbox would grant (``FileGrants/payload(reads:writes:)``).
+    /// sandbox would grant (``SandboxGrants/payload(reads:writes:processes:)``).
     package func watch(_ notify: Int32, granted payload: [UInt8]) {
         watching.add(1, ordering: .sequentiallyConsistent)
         let started = DetachedThread.start(named: "sandbox audit") { [self] in
@@ -37,7 +37,7 @@ package final class SandboxAudit: Sendable {
                 close(notify)
                 watching.subtract(1, ordering: .sequentiallyConsistent)
             }
-            let granted = FileGrants(payload: payload)
+            let granted = SandboxGrants(payload: payload)
             var call = modhost_refusal()
             while true {
                 let result = modhost_sandbox_next_refusal(notify, &call)
@@ -67,7 +67,7 @@ package final class SandboxAudit: Sendable {
         if seen.network { lines.append("capability network") }
         if !seen.programs.isEmpty { lines.append("capability exec   (it ran \(seen.programs.sorted().joined(separator: ", ")))") }
         let writes = seen.writes.sorted()
-        let reads = seen.reads.subtracting(seen.writes).filter { read in !writes.contains { FileGrants.isWithin(read, $0) } }.sorted()
+        let reads = seen.reads.subtracting(seen.writes).filter { read in !writes.contains { SandboxGrants.isWithin(read, $0) } }.sorted()
         lines += reads.map { "capability read \($0)" } + writes.map { "capability write \($0)" }
         let shown =
             lines.count > Self.mostLines ? Array(lines.prefix(Self.mostLines)) + ["… and \(lines.count - Self.mostLines) more"] : lines
@@ -87,7 +87,7 @@ package final class SandboxAudit: Sendable {
 
     static let mostLines = 40
 
-    private func note(_ call: modhost_refusal, granted: FileGrants) {
+    private func note(_ call: modhost_refusal, granted: SandboxGrants) {
         let name = fixedCString(call.call)
         seen.withLock { seen in
             switch name {
@@ -104,8 +104,8 @@ package final class SandboxAudit: Sendable {
             case "ioctl": seen.forbidden.insert("typing into the terminal")
             case "clone": seen.forbidden.insert("a namespace (clone)")
             default:
-                guard let file = FileGrants.fileCall(call) else {
-                    if !FileGrants.calls.contains(name) { seen.forbidden.insert(name) }
+                guard let file = SandboxGrants.fileCall(call) else {
+                    if !SandboxGrants.calls.contains(name) { seen.forbidden.insert(name) }
                     return
                 }
                 if !granted.covers(file) {

@@ -22,6 +22,9 @@ package struct SandboxPolicy: Sendable, Equatable {
 
     package init() {}
 
+    /// The processes it may have at once (``ResourceLimit/Kind/processes``).
+    package var processes: Int { Int(limits.first { $0.kind == .processes }?.value ?? 64) }
+
     /// Files every process reads that are not libraries: the time zone, the dynamic linker's
     /// cache, the system's randomness, the null device, the processor count.
     ///
@@ -66,6 +69,10 @@ package struct ResourceLimit: Sendable, Equatable {
         case fileSize
         /// `RLIMIT_CORE`: no core dumps of a module's memory.
         case coreSize
+        /// The processes it may have at once, itself included. Not `RLIMIT_NPROC`, which counts
+        /// every process of the user (and none of root's): the host counts the module's own
+        /// (``SandboxRefusals``), each new one handed over by its filter.
+        case processes
     }
 
     package var kind: Kind
@@ -88,12 +95,13 @@ package struct ResourceLimit: Sendable, Equatable {
         case .fileSize: value % (1 << 20) == 0 ? "fileSizeMiB \(value >> 20)" : "fileSize \(value) bytes"
         case .openFiles: "openFiles \(value)"
         case .coreSize: "coreSize \(value)"
+        case .processes: "processes \(value)"
         }
     }
 
     /// The limits of a module's process.
     package static let defaults = [
         ResourceLimit(.memory, 2 << 30), ResourceLimit(.openFiles, 1024), ResourceLimit(.fileSize, 4 << 30),
-        ResourceLimit(.coreSize, 0),
+        ResourceLimit(.coreSize, 0), ResourceLimit(.processes, 64),
     ]
 }

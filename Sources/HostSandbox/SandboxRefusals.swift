@@ -16,7 +16,7 @@ package enum SandboxRefusals {
 
     /// Watches `notify` (the descriptor module `module`'s process `pid` passed, which this
     /// takes) on a thread of its own until no process uses its filter any more; `granted` is
-    /// the payload that came with it (``FileGrants``); `tell` is given each line before the
+    /// the payload that came with it (``SandboxGrants``); `tell` is given each line before the
     /// call is answered. A signal the process sends itself is noted (``SelfSignals``) and let
     /// through.
     package static func watch(
@@ -25,7 +25,7 @@ package enum SandboxRefusals {
         // No thread, no watcher: closing the descriptor makes each refused call fail (ENOSYS).
         let watching = DetachedThread.start(named: "sandbox refusals") {
             defer { close(notify) }
-            let granted = FileGrants(payload: payload)
+            let granted = SandboxGrants(payload: payload)
             var told = 0
             var refusal = modhost_refusal()
             while true {
@@ -58,10 +58,17 @@ package enum SandboxRefusals {
 
     /// `nil` when `refusal` (a call of process `pid` its filter handed over) goes on; otherwise
     /// the error it is answered and what it tried, in words.
-    static func judge(_ refusal: modhost_refusal, granted: FileGrants, pid: Int32) -> (Int32, String)? {
-        if FileGrants.calls.contains(fixedCString(refusal.call)) {
-            guard let file = FileGrants.fileCall(refusal), file.isResolved, !granted.covers(file) else { return nil }
+    static func judge(_ refusal: modhost_refusal, granted: SandboxGrants, pid: Int32) -> (Int32, String)? {
+        if SandboxGrants.calls.contains(fixedCString(refusal.call)) {
+            guard let file = SandboxGrants.fileCall(refusal), file.isResolved, !granted.covers(file) else { return nil }
             return (EACCES, "tried to \(verb(refusal, file)) \(file.path): refused by its sandbox (not declared)")
+        }
+        if startsAProcess(refusal) {
+            guard Descendants.count(inTreeOf: pid) >= granted.processes else { return nil }
+            return (
+                EAGAIN,
+                "tried to start a process past its limit of \(granted.processes): refused by its sandbox (limits.processes in modules.json)"
+            )
         }
         if let signal = Signalling(refusal, module: pid) {
             guard !signal.isAllowed else {
@@ -73,8 +80,21 @@ package enum SandboxRefusals {
         return (EPERM, "\(describe(refusal)): refused by its sandbox (\(why(refusal)))")
     }
 
+    /// Whether `refusal` starts a process (clone with a namespace flag makes a namespace,
+    /// which no module may).
+    static func startsAProcess(_ refusal: modhost_refusal) -> Bool {
+        switch fixedCString(refusal.call) {
+        case "fork", "vfork": true
+        case "clone": refusal.first & namespaceFlags == 0
+        default: false
+        }
+    }
+
+    /// clone's flags that make a namespace (`CLONE_NEWNS`, `CLONE_NEWCGROUP` … `CLONE_NEWNET`).
+    static let namespaceFlags: UInt64 = 0x7E02_0000
+
     /// What a call on a file tried to do, in words.
-    static func verb(_ refusal: modhost_refusal, _ file: FileGrants.FileCall) -> String {
+    static func verb(_ refusal: modhost_refusal, _ file: SandboxGrants.FileCall) -> String {
         switch fixedCString(refusal.call) {
         case "open", "openat", "openat2", "creat", "truncate": file.writes ? "write" : "read"
         case "mkdir", "mkdirat": "make the folder"

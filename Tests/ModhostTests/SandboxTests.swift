@@ -221,7 +221,26 @@ import Testing
         let wrong = try SandboxTests(entry: #", "limits": {"memoryMiB": 2.5, "cpu": 1}"#)
         let result = try wrong.host.run("modules")
         #expect(result.stderr.contains("'limits.memoryMiB' must be a whole number from 64 to 1048576, found 2.5"), "\(result)")
-        #expect(result.stderr.contains("'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\" and \"fileSizeMiB\""), "\(result)")
+        #expect(
+            result.stderr.contains("'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\" and \"processes\""),
+            "\(result)")
+    }
+
+    /// Its processes are counted by the host, itself included (`RLIMIT_NPROC` would count the
+    /// user's, and none of root's): one past the limit is refused `EAGAIN` and named; in the
+    /// host's process nothing stops it.
+    @Test func itsProcessesAreLimited() throws {
+        let limited = try SandboxTests(entry: #", "limits": {"processes": 6}"#)
+        let result = try limited.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "fork", "20"])
+        #expect(result.stdout == "fork 20: 5 started, then refused (Resource temporarily unavailable)\n", "\(result)")
+        #expect(
+            result.stderr
+                == "modhost: warn: module 'FixtureSandboxProbe' tried to start a process past its limit of 6: refused by its sandbox (limits.processes in modules.json)\n",
+            "\(result)")
+        // The default (64) leaves room; the ended ones count no more.
+        #expect(try attempt("fork", "20") == "fork 20: 20 started")
+        #expect(try limited.attempt("fork", "5") == "fork 5: 5 started")
+        #expect(try limited.attempt("fork", "20", isolated: false) == "fork 20: 20 started")
     }
 
     /// A limit `modules.json` asks for above the hard limit the host was started with (here

@@ -49,13 +49,14 @@ int modhost_sandbox_wipe_initial_environment(void);
  * With `notify`, every call that sends a signal is handed over too: the host lets through one
  * the process sends itself (noted: a wait status alone cannot tell a process that ended
  * itself from one ended from outside) or a process it started, and refuses and names the rest.
- * `files` (with `notify`): every call that opens (but for O_PATH), makes or removes a file is
- * handed over too; the host lets through what the module's grants cover and refuses and names
- * the rest (Landlock, below, still decides what it lets through: the host only names).
+ * `watched` (with `notify`): every call that opens (but for O_PATH), makes or removes a file is
+ * handed over too, and every one that starts a process (clone without CLONE_THREAD, fork,
+ * vfork); the host lets through what the module's grants cover and refuses and names the rest
+ * (Landlock still decides what it lets through), and counts the module's processes.
  * `audit` (with `notify`): every such call, whatever `network` and `exec` say, and every call
  * on a file, is handed over to be noted and let through (modhost_sandbox_allow): what the
  * module would need, learnt. */
-int modhost_sandbox_filter(int network, int exec, int audit, int files, int *notify);
+int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *notify);
 
 /* One call the filter handed to the host instead of refusing it itself. */
 struct modhost_refusal {

@@ -114,6 +114,7 @@ extension ResourceLimit {
             case .memory: set.memoryMiB.map { ResourceLimit(.memory, UInt64($0) << 20, asked: true) } ?? limit
             case .openFiles: set.openFiles.map { ResourceLimit(.openFiles, UInt64($0), asked: true) } ?? limit
             case .fileSize: set.fileSizeMiB.map { ResourceLimit(.fileSize, UInt64($0) << 20, asked: true) } ?? limit
+            case .processes: set.processes.map { ResourceLimit(.processes, UInt64($0), asked: true) } ?? limit
             case .coreSize: limit
             }
         }

@@ -110,15 +110,18 @@ public struct ModuleLimits: Sendable, Equatable {
     public var openFiles: Int?
     /// The largest file it may write, in MiB.
     public var fileSizeMiB: Int?
+    /// The processes it may have at once, itself included.
+    public var processes: Int?
 
-    public init(memoryMiB: Int? = nil, openFiles: Int? = nil, fileSizeMiB: Int? = nil) {
+    public init(memoryMiB: Int? = nil, openFiles: Int? = nil, fileSizeMiB: Int? = nil, processes: Int? = nil) {
         self.memoryMiB = memoryMiB
         self.openFiles = openFiles
         self.fileSizeMiB = fileSizeMiB
+        self.processes = processes
     }
 
     /// What each may be set to.
     static let ranges: [String: ClosedRange<Int>] = [
-        "memoryMiB": 64...1_048_576, "openFiles": 64...1_048_576, "fileSizeMiB": 1...16_777_216,
+        "memoryMiB": 64...1_048_576, "openFiles": 64...1_048_576, "fileSizeMiB": 1...16_777_216, "processes": 1...4_096,
     ]
 }

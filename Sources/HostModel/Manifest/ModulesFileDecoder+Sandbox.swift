@@ -17,7 +17,8 @@ extension ModulesFileDecoder {
             guard let range = ModuleLimits.ranges[key] else {
                 problems.append(
                     HostText(
-                        "config.limits.key", "'limits' has no '%@'; it takes \"memoryMiB\", \"openFiles\" and \"fileSizeMiB\"",
+                        "config.limits.key",
+                        "'limits' has no '%@'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\" and \"processes\"",
                         [.plain("\(Escaped(String(key.prefix(40))))")]))
                 continue
             }
@@ -33,6 +34,7 @@ extension ModulesFileDecoder {
             switch key {
             case "memoryMiB": limits.memoryMiB = whole
             case "openFiles": limits.openFiles = whole
+            case "processes": limits.processes = whole
             default: limits.fileSizeMiB = whole
             }
         }

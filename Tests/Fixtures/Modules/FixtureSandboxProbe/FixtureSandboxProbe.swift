@@ -48,6 +48,27 @@ final class FixtureSandboxProbe: Module {
             defer { if fd >= 0 { close(fd) } }
             return result(fd >= 0 && write(fd, "x", 1) == 1)
         case "remove": return result(unlink(argument) == 0)
+        case "fork":
+            // Up to `argument` processes that wait to be ended, then ended: how many started.
+            var started: [pid_t] = []
+            var failure = ""
+            for _ in 0..<(Int(argument) ?? 0) {
+                let child = fork()
+                if child == 0 {
+                    while true { pause() }
+                }
+                guard child > 0 else {
+                    failure = ", then " + result(false)
+                    break
+                }
+                started.append(child)
+            }
+            for child in started {
+                kill(child, SIGKILL)
+                var status: Int32 = 0
+                waitpid(child, &status, 0)
+            }
+            return "\(started.count) started\(failure)"
         case "through":
             // A symlink it makes in its own folder to `argument`, read through.
             let link = folder + "/through"

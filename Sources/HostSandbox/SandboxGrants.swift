@@ -1,26 +1,33 @@
 import CHostSandbox
 import Glibc
 
-/// What a module's sandbox lets it reach of the files, as the host reads a call its process's
-/// filter handed over: the folders and files it may read beneath, and those it may write. The
-/// process sends them with its filter's descriptor (``payload``), one `r PATH` or `w PATH` a
-/// line; the host names what lies beyond (``SandboxRefusals``) or notes it (``SandboxAudit``).
-package struct FileGrants: Sendable, Equatable {
+/// What a module's sandbox lets it reach, as the host reads a call its process's filter handed
+/// over: the folders and files it may read beneath, those it may write, and how many processes
+/// it may have. The process sends them with its filter's descriptor (``payload``), one
+/// `r PATH`, `w PATH` or `p COUNT` a line; the host names what lies beyond
+/// (``SandboxRefusals``) or notes it (``SandboxAudit``).
+package struct SandboxGrants: Sendable, Equatable {
     package private(set) var reads: [String] = []
     package private(set) var writes: [String] = []
+    /// Its processes at once, itself included; the default when the payload does not say.
+    package private(set) var processes = 64
 
     /// The grants a process's payload names, each resolved through its symlinks as Landlock
     /// resolved them when the rules were made.
     package init(payload: [UInt8]) {
         for line in payload.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
-            let path = Self.resolved(String(decoding: line.dropFirst(2), as: UTF8.self))
-            if line.first == UInt8(ascii: "w") { writes.append(path) } else { reads.append(path) }
+            let text = String(decoding: line.dropFirst(2), as: UTF8.self)
+            switch line.first {
+            case UInt8(ascii: "p"): processes = Int(text) ?? processes
+            case UInt8(ascii: "w"): writes.append(Self.resolved(text))
+            default: reads.append(Self.resolved(text))
+            }
         }
     }
 
     /// The payload a module's process sends: what its sandbox grants.
-    package static func payload(reads: [String], writes: [String]) -> [UInt8] {
-        Array((reads.map { "r " + $0 } + writes.map { "w " + $0 }).joined(separator: "\n").utf8)
+    package static func payload(reads: [String], writes: [String], processes: Int) -> [UInt8] {
+        Array((reads.map { "r " + $0 } + writes.map { "w " + $0 } + ["p \(processes)"]).joined(separator: "\n").utf8)
     }
 
     /// The system calls on files the filter hands over.
