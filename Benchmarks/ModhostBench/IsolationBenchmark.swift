@@ -37,6 +37,11 @@ struct IsolationBenchmark {
         // lookBeforeWaiting): what looking saves.
         let sleeper = IsolatedGeo(config: config, data: data, look: .zero)
         defer { sleeper?.end() }
+        // The same call to a process without its sandbox ("sandbox": "off"): what the sandbox costs.
+        let unconfined = IsolatedGeo(
+            config: writeConfig(["FixtureIsolatedGeo", "Geo"], name: "isolation-off", entry: Self.off), data: data)
+        defer { unconfined?.end() }
+        var unconfinedCalls: [Double] = []
         var sleeping: [Double] = []
         let ticks = machineTicks()
         var floors: [Double] = []
@@ -64,6 +69,7 @@ struct IsolationBenchmark {
             calls.append(callMedian)
             callTails.append(callTail)
             if let (median, _) = sleeper?.timeCalls(Self.callsPerRound) { sleeping.append(median) }
+            if let (median, _) = unconfined?.timeCalls(Self.callsPerRound) { unconfinedCalls.append(median) }
         }
         report.add(
             "isolation: floor, 64 bytes there and back between two processes",
@@ -78,6 +84,13 @@ struct IsolationBenchmark {
                 "isolation: the same call, neither side looking before it sleeps",
                 String(format: "p50 %.1f µs, x%.2f of the floor", median(sleeping), median(sleeping) / median(floors)))
         }
+        if !unconfinedCalls.isEmpty {
+            report.add(
+                "isolation: the same call without its sandbox (\"sandbox\": \"off\")",
+                String(
+                    format: "p50 %.1f µs; with it x%.2f of without (asked <= 1.05)", median(unconfinedCalls),
+                    median(calls) / median(unconfinedCalls)))
+        }
         let callsMade = Double(calls.count * (Self.callsPerRound + 500)) * 1000
         report.add(
             "isolation: on-CPU time a call, the caller's thread and the module's",
@@ -85,6 +98,9 @@ struct IsolationBenchmark {
         sustained(module, into: report)
         starts(config: config, data: data, into: report)
     }
+
+    /// What an entry adds to run its module without a sandbox.
+    static let off = #", "sandbox": "off""#
 
     /// 10 000 calls a second for 10 s; each process's resident memory at the first second and
     /// at the last.
@@ -116,16 +132,27 @@ struct IsolationBenchmark {
                 residents[1].child / 1024))
     }
 
-    /// The start of Geo in its own process against its start in the host's, each a whole
-    /// `modhost --only Geo modules`, interleaved.
+    /// The start of Geo in its own process against its start in the host's, and against its
+    /// start in its own process without a sandbox, each a whole `modhost --only Geo modules`,
+    /// interleaved.
     private func starts(config: String, data: String, into report: BenchReport) {
         let common = ["--config", config, "--data-dir", data, "--only", "Geo", "modules"]
+        let off = writeConfig(["Geo"], name: "isolation-start-off", entry: Self.off)
         var inProcess: [Double] = []
         var isolated: [Double] = []
+        var unconfined: [Double] = []
         for _ in 0..<max(5, rounds) {
             inProcess.append(timeProcess(buildFolder + "/modhost", common))
             isolated.append(timeProcess(buildFolder + "/modhost", ["--isolate", "Geo"] + common))
+            unconfined.append(
+                timeProcess(
+                    buildFolder + "/modhost", ["--isolate", "Geo", "--config", off, "--data-dir", data, "--only", "Geo", "modules"]))
         }
+        report.add(
+            "isolation: start, Geo in its own process with its sandbox vs without (\"sandbox\": \"off\")",
+            String(
+                format: "%.2f ms vs %.2f ms, x%.2f (asked <= 1.2)", median(isolated) / 1e6, median(unconfined) / 1e6,
+                median(isolated) / median(unconfined)))
         report.add(
             "isolation: start, Geo in its own process vs in the host's",
             String(

@@ -39,8 +39,8 @@ final class BenchReport {
 let buildFolder = ProcessLocation.executableFolder
 
 /// Writes a modules.json with `modules` enabled, searching the build folder.
-func writeConfig(_ modules: [String], name: String) -> String {
-    let entries = modules.map { #"{"name": "\#($0)", "enabled": true}"# }.joined(separator: ", ")
+func writeConfig(_ modules: [String], name: String, entry extra: String = "") -> String {
+    let entries = modules.map { #"{"name": "\#($0)", "enabled": true\#(extra)}"# }.joined(separator: ", ")
     let path = NSTemporaryDirectory() + "modhost-bench-\(name).json"
     let json = #"{"environment": "test", "searchPaths": ["\#(buildFolder)"], "modules": [\#(entries)]}"#
     // 0600: modhost refuses a modules.json that others may write.

@@ -26,6 +26,7 @@ extension HostRuntime {
             // Active until the plan says otherwise (see `apply`).
             var report = ModuleReport(name: entry.name, outcome: .active)
             report.isolation = entry.isolation
+            report.sandbox = entry.sandbox
             guard entry.enabled else {
                 report.outcome = .disabled(disabledReason(entry))
                 reports.append(report)

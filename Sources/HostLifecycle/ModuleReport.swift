@@ -84,6 +84,8 @@ public struct ModuleReport: Sendable, Equatable {
     public var timing: ModuleTiming?
     /// Where it runs: in the host's process, or in one of its own.
     public var isolation: ModuleIsolation = .none
+    /// What it needs of its sandbox there (`"sandbox"` in modules.json).
+    public var sandbox: SandboxRequirement = .bestEffort
     /// Its own process's id, when it runs in one.
     public var processID: Int32?
     /// What it may reach in a sandbox of its own beyond its data folder: what its manifest

@@ -23,6 +23,9 @@ package enum Sandbox {
         /// for the host to tell a call on a file its sandbox refuses: the paths Landlock was
         /// given (without those left out), or in the audit mode and without Landlock, the policy's.
         package var granted: [UInt8] = []
+
+        /// No sandbox at all (`"sandbox": "off"`).
+        package static let none = Confinement(landlockABI: 0, notEnforced: ["anything: its sandbox is off"])
     }
 
     /// Why the process could not confine itself.

@@ -226,6 +226,18 @@ import Testing
             "\(result)")
     }
 
+    /// `"sandbox": "off"` in its entry: its own process, no sandbox, and `modules` says so.
+    @Test func anOperatorMayTurnItsSandboxOff() throws {
+        let off = try SandboxTests(entry: #", "sandbox": "off""#)
+        #expect(try off.attempt("read", off.outside + "/secret") == "read \(off.outside)/secret: ok")
+        let modules = try off.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "modules"])
+        #expect(
+            modules.stdout.contains("not enforced here: anything: its sandbox is off (\"sandbox\": \"off\" in modules.json)"), "\(modules)")
+        // Any other word is a clear error.
+        let wrong = try SandboxTests(entry: #", "sandbox": "none""#)
+        #expect(try wrong.host.run("modules").stderr.contains(#"'sandbox' must be "required", "best-effort" or "off", found "none""#))
+    }
+
     /// Its processes are counted by the host, itself included (`RLIMIT_NPROC` would count the
     /// user's, and none of root's): one past the limit is refused `EAGAIN` and named; in the
     /// host's process nothing stops it.

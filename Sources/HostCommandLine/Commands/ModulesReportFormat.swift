@@ -162,6 +162,7 @@ struct Table {
 extension ModuleReport {
     /// What its sandbox cannot enforce on this kernel, in words; `nil` when it is whole.
     var sandboxNotEnforced: String? {
+        guard sandbox != .off else { return "anything: its sandbox is off (\"sandbox\": \"off\" in modules.json)" }
         var policy = SandboxPolicy()
         policy.network = capabilities.network
         let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)

@@ -99,6 +99,10 @@ public enum SandboxRequirement: String, Sendable, CaseIterable {
     case bestEffort = "best-effort"
     /// Every part, or the module does not start.
     case required
+    /// None: its process reaches all the host's user may (a process of its own still keeps
+    /// its crash from the app). The operator's choice for a module they trust, or to measure
+    /// what the sandbox costs; `modules` and `check` say so.
+    case off
 }
 
 /// The resource limits of a module's sandboxed process that modules.json sets (`"limits"`);

@@ -71,7 +71,8 @@ extension ModulesFileDecoder {
         case let other?:
             problems.append(
                 HostText(
-                    "config.sandbox.value", "'sandbox' must be \"required\" or \"best-effort\", found %@", [.text(other.found)]))
+                    "config.sandbox.value", "'sandbox' must be \"required\", \"best-effort\" or \"off\", found %@",
+                    [.text(other.found)]))
         }
         return (deny, sandbox)
     }
