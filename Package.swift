@@ -88,7 +88,7 @@ let hostileLibraries = [
 
 /// The host's layers, for the tests and benchmarks that reach into them.
 let hostLayers: [Target.Dependency] = [
-    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation",
+    "HostModel", "HostGraph", "HostLoading", "HostLifecycle", "HostApp", "HostCommandLine", "HostProcesses", "HostIsolation", "HostSandbox",
 ]
 
 var targets: [Target] = [
