@@ -10,7 +10,7 @@ package struct SandboxGrants: Sendable, Equatable {
     package private(set) var reads: [String] = []
     package private(set) var writes: [String] = []
     /// Its processes at once, itself included; the default when the payload does not say.
-    package private(set) var processes = 64
+    package private(set) var processes = Int(ResourceLimit.processesByDefault)
 
     /// The grants a process's payload names, each resolved through its symlinks as Landlock
     /// resolved them when the rules were made.

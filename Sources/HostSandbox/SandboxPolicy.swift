@@ -23,7 +23,7 @@ package struct SandboxPolicy: Sendable, Equatable {
     package init() {}
 
     /// The processes it may have at once (``ResourceLimit/Kind/processes``).
-    package var processes: Int { Int(limits.first { $0.kind == .processes }?.value ?? 64) }
+    package var processes: Int { Int(limits.first { $0.kind == .processes }?.value ?? ResourceLimit.processesByDefault) }
 
     /// Files every process reads that are not libraries: the time zone, the dynamic linker's
     /// cache, the system's randomness, the null device, the processor count.
@@ -99,9 +99,12 @@ package struct ResourceLimit: Sendable, Equatable {
         }
     }
 
+    /// The processes a module may have at once when modules.json does not say.
+    package static let processesByDefault: UInt64 = 64
+
     /// The limits of a module's process.
     package static let defaults = [
         ResourceLimit(.memory, 2 << 30), ResourceLimit(.openFiles, 1024), ResourceLimit(.fileSize, 4 << 30),
-        ResourceLimit(.coreSize, 0), ResourceLimit(.processes, 64),
+        ResourceLimit(.coreSize, 0), ResourceLimit(.processes, processesByDefault),
     ]
 }

@@ -59,11 +59,12 @@ package enum SandboxRefusals {
     /// `nil` when `refusal` (a call of process `pid` its filter handed over) goes on; otherwise
     /// the error it is answered and what it tried, in words.
     static func judge(_ refusal: modhost_refusal, granted: SandboxGrants, pid: Int32) -> (Int32, String)? {
-        if SandboxGrants.calls.contains(fixedCString(refusal.call)) {
+        let call = fixedCString(refusal.call)
+        if SandboxGrants.calls.contains(call) {
             guard let file = SandboxGrants.fileCall(refusal), file.isResolved, !granted.covers(file) else { return nil }
-            return (EACCES, "tried to \(verb(refusal, file)) \(file.path): refused by its sandbox (not declared)")
+            return (EACCES, "tried to \(verb(call, file)) \(file.path): refused by its sandbox (not declared)")
         }
-        if startsAProcess(refusal) {
+        if startsAProcess(call, flags: refusal.first) {
             guard Descendants.count(inTreeOf: pid) >= granted.processes else { return nil }
             return (
                 EAGAIN,
@@ -80,12 +81,12 @@ package enum SandboxRefusals {
         return (EPERM, "\(describe(refusal)): refused by its sandbox (\(why(refusal)))")
     }
 
-    /// Whether `refusal` starts a process (clone with a namespace flag makes a namespace,
-    /// which no module may).
-    static func startsAProcess(_ refusal: modhost_refusal) -> Bool {
-        switch fixedCString(refusal.call) {
+    /// Whether system call `call` (with clone's `flags`) starts a process (clone with a
+    /// namespace flag makes a namespace, which no module may).
+    static func startsAProcess(_ call: String, flags: UInt64) -> Bool {
+        switch call {
         case "fork", "vfork": true
-        case "clone": refusal.first & namespaceFlags == 0
+        case "clone": flags & namespaceFlags == 0
         default: false
         }
     }
@@ -94,8 +95,8 @@ package enum SandboxRefusals {
     static let namespaceFlags: UInt64 = 0x7E02_0000
 
     /// What a call on a file tried to do, in words.
-    static func verb(_ refusal: modhost_refusal, _ file: SandboxGrants.FileCall) -> String {
-        switch fixedCString(refusal.call) {
+    static func verb(_ call: String, _ file: SandboxGrants.FileCall) -> String {
+        switch call {
         case "open", "openat", "openat2", "creat", "truncate": file.writes ? "write" : "read"
         case "mkdir", "mkdirat": "make the folder"
         case "rmdir", "unlink", "unlinkat": "remove"

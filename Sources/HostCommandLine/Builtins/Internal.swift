@@ -169,15 +169,14 @@ extension Builtins {
                 do throws(Sandbox.Failure) {
                     let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
-                    let audited = runtime.options.sandboxAudit.containsModule(name)
-                    if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty, !audited {
+                    let audit = runtime.options.sandboxAudit.containsModule(name)
+                    if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty, !audit {
                         throw Sandbox.Failure(
                             description:
                                 "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing.joined(separator: "; "))"
                         )
                     }
                     if let folder { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
-                    let audit = runtime.options.sandboxAudit.containsModule(name)
                     // "sandbox": "off": the operator's word, said by `modules` and `check`.
                     let off = runtime.configuration.entry(named: name)?.sandbox == .off && !audit
                     let confinement = off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit)
