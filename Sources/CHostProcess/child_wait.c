@@ -27,6 +27,16 @@ int modhost_wait_for_end(pid_t pid, int milliseconds) {
 #endif
 }
 
+int modhost_process_descriptor(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 int modhost_usable_processors(void) {
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -36,17 +36,12 @@ extension RouteLink {
     /// The next frame, within what is left of the call's time; `nil` at the link's end when
     /// that is not a failure.
     func receiveFrame(endIsFailure: Bool) throws(RouteCallError) -> Frame? {
-        if deadline == nil { channel.setReceiveLimit(nil) }
         let received: FrameChannel.Received?
-        do throws(WireError) {
-            received = try channel.receive(until: deadline)
-        } catch {
-            switch error {
-            case .timedOut: throw fail(.unavailable(peer: peer, reason: timeoutReason))
-            case .closed: throw fail(.unavailable(peer: peer, reason: "its process closed the link"))
-            case .system: throw fail(.unavailable(peer: peer, reason: "\(error)"))
-            default: throw fail(violation("sent what is not a frame: \(error)"))
-            }
+        if deadline == nil, let cpuBudget, let cpuWatch {
+            received = try receiveWatchingCPU(cpuBudget, since: cpuWatch.began, in: cpuWatch.call)
+        } else {
+            if deadline == nil { channel.setReceiveLimit(nil) }
+            received = try receive(until: deadline)
         }
         guard let received else {
             if endIsFailure { throw fail(.unavailable(peer: peer, reason: "its process closed the link")) }
@@ -59,6 +54,42 @@ extension RouteLink {
             for descriptor in received.descriptors { Glibc.close(descriptor) }
         }
         return received.frame
+    }
+
+    /// `channel.receive(until:)`, its errors a failure of the link but `timedOut` (the caller's to tell).
+    private func receive(until due: ContinuousClock.Instant?, timeoutIsFailure: Bool = true) throws(RouteCallError)
+        -> FrameChannel.Received?
+    {
+        do throws(WireError) {
+            return try channel.receive(until: due)
+        } catch {
+            switch error {
+            case .timedOut:
+                if timeoutIsFailure { throw fail(.unavailable(peer: peer, reason: timeoutReason)) }
+                throw .unavailable(peer: peer, reason: timeoutReason)
+            case .closed: throw fail(.unavailable(peer: peer, reason: "its process closed the link"))
+            case .system: throw fail(.unavailable(peer: peer, reason: "\(error)"))
+            default: throw fail(violation("sent what is not a frame: \(error)"))
+            }
+        }
+    }
+
+    /// The next frame of a call without a time limit, the other side's CPU time read each
+    /// ``CPUBudget/lookEvery`` meanwhile: past the budget since `began`, the link fails,
+    /// naming the call. A frame half read when a look is due is read on after it.
+    private func receiveWatchingCPU(_ budget: CPUBudget, since began: Duration, in call: String) throws(RouteCallError)
+        -> FrameChannel.Received?
+    {
+        while true {
+            do throws(RouteCallError) {
+                return try receive(until: ContinuousClock.now + budget.lookEvery, timeoutIsFailure: false)
+            } catch {
+                if failure != nil { throw error }
+                guard let used = budget.used(), used - began > budget.limit else { continue }
+                let what = "it used more than \(Self.seconds(budget.limit)) of CPU time in \(budget.shown(call))"
+                throw fail(.unavailable(peer: peer, reason: "\(what): stopped by its sandbox (\(budget.setting))"))
+            }
+        }
     }
 
     var timeoutReason: String {

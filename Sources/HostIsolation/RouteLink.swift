@@ -67,6 +67,11 @@ package final class RouteLink: @unchecked Sendable {
     let answersPings: Bool
     /// When the answer of the innermost call under way is due (`nil`: none, or no limit).
     var deadline: ContinuousClock.Instant?
+    /// The CPU time the other side may use in a call without a time limit.
+    let cpuBudget: CPUBudget?
+    /// The other side's CPU time when the innermost call without a time limit began, and its
+    /// name (`nil`: none under way, or no budget).
+    var cpuWatch: (began: Duration, call: String)?
     private let onFailure: @Sendable (RouteCallError) -> Void
     private let onProblem: @Sendable (String) -> Void
 
@@ -76,13 +81,15 @@ package final class RouteLink: @unchecked Sendable {
     ///     spends serving the calls it makes back not counted), and to take what is sent.
     ///   - answersPings: whether the other side may ask this one whether it is alive (a
     ///     module's process answers the host's; the host takes no ping from a module).
+    ///   - cpuBudget: the CPU time the other side may use in a call that has no time limit.
     ///   - onFailure: told once, when the link fails.
     ///   - onProblem: told each distinct problem of a call that cannot throw (one line).
     package init(
         channel: FrameChannel, peer: String, routes: [String: @Sendable () throws -> any RouteDispatching] = [:],
-        callLimit: Duration? = nil, answersPings: Bool = false, onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in },
-        onProblem: @escaping @Sendable (String) -> Void = { _ in }
+        callLimit: Duration? = nil, answersPings: Bool = false, cpuBudget: CPUBudget? = nil,
+        onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in }, onProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.cpuBudget = cpuBudget
         self.channel = channel
         self.peer = peer
         self.routes = routes
@@ -145,10 +152,11 @@ package final class RouteLink: @unchecked Sendable {
         try send(RouteMessage.call(id: id, target: target, member: member, slots: slots).frame, descriptors: arguments.descriptors)
         // The other side has the call limit to answer, from now and again after each call of
         // its that this side served meanwhile (that time was this side's).
-        let outer = deadline
-        defer { deadline = outer }
+        let outer = (deadline, cpuWatch)
+        defer { (deadline, cpuWatch) = outer }
         let limit = waiting == .forTheAnswer ? nil : callLimit
         deadline = limit.map { ContinuousClock.now + $0 }
+        if limit == nil, let cpuBudget { cpuWatch = cpuBudget.used().map { ($0, name) } }
         while true {
             switch try receive() {
             case .answer(let answered, let outcome):
@@ -192,16 +200,24 @@ package final class RouteLink: @unchecked Sendable {
     /// Watches, on a thread of its own, for the other side's end while nobody calls: a process
     /// that ends between calls (killed from outside while the app waits at Home) is named as it
     /// ends, not at the next call. The thread ends with the link.
-    package func watchForEnd() {
+    ///
+    /// - Parameter process: the other side's process, when this side started it: its end ends
+    ///   the link even while a process it started holds its end of the socket (a fork, then a
+    ///   crash), where the socket alone would wait for ever.
+    package func watchForEnd(ofProcess process: pid_t? = nil) {
         let descriptor = channel.descriptor
+        let processEnd = process.map { ChildCommand.endDescriptor(of: $0) } ?? -1
         DetachedThread.start(named: "link end") { [self] in
+            defer { if processEnd >= 0 { Glibc.close(processEnd) } }
             // POLLRDHUP (0x2000, a GNU name Glibc does not export to Swift): the peer closed its end.
-            var watched = pollfd(fd: descriptor, events: 0x2000, revents: 0)
+            var watched = [pollfd(fd: descriptor, events: 0x2000, revents: 0), pollfd(fd: processEnd, events: Int16(POLLIN), revents: 0)]
             while true {
-                let ready = poll(&watched, 1, -1)
+                let ready = poll(&watched, processEnd >= 0 ? 2 : 1, -1)
                 if ready < 0 && errno == EINTR { continue }
                 break
             }
+            // Its process ended, its socket still open: a call waiting reads the end now.
+            if watched[1].revents != 0 { shutdown(descriptor, Int32(SHUT_RDWR)) }
             // A call under way holds the lock and meets the end itself; then this finds it failed.
             lock.withLock {
                 guard failure == nil else { return }

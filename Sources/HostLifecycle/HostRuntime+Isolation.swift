@@ -84,6 +84,7 @@ extension HostRuntime {
             routes: offered)
         let process: ModuleProcess
         ProcessScope.keepFromModules()
+        StrayProcesses.adopt()
         do throws(ModuleProcess.StartError) {
             if let early = earlyProcesses.take(entry.name) {
                 process = early
@@ -127,6 +128,7 @@ extension HostRuntime {
         let owned = OwnedProcess(process)
         let link = RouteLink(
             channel: process.channel, peer: "module '\(name)'", routes: routes, callLimit: entry.timeout,
+            cpuBudget: entry.sandbox == .off ? nil : Self.cpuBudget(entry.limits, pid: pid),
             onFailure: { [logger] error in
                 // This process's end, not the module's current one (a restart's may differ).
                 let end = owned.end(grace: .seconds(1))
@@ -134,8 +136,20 @@ extension HostRuntime {
                 logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
             },
             onProblem: { [logger] line in logger.warn(line) })
-        link.watchForEnd()
+        link.watchForEnd(ofProcess: pid)
         return .success((owned, link))
+    }
+
+    /// What a module's process may burn in a command or a screen, its whole tree counted:
+    /// each waits for the person as long as it likes, so a time limit cannot serve there.
+    private static func cpuBudget(_ limits: ModuleLimits, pid: pid_t) -> CPUBudget {
+        CPUBudget(
+            limit: .seconds(limits.cpuSeconds ?? ModuleLimits.cpuSecondsByDefault), setting: "limits.cpuSeconds in modules.json",
+            callNames: [
+                "\(IsolatedModule.control).command": "a command", "\(IsolatedModule.control).screen": "a screen",
+                "\(IsolatedModule.screens).show": "a screen",
+            ]
+        ) { Descendants.cpuTime(ofTreeOf: pid) }
     }
 
     /// The command line of module `entry`'s process: the routes it may call come with the
@@ -153,6 +167,7 @@ extension HostRuntime {
             if let only = options.only, !only.containsModule(entry.name) { continue }
             if KitOrigin.problem != nil { return }
             ProcessScope.keepFromModules()
+            StrayProcesses.adopt()
             // One that fails to start here is started again, and its failure said, at the load phase.
             if let process = try? ModuleProcess(spawning: .host(moduleHostArguments(entry))) {
                 logger.debug("module '\(entry.name)': its process (\(process.pid)) started before the checks")

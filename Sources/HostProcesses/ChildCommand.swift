@@ -105,10 +105,12 @@ package enum ChildCommand {
         return status
     }
 
-    /// Waits at most `limit` for `pid` to end, then kills it (SIGKILL) and reaps it: its wait
-    /// status, and whether it had to be killed. A child another waiter reaped first reads as
-    /// status 0, not killed: its own status is gone with it.
-    package static func wait(_ pid: pid_t, atMost limit: Duration) -> (status: Int32, killed: Bool) {
+    /// Waits at most `limit` for `pid` to end, then kills it (`ending`: SIGKILL) and reaps it:
+    /// its wait status, and whether it had to be killed. A child another waiter reaped first
+    /// reads as status 0, not killed: its own status is gone with it.
+    package static func wait(
+        _ pid: pid_t, atMost limit: Duration, ending: (pid_t) -> Void = { Glibc.kill($0, SIGKILL) }
+    ) -> (status: Int32, killed: Bool) {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if let status = poll(pid) { return (status, false) }
@@ -124,8 +126,14 @@ package enum ChildCommand {
                 usleep(2_000)
             }
         }
-        kill(pid, SIGKILL)
+        ending(pid)
         return (wait(pid), true)
+    }
+
+    /// A descriptor of child `pid` that polls readable once it has ended (a pidfd,
+    /// close-on-exec; the caller closes it), or -1 where this kernel has none.
+    package static func endDescriptor(of pid: pid_t) -> Int32 {
+        modhost_process_descriptor(pid)
     }
 
     /// The wait status of `pid` if it has ended, without waiting.

@@ -47,13 +47,59 @@ package enum Descendants {
     /// it started (which it adopts when their parent ends: it is their subreaper). Each read
     /// from its threads' `children`; 1 on a kernel without them.
     package static func count(inTreeOf pid: pid_t) -> Int {
-        var count = 0
-        var waiting = [pid]
-        while let next = waiting.popLast(), count < 100_000 {
-            count += 1
+        tree(below: pid).count + 1
+    }
+
+    /// The processes below `pid` (not itself), each read from its threads' `children`: none
+    /// on a kernel without them.
+    static func tree(below pid: pid_t) -> [pid_t] {
+        var found: [pid_t] = []
+        var waiting = childrenFromTasks(of: "\(pid)") ?? []
+        while let next = waiting.popLast(), found.count < 100_000 {
+            found.append(next)
             waiting += childrenFromTasks(of: "\(next)") ?? []
         }
-        return count
+        return found
+    }
+
+    /// Ends `pid` and every process below it. Stopped first, it starts no more, and, their
+    /// subreaper, it adopts what each one killed leaves behind; those below are killed round
+    /// after round until only the dead are left (for at most 2 s: one stuck in the kernel is
+    /// left to end when it can), then `pid`. Killing `pid` first would hand what it started
+    /// to whoever adopts orphans, still running.
+    package static func killTree(_ pid: pid_t) {
+        Glibc.kill(pid, SIGSTOP)
+        var killed: Set<pid_t> = []
+        let began = ContinuousClock.now
+        while ContinuousClock.now - began < .seconds(2) {
+            let living = tree(below: pid).filter { !isDead($0) }
+            if living.isEmpty { break }
+            for process in living where killed.insert(process).inserted { Glibc.kill(process, SIGKILL) }
+            usleep(500)
+        }
+        Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Whether `pid` has ended (a zombie its parent has not waited for, or gone).
+    static func isDead(_ pid: pid_t) -> Bool {
+        guard let state = statFields(of: pid)?.first else { return true }
+        return state.elementsEqual([UInt8(ascii: "Z")]) || state.elementsEqual([UInt8(ascii: "X")])
+    }
+
+    /// The CPU time the tree below `pid` has used, itself included: each process's own, and
+    /// that of its children it waited for (`/proc/PID/stat`); `nil` when `pid` is gone.
+    package static func cpuTime(ofTreeOf pid: pid_t) -> Duration? {
+        guard let own = cpuTicks(of: pid) else { return nil }
+        // One that ended meanwhile is counted in its parent's, once it is waited for.
+        let total = tree(below: pid).reduce(own) { $0 + (cpuTicks(of: $1) ?? 0) }
+        return .milliseconds(total * 1000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// The clock ticks `pid` ran and those of its children it waited for: `stat`'s utime,
+    /// stime, cutime and cstime.
+    static func cpuTicks(of pid: pid_t) -> Int? {
+        guard let fields = statFields(of: pid), fields.count > 14 else { return nil }
+        return fields[11...14].reduce(0) { $0 + (Int(String(decoding: $1, as: UTF8.self)) ?? 0) }
     }
 
     /// The children each thread of process `process` (its id, or `self`) started or adopted
@@ -94,17 +140,21 @@ package enum Descendants {
         return children
     }
 
-    /// The parent of `pid`, read after the last `)` of its `stat` (a command name may hold any).
+    /// The parent of `pid`.
     static func parent(of pid: pid_t) -> pid_t? {
+        guard let fields = statFields(of: pid), fields.count > 1 else { return nil }
+        return pid_t(String(decoding: fields[1], as: UTF8.self))
+    }
+
+    /// The fields of `pid`'s `stat` after its command name, the state first: read after the
+    /// last `)` (a command name may hold any).
+    static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
         let descriptor = Glibc.open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
+        var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        // ") S 1234 …": the state, then the parent.
-        let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1 else { return nil }
-        return pid_t(String(decoding: fields[1], as: UTF8.self))
+        return buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
     }
 }

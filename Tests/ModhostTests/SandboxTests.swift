@@ -222,7 +222,8 @@ import Testing
         let result = try wrong.host.run("modules")
         #expect(result.stderr.contains("'limits.memoryMiB' must be a whole number from 64 to 1048576, found 2.5"), "\(result)")
         #expect(
-            result.stderr.contains("'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\" and \"processes\""),
+            result.stderr.contains(
+                "'limits' has no 'cpu'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\", \"processes\" and \"cpuSeconds\""),
             "\(result)")
     }
 
@@ -253,6 +254,31 @@ import Testing
         #expect(try attempt("fork", "20") == "fork 20: 20 started")
         #expect(try limited.attempt("fork", "5") == "fork 5: 5 started")
         #expect(try limited.attempt("fork", "20", isolated: false) == "fork 20: 20 started")
+    }
+
+    /// A command that burns CPU past `limits.cpuSeconds` is ended and named, a process it
+    /// started counted with it; one that waits as long without burning CPU goes on (the limit
+    /// is of CPU time: a command may wait for the person as long as it likes).
+    @Test func aCommandPastItsCPULimitIsEndedAndNamed() throws {
+        let limited = try SandboxTests(entry: #", "limits": {"cpuSeconds": 1}"#)
+        for how in [[], ["child"]] {
+            let result = try limited.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "spin"] + how)
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "modhost: error: module 'FixtureSandboxProbe' is unavailable: it used more than 1 s of CPU time in a command: stopped by its sandbox (limits.cpuSeconds in modules.json); its process ("
+                ), "\(result)")
+        }
+        #expect(CheckInTheAppTests.processes(in: limited.host).filter { $0.contains("__module-host") } == [])
+        #expect(try limited.attempt("idle", "2") == "idle 2: ok")
+    }
+
+    /// What a module's process started ends with it when it crashes: the host adopts it
+    /// (without, it would run on, and hold the link open: the host would wait for ever).
+    @Test func whatItStartedEndsWhenItCrashes() throws {
+        let result = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "orphan"])
+        #expect(result.status == 1 && result.stderr.contains("crashed (signal 6, Aborted)"), "\(result)")
+        #expect(CheckInTheAppTests.processes(in: host).filter { $0.contains("__module-host") } == [])
     }
 
     /// A limit `modules.json` asks for above the hard limit the host was started with (here

@@ -116,16 +116,25 @@ public struct ModuleLimits: Sendable, Equatable {
     public var fileSizeMiB: Int?
     /// The processes it may have at once, itself included.
     public var processes: Int?
+    /// The CPU time, in seconds, its processes may use within one call the host waits on
+    /// without a time limit (a command, a screen): the host counts it and ends the process
+    /// past it.
+    public var cpuSeconds: Int?
 
-    public init(memoryMiB: Int? = nil, openFiles: Int? = nil, fileSizeMiB: Int? = nil, processes: Int? = nil) {
+    public init(memoryMiB: Int? = nil, openFiles: Int? = nil, fileSizeMiB: Int? = nil, processes: Int? = nil, cpuSeconds: Int? = nil) {
         self.memoryMiB = memoryMiB
         self.openFiles = openFiles
         self.fileSizeMiB = fileSizeMiB
         self.processes = processes
+        self.cpuSeconds = cpuSeconds
     }
+
+    /// The CPU time a call without a time limit may use when modules.json does not say.
+    public static let cpuSecondsByDefault = 60
 
     /// What each may be set to.
     static let ranges: [String: ClosedRange<Int>] = [
         "memoryMiB": 64...1_048_576, "openFiles": 64...1_048_576, "fileSizeMiB": 1...16_777_216, "processes": 1...4_096,
+        "cpuSeconds": 1...86_400,
     ]
 }

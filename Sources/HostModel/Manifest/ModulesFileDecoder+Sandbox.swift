@@ -18,7 +18,7 @@ extension ModulesFileDecoder {
                 problems.append(
                     HostText(
                         "config.limits.key",
-                        "'limits' has no '%@'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\" and \"processes\"",
+                        "'limits' has no '%@'; it takes \"memoryMiB\", \"openFiles\", \"fileSizeMiB\", \"processes\" and \"cpuSeconds\"",
                         [.plain("\(Escaped(String(key.prefix(40))))")]))
                 continue
             }
@@ -35,6 +35,7 @@ extension ModulesFileDecoder {
             case "memoryMiB": limits.memoryMiB = whole
             case "openFiles": limits.openFiles = whole
             case "processes": limits.processes = whole
+            case "cpuSeconds": limits.cpuSeconds = whole
             default: limits.fileSizeMiB = whole
             }
         }

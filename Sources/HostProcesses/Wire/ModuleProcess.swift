@@ -63,6 +63,7 @@ package final class ModuleProcess {
         // child's alone, and its end reads as the end of the link.
         Glibc.close(child)
         guard let pid = started.pid else { throw .notStarted(String(cString: strerror(started.error))) }
+        StrayProcesses.started(pid)
         self.pid = pid
         channel = host
     }
@@ -140,8 +141,9 @@ package final class ModuleProcess {
 
     /// Ends a child that cannot be talked to, and reaps it.
     private static func kill(_ pid: pid_t) {
-        Glibc.kill(pid, SIGKILL)
+        Descendants.killTree(pid)
         _ = ChildCommand.wait(pid)
+        StrayProcesses.reaped(pid)
     }
 
     private static func close(_ descriptors: [Int32]) {
@@ -176,7 +178,8 @@ package final class ModuleProcess {
 
     /// How a child that ended its side of the link ended: waited for a moment, then killed.
     private static func reap(_ pid: pid_t, grace: Duration = .seconds(2)) -> ChildEnd? {
-        let (status, killed) = ChildCommand.wait(pid, atMost: grace)
+        let (status, killed) = ChildCommand.wait(pid, atMost: grace, ending: Descendants.killTree)
+        StrayProcesses.reaped(pid)
         return ChildEnd(waitStatus: status, sentByHost: killed ? SIGKILL : nil, sentByItself: SelfSignals.take(pid))
     }
 }

@@ -16,7 +16,10 @@ import ModuleKit
 ///   `/proc/PID/environ`), `unshare` (a new user namespace),
 ///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
 /// - `allocate MIB` (maps and touches that much memory), `dispatch` (blocks libdispatch's
-///   workers long enough for its monitor to look at them).
+///   workers long enough for its monitor to look at them);
+/// - `spin` (burns CPU until it is ended), `spin child` (a process it starts burns it while it
+///   waits), `orphan` (a process it starts burns it, and the module's process aborts),
+///   `idle SECONDS` (sleeps, burning none).
 final class FixtureSandboxProbe: Module {
     init() {}
 
@@ -183,6 +186,19 @@ final class FixtureSandboxProbe: Module {
             let group = DispatchGroup()
             for _ in 0..<16 { DispatchQueue.global().async(group: group) { usleep(1_500_000) } }
             return group.wait(timeout: .now() + 30) == .success ? "ok" : "timed out"
+        case "spin":
+            if argument == "child" {
+                if fork() == 0 { spinQuietly() }
+                while true { pause() }
+            }
+            spin()
+        case "orphan":
+            // A process that burns CPU, left behind by a crash of the module's process.
+            if fork() == 0 { spinQuietly() }
+            abort()
+        case "idle":
+            sleep(UInt32(argument) ?? 0)
+            return "ok"
         case "files":
             // The soft and hard limits of its open descriptors.
             var limit = rlimit()
@@ -197,9 +213,30 @@ final class FixtureSandboxProbe: Module {
             return "ok"
         default:
             return
-                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch, files or allocate"
+                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch, files, allocate, spin, orphan or idle"
         }
     }
+}
+
+/// ``spin()`` with the terminal and the host's pipes let go: what it leaves running holds no
+/// one's output open.
+private func spinQuietly() -> Never {
+    let null = open("/dev/null", O_RDWR)
+    for descriptor: Int32 in 0...2 { dup2(null, descriptor) }
+    spin()
+}
+
+/// Burns CPU until the process is ended.
+private func spin() -> Never {
+    var count = 0
+    while true {
+        count &+= 1
+        consume(count)
+    }
+}
+
+@inline(never) private func consume(_ value: Int) {
+    withExtendedLifetime(value) {}
 }
 
 /// `syscall(number, first, second)`, found at run time (Swift does not call a C variadic).
