@@ -264,9 +264,12 @@ int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *n
     if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     /* Every thread of the process, not only the caller's. */
     if (result == 0) result = -seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
-    if (result == 0 && !exec) {
-        result = -seccomp_rule_add(filter, action, SCMP_SYS(execve), 0);
-        if (result == 0) result = -seccomp_rule_add(filter, action, SCMP_SYS(execveat), 0);
+    /* Without `exec`, refused; with it, handed over when watched, so that the host names a
+     * program Landlock will refuse (one outside the program folders). */
+    if (result == 0 && (!exec || watched)) {
+        uint32_t running = exec ? SCMP_ACT_NOTIFY : action;
+        result = -seccomp_rule_add(filter, running, SCMP_SYS(execve), 0);
+        if (result == 0) result = -seccomp_rule_add(filter, running, SCMP_SYS(execveat), 0);
     }
     /* Every signal sent, handed to the host: one a process sends itself is noted (so that a
      * process that ends itself is not taken for one ended from outside) and let through, as is

@@ -31,12 +31,40 @@ static void read_text(pid_t pid, uint64_t address, char *text, size_t size) {
     close(memory);
 }
 
-/* For a call on a file: its path made absolute (against the folder its descriptor argument
- * names, or the process's current folder), and whether it writes. */
+/* Argument `path` of the call `request` describes, made absolute into `out` (against the folder
+ * its argument `folder` names, or the process's current folder when that is -1 or AT_FDCWD),
+ * its own /proc/self read as the caller's; empty when it could not be read. */
+static void absolute_path(const struct seccomp_notif *request, int folder, int path, char *out, size_t size) {
+    const __u64 *args = request->data.args;
+    out[0] = 0;
+    char given[1024];
+    read_text(request->pid, args[path], given, sizeof given);
+    if (given[0] == 0) return;
+    if (given[0] == '/') {
+        /* Its own /proc/self, which the host would read as its own. */
+        if (strncmp(given, "/proc/self/", 11) == 0 || strcmp(given, "/proc/self") == 0) {
+            snprintf(out, size, "/proc/%d%s", (int)request->pid, given + 10);
+        } else {
+            snprintf(out, size, "%s", given);
+        }
+        return;
+    }
+    char link[64], base[1024];
+    int descriptor = folder >= 0 ? (int)args[folder] : AT_FDCWD;
+    if (descriptor == AT_FDCWD) snprintf(link, sizeof link, "/proc/%d/cwd", (int)request->pid);
+    else snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)request->pid, descriptor);
+    ssize_t length = readlink(link, base, sizeof base - 1);
+    if (length <= 0) return;
+    base[length] = 0;
+    snprintf(out, size, "%s/%s", strcmp(base, "/") == 0 ? "" : base, given);
+}
+
+/* For a call on a file: its path made absolute, and whether it writes; for a rename or a link,
+ * the old name too; for execve and execveat, the program's path. */
 static void read_file_path(const struct seccomp_notif *request, struct modhost_refusal *refusal) {
     const __u64 *args = request->data.args;
     int nr = request->data.nr;
-    int path = -1, folder = -1, writes = 1;
+    int path = -1, folder = -1, writes = 1, source = -1, source_folder = -1;
     uint64_t flags = 0;
     if (nr == SCMP_SYS(open)) path = 0, flags = args[1], writes = -1;
     else if (nr == SCMP_SYS(openat)) folder = 0, path = 1, flags = args[2], writes = -1;
@@ -45,13 +73,14 @@ static void read_file_path(const struct seccomp_notif *request, struct modhost_r
              nr == SCMP_SYS(truncate) || nr == SCMP_SYS(mknod))
         path = 0;
     else if (nr == SCMP_SYS(mkdirat) || nr == SCMP_SYS(unlinkat) || nr == SCMP_SYS(mknodat)) folder = 0, path = 1;
-    else if (nr == SCMP_SYS(rename) || nr == SCMP_SYS(link) || nr == SCMP_SYS(symlink)) path = 1;
-    else if (nr == SCMP_SYS(renameat) || nr == SCMP_SYS(renameat2) || nr == SCMP_SYS(linkat)) folder = 2, path = 3;
+    else if (nr == SCMP_SYS(rename) || nr == SCMP_SYS(link)) source = 0, path = 1;
+    else if (nr == SCMP_SYS(symlink)) path = 1;
+    else if (nr == SCMP_SYS(renameat) || nr == SCMP_SYS(renameat2) || nr == SCMP_SYS(linkat))
+        source_folder = 0, source = 1, folder = 2, path = 3;
     else if (nr == SCMP_SYS(symlinkat)) folder = 1, path = 2;
+    else if (nr == SCMP_SYS(execve)) path = 0, writes = 0;
+    else if (nr == SCMP_SYS(execveat)) folder = 0, path = 1, writes = 0;
     if (path < 0) return;
-    char given[sizeof refusal->path];
-    read_text(request->pid, args[path], given, sizeof given);
-    if (given[0] == 0) return;
     if (writes == -2) {
         /* openat2's flags are the first field of the struct its third argument points at. */
         char how[8];
@@ -70,23 +99,8 @@ static void read_file_path(const struct seccomp_notif *request, struct modhost_r
         writes = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0;
     }
     refusal->writes = writes;
-    if (given[0] == '/') {
-        /* Its own /proc/self, which the host would read as its own. */
-        if (strncmp(given, "/proc/self/", 11) == 0 || strcmp(given, "/proc/self") == 0) {
-            snprintf(refusal->path, sizeof refusal->path, "/proc/%d%s", (int)request->pid, given + 10);
-        } else {
-            snprintf(refusal->path, sizeof refusal->path, "%s", given);
-        }
-        return;
-    }
-    char link[64], base[sizeof refusal->path];
-    int descriptor = folder >= 0 ? (int)args[folder] : AT_FDCWD;
-    if (descriptor == AT_FDCWD) snprintf(link, sizeof link, "/proc/%d/cwd", (int)request->pid);
-    else snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)request->pid, descriptor);
-    ssize_t length = readlink(link, base, sizeof base - 1);
-    if (length <= 0) return;
-    base[length] = 0;
-    snprintf(refusal->path, sizeof refusal->path, "%s/%s", strcmp(base, "/") == 0 ? "" : base, given);
+    absolute_path(request, folder, path, refusal->path, sizeof refusal->path);
+    if (source >= 0) absolute_path(request, source_folder, source, refusal->source, sizeof refusal->source);
 }
 
 int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
@@ -128,7 +142,7 @@ int modhost_sandbox_next_refusal(int notify, struct modhost_refusal *refusal) {
         if (seccomp_notify_id_valid(notify, request->id) != 0) refusal->program[0] = 0;
     }
     read_file_path(request, refusal);
-    if (refusal->path[0] != 0 && seccomp_notify_id_valid(notify, request->id) != 0) refusal->path[0] = 0;
+    if (seccomp_notify_id_valid(notify, request->id) != 0) refusal->path[0] = refusal->source[0] = 0;
     seccomp_notify_free(request, response);
     return 0;
 }

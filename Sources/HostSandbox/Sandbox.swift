@@ -19,7 +19,7 @@ package enum Sandbox {
         /// The descriptor on which the calls its filter refuses are handed over, to be
         /// refused and named by the host (``SandboxRefusals``); the caller's to pass and close.
         package var refusals: Int32?
-        /// What it may read and write of the files (as ``SandboxGrants/payload(reads:writes:processes:)``),
+        /// What it may read and write of the files (as ``SandboxGrants/payload(reads:writes:runs:processes:)``),
         /// for the host to tell a call on a file its sandbox refuses: the paths Landlock was
         /// given (without those left out), or in the audit mode and without Landlock, the policy's.
         package var granted: [UInt8] = []
@@ -86,9 +86,10 @@ package enum Sandbox {
             }
             return Confinement(
                 landlockABI: abi, notEnforced: ["everything: its sandbox is in audit mode"], leftOut: leftOut, refusals: notify,
-                granted: SandboxGrants.payload(reads: policy.reads + policy.runs, writes: policy.writes, processes: policy.processes))
+                granted: SandboxGrants.payload(
+                    reads: policy.reads + policy.runs, writes: policy.writes, runs: nil, processes: policy.processes))
         }
-        var granted = (reads: policy.reads + policy.runs, writes: policy.writes)
+        var granted = (reads: policy.reads + policy.runs, writes: policy.writes, runs: policy.runs)
         if abi >= 1 {
             let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
             guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
@@ -96,7 +97,7 @@ package enum Sandbox {
                 policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
                 + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
                 + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
-            granted = ([], [])
+            granted = ([], [], [])
             for (path, access) in rules {
                 let strict = policy.withoutSymlinks.contains(path)
                 let result = modhost_sandbox_allow_path(ruleset, abi, path, access, strict ? 1 : 0)
@@ -110,6 +111,7 @@ package enum Sandbox {
                     } else {
                         granted.reads.append(path)
                     }
+                    if access & Int32(MODHOST_SANDBOX_EXECUTE.rawValue) != 0 { granted.runs.append(path) }
                 }
                 // A path not there holds nothing to reach; leaving it out refuses nothing more.
                 guard result == 0 || result == ENOENT || result == ENOTDIR else {
@@ -136,7 +138,8 @@ package enum Sandbox {
         }
         return Confinement(
             landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil,
-            granted: SandboxGrants.payload(reads: granted.reads, writes: granted.writes, processes: policy.processes))
+            granted: SandboxGrants.payload(
+                reads: granted.reads, writes: granted.writes, runs: policy.exec ? granted.runs : nil, processes: policy.processes))
     }
 
     /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator

@@ -29,7 +29,7 @@ package final class SandboxAudit: Sendable {
 
     /// Notes and lets through the calls handed over on `notify` (which this takes) on a thread
     /// of its own, until no process uses the filter any more; `payload` is what the process's
-    /// sandbox would grant (``SandboxGrants/payload(reads:writes:processes:)``).
+    /// sandbox would grant (``SandboxGrants/payload(reads:writes:runs:processes:)``).
     package func watch(_ notify: Int32, granted payload: [UInt8]) {
         watching.add(1, ordering: .sequentiallyConsistent)
         let started = DetachedThread.start(named: "sandbox audit") { [self] in

@@ -9,15 +9,20 @@ import Glibc
 package struct SandboxGrants: Sendable, Equatable {
     package private(set) var reads: [String] = []
     package private(set) var writes: [String] = []
+    /// Where the programs it may run are, when it may run any (`exec`): `nil` when it may not.
+    package private(set) var runs: [String]?
     /// Its processes at once, itself included; the default when the payload does not say.
     package private(set) var processes = Int(ResourceLimit.processesByDefault)
 
     /// The grants a process's payload names, each resolved through its symlinks as Landlock
     /// resolved them when the rules were made.
     package init(payload: [UInt8]) {
-        for line in payload.split(separator: UInt8(ascii: "\n")) where line.count > 2 {
+        for line in payload.split(separator: UInt8(ascii: "\n")) {
+            if line.elementsEqual([UInt8(ascii: "x")]) { runs = runs ?? [] }
+            guard line.count > 2 else { continue }
             let text = String(decoding: line.dropFirst(2), as: UTF8.self)
             switch line.first {
+            case UInt8(ascii: "x"): runs = (runs ?? []) + [Self.resolved(text)]
             case UInt8(ascii: "p"): processes = Int(text) ?? processes
             case UInt8(ascii: "w"): writes.append(Self.resolved(text))
             default: reads.append(Self.resolved(text))
@@ -26,8 +31,9 @@ package struct SandboxGrants: Sendable, Equatable {
     }
 
     /// The payload a module's process sends: what its sandbox grants.
-    package static func payload(reads: [String], writes: [String], processes: Int) -> [UInt8] {
-        Array((reads.map { "r " + $0 } + writes.map { "w " + $0 } + ["p \(processes)"]).joined(separator: "\n").utf8)
+    package static func payload(reads: [String], writes: [String], runs: [String]?, processes: Int) -> [UInt8] {
+        let programs = runs.map { $0.isEmpty ? ["x"] : $0.map { "x " + $0 } } ?? []
+        return Array((reads.map { "r " + $0 } + writes.map { "w " + $0 } + programs + ["p \(processes)"]).joined(separator: "\n").utf8)
     }
 
     /// The system calls on files the filter hands over.
@@ -62,6 +68,30 @@ package struct SandboxGrants: Sendable, Equatable {
         }
         let (resolved, whole) = writes ? resolved(path, followingLast: false) : resolved(throughItsOwnProc(path, caller: call.caller))
         return FileCall(path: resolved, writes: writes, isResolved: whole)
+    }
+
+    /// The old name of a rename or a link the filter handed over (whose ``fileCall(_:)`` is the
+    /// new one), its folder resolved: a rename removes it there, a link makes it reachable from
+    /// the new one's folder (Landlock's `REFER`, which only a write grant gives).
+    package static func sourceCall(_ call: modhost_refusal) -> FileCall? {
+        let path = fixedCString(call.source)
+        guard !path.isEmpty, path.hasPrefix("/") else { return nil }
+        let (resolved, whole) = resolved(path, followingLast: false)
+        return FileCall(path: resolved, writes: true, isResolved: whole)
+    }
+
+    /// The program an `execve` the filter handed over runs, resolved to the file it is (as
+    /// Landlock checks it), or `nil` when it could not be read or is not there.
+    package static func program(_ call: modhost_refusal) -> String? {
+        let path = fixedCString(call.path)
+        guard path.hasPrefix("/") else { return nil }
+        let (resolved, whole) = resolved(throughItsOwnProc(path, caller: call.caller))
+        return whole ? resolved : nil
+    }
+
+    /// Whether `program` lies in a folder of programs these grants let it run.
+    package func mayRun(_ program: String) -> Bool {
+        (runs ?? []).contains { Self.isWithin(program, $0) }
     }
 
     /// Whether these grants cover `call`: a read beneath a read or write grant, a write beneath

@@ -61,8 +61,26 @@ package enum SandboxRefusals {
     static func judge(_ refusal: modhost_refusal, granted: SandboxGrants, pid: Int32) -> (Int32, String)? {
         let call = fixedCString(refusal.call)
         if SandboxGrants.calls.contains(call) {
-            guard let file = SandboxGrants.fileCall(refusal), file.isResolved, !granted.covers(file) else { return nil }
-            return (EACCES, "tried to \(verb(call, file)) \(file.path): refused by its sandbox (not declared)")
+            if let file = SandboxGrants.fileCall(refusal), file.isResolved, !granted.covers(file) {
+                return (EACCES, "tried to \(verb(call, file)) \(file.path): refused by its sandbox (not declared)")
+            }
+            // The old name of a rename (removed there) or of a link (reached from elsewhere:
+            // Landlock answers EXDEV, so that a program copies instead).
+            guard let source = SandboxGrants.sourceCall(refusal), source.isResolved, !granted.covers(source) else { return nil }
+            let isLink = call.hasPrefix("link")
+            return (
+                isLink ? EXDEV : EACCES,
+                "tried to \(isLink ? "link to" : "move") \(source.path): refused by its sandbox (not declared)"
+            )
+        }
+        if call == "execve" || call == "execveat", granted.runs != nil {
+            // With `exec`: a program outside the folders of programs, which Landlock refuses.
+            guard let program = SandboxGrants.program(refusal), !granted.mayRun(program) else { return nil }
+            // Resolved, two may be one (/bin and /usr/bin on a merged /usr).
+            var seen: Set<String> = []
+            let folders = (granted.runs ?? []).filter { seen.insert($0).inserted }.joined(separator: ", ")
+            let from = folders.isEmpty ? "no folder" : folders
+            return (EACCES, "tried to run \(program): refused by its sandbox (programs run from \(from) only)")
         }
         if startsAProcess(call, flags: refusal.first) {
             guard Descendants.count(inTreeOf: pid) >= granted.processes else { return nil }

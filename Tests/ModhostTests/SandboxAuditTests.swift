@@ -17,7 +17,7 @@ import Testing
 
     @Test func whatItsSandboxWouldRefuseIsLetThroughAndNamed() throws {
         // Denied network: a sandbox would refuse the connection; audited, it is made.
-        let world = try SandboxTests(entry: #", "deny": ["network", "read"]"#)
+        let world = try SandboxTests(entry: #", "deny": ["network", "read", "exec"]"#)
         let (server, port) = try SandboxTests.listening()
         defer { close(server) }
         let connected = try audited(world, "connect", port)

@@ -68,6 +68,22 @@ import Testing
         #expect(
             try told("read", host.dataFolder + "/Photos/photos.sqlite").said
                 == "\(module) tried to read \(host.dataFolder)/Photos/photos.sqlite\(refused)")
+        // Moved or linked into its own folder: the old name is named (a link is answered as
+        // Landlock answers it, so that a program copies instead).
+        let moved = try told("move", outside + "/secret")
+        #expect(moved == ("\(module) tried to move \(outside)/secret\(refused)", "move \(outside)/secret: refused (Permission denied)"))
+        let linked = try told("link", outside + "/secret")
+        #expect(linked.said == "\(module) tried to link to \(outside)/secret\(refused)")
+        #expect(linked.saw == "link \(outside)/secret: refused (Invalid cross-device link)")
+        #expect(FileManager.default.fileExists(atPath: outside + "/secret"))
+        // With `exec`, a program outside the folders of programs (a copy in its own folder).
+        let copy = host.dataFolder + "/FixtureSandboxProbe/true"
+        try FileManager.default.createDirectory(atPath: host.dataFolder + "/FixtureSandboxProbe", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: copy)
+        let ran = try told("exec", copy)
+        #expect(ran.said.hasPrefix("\(module) tried to run \(copy): refused by its sandbox (programs run from /"), "\(ran)")
+        #expect(ran.saw == "exec \(copy): refused (Permission denied)")
+        #expect(try told("exec") == ("", "exec: ok"))
         let through = try told("through", outside + "/secret")
         #expect(through.said == "\(module) tried to read \(outside)/secret\(refused)")
         #expect(through.saw == "through \(outside)/secret: refused (Permission denied)")
@@ -114,10 +130,10 @@ import Testing
         #expect(try denied.attempt("connect", port, isolated: false) == "connect \(port): ok")
         // Its report says what it may, after the denial.
         let report = try denied.host.run("--isolate", "FixtureSandboxProbe", "modules")
-        #expect(report.stdout.contains("    may: write ~/probe-out, env PROBE_DECLARED\n"), "\(report)")
+        #expect(report.stdout.contains("    may: exec, write ~/probe-out, env PROBE_DECLARED\n"), "\(report)")
         #expect(
             try host.run("--isolate", "FixtureSandboxProbe", "modules").stdout.contains(
-                "    may: network, read /usr/include, write ~/probe-out, env PROBE_DECLARED"))
+                "    may: network, exec, read /usr/include, write ~/probe-out, env PROBE_DECLARED"))
     }
 
     @Test func aDenialOfSomethingNotACapabilityIsAClearError() throws {
@@ -133,8 +149,9 @@ import Testing
         #expect(try attempt("hostenv", isolated: false) == "hostenv: ok")
         #expect(try attempt("peek") == "peek: refused (Operation not permitted)")
         #expect(try attempt("unshare") == "unshare: refused (Operation not permitted)")
-        #expect(try attempt("exec") == "exec: refused (Operation not permitted)")
-        #expect(try attempt("exec", isolated: false) == "exec: ok")
+        let noExec = try SandboxTests(entry: #", "deny": ["exec"]"#)
+        #expect(try noExec.attempt("exec") == "exec: refused (Operation not permitted)")
+        #expect(try noExec.attempt("exec", isolated: false) == "exec: ok")
         // Ways around the rules above, each closed.
         #expect(try attempt("unix") == "unix: refused (Operation not permitted)")
         #expect(try attempt("tiocsti") == "tiocsti: refused (Operation not permitted)")
@@ -180,7 +197,7 @@ import Testing
     /// Each call the filter refuses is named in one line, by the host, before the module sees
     /// its failure: what it tried and what it would have to declare (or that no module may).
     @Test func eachRefusalOfTheFilterIsNamed() throws {
-        let denied = try SandboxTests(entry: #", "deny": ["network"]"#)
+        let denied = try SandboxTests(entry: #", "deny": ["network", "exec"]"#)
         func told(_ words: String...) throws -> String {
             try denied.host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try"] + words).stderr
         }

@@ -66,7 +66,9 @@ struct modhost_refusal {
     uint64_t second;
     uint64_t third;
     char program[256]; /* for execve and execveat: the program's path, when it could be read */
-    char path[1024];   /* for a call on a file: its path, absolute, when it could be read */
+    char path[1024];   /* for a call on a file: its path, absolute, when it could be read;
+                        * for execve and execveat: the program's */
+    char source[1024]; /* for rename and link: the old name, absolute, when it could be read */
     int writes;        /* for a call on a file: whether it writes, truncates, makes or removes */
     int creates;       /* for an open: whether it makes the file when it is not there (O_CREAT) */
     int32_t caller;    /* the calling thread's id (its /proc entry reads as its process's) */

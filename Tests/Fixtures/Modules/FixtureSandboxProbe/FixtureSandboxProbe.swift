@@ -4,7 +4,8 @@ import ModuleKit
 /// Test module: its command `try WHAT [ARGUMENT]` really does WHAT and prints one line, what
 /// it did and how that went (`read /etc/hostname: refused (Permission denied)`), so that the
 /// tests see what its sandbox lets through. WHAT:
-/// - `read PATH`, `write PATH` (creates or appends to the file);
+/// - `read PATH`, `write PATH` (creates or appends to the file), `remove PATH`, `move PATH`
+///   and `link PATH` (renames it, or links it, into its own data folder);
 /// - `own` (writes and reads back a file in its own data folder);
 /// - `connect PORT` (TCP to 127.0.0.1), `udp` (opens a UDP socket), `flood N` (N of them);
 /// - `unix` (a UNIX socket), `tiocsti` (types into the terminal), `uring` (an io_uring),
@@ -14,7 +15,8 @@ import ModuleKit
 /// - `signal` (signal 0 to the host, its parent), `term` (SIGTERM to the host), `group`
 ///   (SIGTERM to its process group, the host's), `hostenv` (reads the host's
 ///   `/proc/PID/environ`), `unshare` (a new user namespace),
-///   `peek` (`process_vm_readv` of the host's memory), `exec` (runs /bin/true);
+///   `peek` (`process_vm_readv` of the host's memory), `exec [PROGRAM]` (runs /bin/true, or
+///   PROGRAM);
 /// - `allocate MIB` (maps and touches that much memory), `dispatch` (blocks libdispatch's
 ///   workers long enough for its monitor to look at them);
 /// - `spin` (burns CPU until it is ended), `spin child` (a process it starts burns it while it
@@ -51,6 +53,8 @@ final class FixtureSandboxProbe: Module {
             defer { if fd >= 0 { close(fd) } }
             return result(fd >= 0 && write(fd, "x", 1) == 1)
         case "remove": return result(unlink(argument) == 0)
+        case "move": return result(rename(argument, folder + "/moved") == 0)
+        case "link": return result(link(argument, folder + "/linked") == 0)
         case "fork":
             // Up to `argument` processes that wait to be ended, then ended: how many started.
             var started: [pid_t] = []
@@ -134,9 +138,10 @@ final class FixtureSandboxProbe: Module {
             }
         case "exec":
             var pid: pid_t = 0
-            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+            let program = argument.isEmpty ? "/bin/true" : argument
+            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
             defer { for argument in arguments { free(argument) } }
-            let spawned = posix_spawn(&pid, "/bin/true", nil, nil, arguments, environ)
+            let spawned = posix_spawn(&pid, program, nil, nil, arguments, environ)
             guard spawned == 0 else {
                 errno = spawned
                 return result(false)
@@ -213,7 +218,7 @@ final class FixtureSandboxProbe: Module {
             return "ok"
         default:
             return
-                "unknown: try read, write, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch, files, allocate, spin, orphan or idle"
+                "unknown: try read, write, remove, move, link, own, env, procenv, flood, connect, udp, unix, tiocsti, uring, clone, threads, signal, hostenv, unshare, peek, exec, dispatch, files, allocate, spin, orphan or idle"
         }
     }
 }
