@@ -1,12 +1,15 @@
 #define _GNU_SOURCE
 /* The crash marker and a probe's report: where the guard writes whose call is running and how
- * it ended, from the signal, exit and watchdog paths (async-signal-safe: pwrite, write). */
+ * it ended, from the signal, exit and watchdog paths (async-signal-safe: stores into a shared
+ * mapping of the marker, pwrite, write). */
 #include "host_guard.h"
 #include "guard_marker.h"
 #include "guard_outcome.h"
 
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,10 +30,22 @@ static char backtrace_path[4096];
  * one pwrite and never needs a truncate. */
 enum { MARKER_SIZE = RECORD_SIZE + 64 };
 
+/* The marker file mapped shared, its blocks reserved, or NULL (then each update is a pwrite).
+ * A store into it is in the page cache at once, as a pwrite's bytes are: a process killed
+ * right after leaves it for the next start to read. Ten updates a module at start made twenty
+ * system calls. */
+static char *marker_map;
+
 void guard_write_marker(const char *text, size_t length) {
     if (marker_fd < 0) return;
-    char buffer[MARKER_SIZE];
     if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
+    if (marker_map != NULL) {
+        memcpy(marker_map, text, length);
+        memset(marker_map + length, ' ', MARKER_SIZE - 1 - length);
+        marker_map[MARKER_SIZE - 1] = '\n';
+        return;
+    }
+    char buffer[MARKER_SIZE];
     memcpy(buffer, text, length);
     memset(buffer + length, ' ', MARKER_SIZE - 1 - length);
     buffer[MARKER_SIZE - 1] = '\n';
@@ -58,12 +73,23 @@ void guard_write_outcome(const char *outcome) {
     guard_write_marker(buffer, length + extra);
 }
 
-void guard_set_record(const char *marker_record) {
+static const char *decimal(int64_t value, char *buffer, size_t size);
+
+void guard_set_record(const char *module, const char *phase, const char *tail) {
     /* Room left for the outcome a later write appends (see guard_write_outcome). */
-    size_t room = sizeof record - 64;
-    strncpy(record, marker_record, room - 1);
-    record[room - 1] = '\0';
-    record_length = strlen(record);
+    size_t room = sizeof record - 64, length = 0;
+    char number[24];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    const char *parts[] = {module, "\t", phase, "\t", decimal(now.tv_sec, number, sizeof number), tail};
+    for (size_t index = 0; index < sizeof parts / sizeof parts[0]; index++) {
+        size_t extra = strlen(parts[index]);
+        if (length + extra > room - 1) extra = room - 1 - length;
+        memcpy(record + length, parts[index], extra);
+        length += extra;
+    }
+    record[length] = '\0';
+    record_length = length;
 }
 
 int guard_has_marker(void) { return marker_fd >= 0; }
@@ -106,11 +132,21 @@ void guard_write_background_outcome(const struct crash_site_module *module, cons
 }
 
 void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
+    if (marker_map != NULL) munmap(marker_map, MARKER_SIZE);
+    marker_map = NULL;
+    /* Its blocks reserved first: a store into a hole of a full disk would be SIGBUS, not an
+     * error. Without them (a full disk, a file system without fallocate), pwrite. */
+    if (fd >= 0 && posix_fallocate(fd, 0, MARKER_SIZE) == 0) {
+        void *mapped = mmap(NULL, MARKER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (mapped != MAP_FAILED) marker_map = mapped;
+    }
     marker_fd = fd;
     marker_path[0] = '\0';
     backtrace_path[0] = '\0';
     if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
     if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
+    /* A mapped file reads as zeros until its first update: idle, as an empty one reads. */
+    if (marker_map != NULL) guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
 }
 
 void modhost_guard_set_report(int fd, const char *prefix) {

@@ -16,7 +16,7 @@ GUARD_HIDDEN void guard_write_outcome(const char *outcome);
 /* The marker of a crash in `module`'s code outside a call the host made to it. */
 GUARD_HIDDEN void guard_write_background_outcome(const struct crash_site_module *module, const char *outcome);
 /* The record of the call being entered (its fields before the outcome). */
-GUARD_HIDDEN void guard_set_record(const char *marker_record);
+GUARD_HIDDEN void guard_set_record(const char *module, const char *phase, const char *tail);
 /* Whether there is a marker to write to. */
 GUARD_HIDDEN int guard_has_marker(void);
 /* Removes the marker file (the host ends as itself). */

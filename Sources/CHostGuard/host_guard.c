@@ -30,7 +30,10 @@ static char crash_victim[32] = "the host";
 static atomic_int active;
 static char active_module[256];
 static _Atomic pid_t active_thread;
-static char crash_line[LINE_SIZE], crash_suffix[LINE_SIZE], exit_line[LINE_SIZE], hang_line[LINE_SIZE];
+/* The call's phase, its time limit in words ("10"), and what follows each line (the crash
+ * record's "; it is skipped from the next start …"): its lines are put together from these
+ * only when they are said (a start makes five guarded calls of each module). */
+static char active_phase[32], active_seconds[32], crash_suffix[LINE_SIZE];
 static _Atomic int64_t call_deadline_ms;
 
 static atomic_int host_exiting;
@@ -155,7 +158,12 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
                 guard_write_background_outcome(culprit, outcome);
             }
         } else if (in_call && (on_calling_thread || culprit != NULL)) {
-            put(crash_line);
+            put("module '");
+            put(active_module);
+            put("' crashed ");
+            put(crash_victim);
+            put(" in ");
+            put(active_phase);
             put(" (");
             put(signal_name(signal));
             put(")");
@@ -212,16 +220,12 @@ static void on_exit_hook(int status, void *argument) {
             number[--position] = (char)('0' + value % 10);
             value /= 10;
         } while (value > 0 && position > 0);
-        /* exit_line holds one '%' where the status goes: "module 'X' called exit(%) in start". */
-        put("modhost: error: ");
-        const char *mark = strchr(exit_line, '%');
-        if (mark == NULL) {
-            put(exit_line);
-        } else {
-            (void)write(STDERR_FILENO, exit_line, (size_t)(mark - exit_line));
-            put(number + position);
-            put(mark + 1);
-        }
+        put("modhost: error: module '");
+        put(active_module);
+        put("' called exit(");
+        put(number + position);
+        put(") in ");
+        put(active_phase);
         put(crash_suffix);
         put("\n");
         char outcome[32] = MODHOST_OUTCOME_EXIT;
@@ -247,8 +251,13 @@ static void *watchdog(void *argument) {
         int64_t deadline = atomic_load(&call_deadline_ms);
         if (deadline != 0 && now >= deadline && atomic_load(&active) && !reported) {
             reported = 1;
-            put("modhost: error: ");
-            put(hang_line);
+            put("modhost: error: module '");
+            put(active_module);
+            put("' has not returned from ");
+            put(active_phase);
+            put(" after ");
+            put(active_seconds);
+            put(" s");
             put(crash_suffix);
             put("\n");
             guard_write_outcome(MODHOST_OUTCOME_HANG);
@@ -276,8 +285,20 @@ void modhost_guard_set_victim(const char *victim) {
     snprintf(crash_victim, sizeof crash_victim, "%s", victim);
 }
 
+/* The calling thread's id, asked of the kernel once a thread (and again in a forked child,
+ * whose one thread has an id of its own). */
+static _Thread_local pid_t known_thread;
+
+static void forget_thread(void) { known_thread = 0; }
+
+static pid_t this_thread(void) {
+    if (known_thread == 0) known_thread = (pid_t)syscall(SYS_gettid);
+    return known_thread;
+}
+
 void modhost_guard_install(int fd) {
     wake_fd = fd;
+    pthread_atfork(NULL, NULL, forget_thread);
     modhost_guard_keep_standard_descriptors();
     guard_save_terminal();
     /* backtrace() loads the unwinder on its first call: never for the first time in a handler. */
@@ -345,16 +366,15 @@ static void copy(char *target, const char *source, size_t size) {
     target[size - 1] = '\0';
 }
 
-void modhost_guard_enter(const char *module, const char *crash, const char *suffix, const char *exited, const char *hang,
-                         const char *marker_record, int64_t timeout_ms) {
+void modhost_guard_enter(const char *module, const char *phase, const char *seconds, const char *suffix, const char *record_tail,
+                         int64_t timeout_ms) {
     atomic_store(&active, 0);
     copy(active_module, module, sizeof active_module);
-    atomic_store(&active_thread, (pid_t)syscall(SYS_gettid));
-    copy(crash_line, crash, sizeof crash_line);
+    atomic_store(&active_thread, this_thread());
+    copy(active_phase, phase, sizeof active_phase);
+    copy(active_seconds, seconds, sizeof active_seconds);
     copy(crash_suffix, suffix, sizeof crash_suffix);
-    copy(exit_line, exited, sizeof exit_line);
-    copy(hang_line, hang, sizeof hang_line);
-    guard_set_record(marker_record);
+    guard_set_record(active_module, active_phase, record_tail);
     guard_write_outcome(MODHOST_OUTCOME_RUNNING);
     atomic_store(&call_deadline_ms, timeout_ms > 0 ? now_ms() + timeout_ms : 0);
     atomic_store(&active, 1);

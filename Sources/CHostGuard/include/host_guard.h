@@ -50,14 +50,14 @@ void modhost_guard_set_report(int fd, const char *prefix);
 int modhost_guard_add_module(void *handle, const char *name, const char *record_head, const char *record_tail);
 
 /*
- * The host is about to run module code. `crash_line` is printed as is on a fatal signal,
- * followed by " (SIGNAME)" and `crash_suffix`; `exit_line` (its one '%' replaced by the status)
- * and `hang_line`, each followed by `crash_suffix`, for an exit() and for a call that overruns
- * `timeout_ms` (0: no limit).
- * `record` is the marker's content; the outcome is appended to it.
+ * The host is about to run module code: `module`'s, in `phase`. What is said, should it crash,
+ * call exit() or overrun `timeout_ms` (0: no limit; `seconds`, the same in words, for its line),
+ * is put together from these when it happens, each line followed by `suffix`. The marker's
+ * content is the module, the phase, the time now in seconds, then `record_tail`; the outcome
+ * is appended to it.
  */
-void modhost_guard_enter(const char *module, const char *crash_line, const char *crash_suffix, const char *exit_line,
-                         const char *hang_line, const char *record, int64_t timeout_ms);
+void modhost_guard_enter(const char *module, const char *phase, const char *seconds, const char *suffix, const char *record_tail,
+                         int64_t timeout_ms);
 
 /* The module call returned: the marker goes back to idle. Any of the descriptors 0-2 that the
  * call closed or replaced is put back; the bits of those fds (1 << fd) are returned. */

@@ -30,14 +30,12 @@ package final class ModuleGuard: Sendable {
     /// Whether crashes are written down for the next start (not in bisect tries or probes).
     let recordsCrashes: Bool
     private let dataFolder: String
-    /// What a crash ends, as its line names it: "the host", or "its own process" in a module's
-    /// process of its own (where the host tells how it ended, too).
-    private let victim: String
 
+    /// - Parameter victim: what a crash ends, as its line names it: "the host", or "its own
+    ///   process" in a module's process of its own (where the host tells how it ended, too).
     package init(dataFolder: String, recordsCrashes: Bool, victim: String = "the host") {
         self.dataFolder = dataFolder
         self.recordsCrashes = recordsCrashes
-        self.victim = victim
         if victim != "the host" { modhost_guard_set_victim(victim) }
     }
 
@@ -54,13 +52,9 @@ package final class ModuleGuard: Sendable {
         guard isOutermost else { return try body() }
         let seconds = timeout.map { Self.seconds($0) } ?? 0
         let shared = texts(of: module, library: library, identity: identity, seconds: seconds)
-        let phaseName = phase.rawValue
-        let record = shared.head + phaseName + "\t" + String(time(nil)) + shared.tail
         ensureMarker()
         modhost_guard_enter(
-            module, shared.named + "' crashed " + victim + " in " + phaseName, shared.suffix,
-            shared.named + "' called exit(%) in " + phaseName,
-            shared.named + "' has not returned from " + phaseName + " after " + shared.secondsText + " s", record,
+            module, phase.rawValue, shared.secondsText, shared.suffix, shared.tail,
             timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)
         defer { Self.sayRestored(modhost_guard_leave(), by: module, in: phase) }
         let result = try body()
@@ -77,15 +71,13 @@ package final class ModuleGuard: Sendable {
 
     /// What every guarded call of one module shares, made at its first call: a start makes
     /// five calls of each module, and the library's fields and the time limit do not change.
+    /// The guard puts its lines together from these only when it says one.
     private struct CallTexts: Sendable {
         let library: String?
         let identity: FileIdentity?
         let seconds: Double
-        /// "module '<name>" — each line goes on from there.
-        let named: String
-        /// The marker's fields before the phase ("<name>\t"), and after the time (see
+        /// The marker's fields after the time (see
         /// ``CrashRecord/markerParts(module:phase:library:identity:timeout:)``).
-        let head: String
         let tail: String
         let suffix: String
         let secondsText: String
@@ -101,7 +93,7 @@ package final class ModuleGuard: Sendable {
         }
         let (_, tail) = CrashRecord.markerParts(module: module, phase: .load, library: library, identity: identity, timeout: seconds)
         let made = CallTexts(
-            library: library, identity: identity, seconds: seconds, named: "module '" + module, head: module + "\t", tail: tail,
+            library: library, identity: identity, seconds: seconds, tail: tail,
             suffix: recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : "",
             secondsText: Self.format(seconds))
         callTexts.withLock { $0[module] = made }
