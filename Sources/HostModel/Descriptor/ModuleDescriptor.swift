@@ -90,14 +90,18 @@ extension ModuleDescriptor {
         guard lines.count == keys.count else {
             throw .malformed("has \(lines.count) fields, expected \(keys.count) (\(keys.joined(separator: ", ")))")
         }
-        var fields: [String: String] = [:]
+        // In the keys' order, looked up by position: a dictionary of ten fields cost more
+        // (its hashing) than the rest of the parse, for each module of every start.
+        var values: [String] = []
+        values.reserveCapacity(keys.count)
         for (line, key) in zip(lines, keys) {
-            guard line.hasPrefix(key + "=") else {
+            let bytes = line.utf8
+            guard bytes.starts(with: key.utf8), bytes.dropFirst(key.utf8.count).first == UInt8(ascii: "=") else {
                 throw .malformed("has '\(Escaped(String(line.prefix(40))))' where '\(key)=' was expected")
             }
-            fields[key] = String(line.dropFirst(key.count + 1))
+            values.append(String(line.dropFirst(key.count + 1)))
         }
-        func field(_ key: String) -> String { fields[key] ?? "" }
+        func field(_ key: String) -> String { keys.firstIndex(of: key).map { values[$0] } ?? "" }
         guard let abi = UInt32(field("abi")) else { throw .malformed("has ABI version '\(Escaped(field("abi")))', not a number") }
         if format < 4 {
             guard Self.isFingerprint(field("kit")) else {

@@ -16,7 +16,7 @@ package enum SectionFrame {
             throw .malformed("is \(bytes.count) bytes, more than the \(maximumSize) a section may have")
         }
         guard bytes.count >= headerSize else { throw .malformed("is truncated (\(bytes.count) bytes)") }
-        guard Array(bytes[0..<4]) == Array(magic.utf8) else { throw .malformed("does not start with '\(magic)'") }
+        guard bytes[0..<4].elementsEqual(magic.utf8) else { throw .malformed("does not start with '\(magic)'") }
         let format = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
         guard formats.contains(format), bytes[6] == 0, bytes[7] == 0 else {
             throw .malformed("has format \(format), the host reads formats \(formats.lowerBound) to \(formats.upperBound)")
