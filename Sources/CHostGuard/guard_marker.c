@@ -6,7 +6,9 @@
 #include "guard_marker.h"
 #include "guard_outcome.h"
 
+#include <execinfo.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -153,4 +155,37 @@ void modhost_guard_set_report(int fd, const char *prefix) {
     report_prefix[0] = '\0';
     if (prefix != NULL && strlen(prefix) < sizeof report_prefix) strcpy(report_prefix, prefix);
     report_fd = fd;
+}
+
+/* The name of a signal the guard reports. */
+const char *guard_signal_name(int signal) {
+    switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    default: return "SIGNAL";
+    }
+}
+
+/* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
+int guard_write_backtrace(int signal, void *const *frames, int count) {
+    const char *path = guard_backtrace_path();
+    if (path[0] == '\0') return 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return 0;
+    const char *header = "modhost crashed: ";
+    (void)write(fd, header, strlen(header));
+    (void)write(fd, guard_signal_name(signal), strlen(guard_signal_name(signal)));
+    (void)write(fd, "\n", 1);
+    backtrace_symbols_fd(frames, count, fd);
+    crash_site_write_legend(fd);
+    close(fd);
+    return 1;
 }

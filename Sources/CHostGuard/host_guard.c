@@ -61,22 +61,6 @@ static void put(const char *text) {
     }
 }
 
-static const char *signal_name(int signal) {
-    switch (signal) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGFPE: return "SIGFPE";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    case SIGQUIT: return "SIGQUIT";
-    default: return "SIGNAL";
-    }
-}
-
 void modhost_guard_exit_now(int status) {
     atomic_store(&host_exiting, 1);
     guard_end_child_group();
@@ -97,28 +81,13 @@ static void *instruction_pointer(void *context) {
 #endif
 }
 
-/* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
-static int write_backtrace(int signal, void *const *frames, int count) {
-    const char *path = guard_backtrace_path();
-    if (path[0] == '\0') return 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return 0;
-    const char *header = "modhost crashed: ";
-    (void)write(fd, header, strlen(header));
-    (void)write(fd, signal_name(signal), strlen(signal_name(signal)));
-    (void)write(fd, "\n", 1);
-    backtrace_symbols_fd(frames, count, fd);
-    crash_site_write_legend(fd);
-    close(fd);
-    return 1;
-}
 
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)info;
     guard_end_child_group();
     modhost_guard_restore_terminal();
     char outcome[32] = MODHOST_OUTCOME_SIGNAL;
-    strcat(outcome, signal_name(signal));
+    strcat(outcome, guard_signal_name(signal));
     int in_call = atomic_load(&active);
     /* The thread that made the guarded call: a crash without module frames on another
      * thread (a host thread, a library's) is not the calling module's. */
@@ -149,7 +118,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
             put("' crashed ");
             put(crash_victim);
             put(" in background (");
-            put(signal_name(signal));
+            put(guard_signal_name(signal));
             put(")");
             if (guard_has_marker()) {
                 put("; it is skipped from the next start; 'modhost --retry ");
@@ -165,16 +134,16 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
             put(" in ");
             put(active_phase);
             put(" (");
-            put(signal_name(signal));
+            put(guard_signal_name(signal));
             put(")");
             put(crash_suffix);
             guard_write_outcome(outcome);
         } else {
             put("the host crashed (");
-            put(signal_name(signal));
+            put(guard_signal_name(signal));
             put(")");
         }
-        if (write_backtrace(signal, frames, count)) {
+        if (guard_write_backtrace(signal, frames, count)) {
             put("; its backtrace is in '");
             put(guard_backtrace_path());
             put("'\n");
