@@ -90,12 +90,21 @@ enum ModuleSandbox {
     /// Every file this process maps now: the kit, the Swift runtime, the toolchain's and the
     /// system's libraries, the binary (`/proc/self/maps`).
     static func mappedFiles() -> [String] {
-        guard let maps = ProcFile.read("/proc/self/maps") else { return [] }
+        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        guard let maps = ProcFile.bytes(of: descriptor) else { return [] }
+        // Read as bytes, a file's consecutive mappings made one String: some 400 lines, read
+        // by Character, cost the module's process half a millisecond before its sandbox.
+        let deleted = Array(" (deleted)".utf8)
         var files: [String] = []
-        for line in maps.split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
-            if !path.hasSuffix(" (deleted)") { files.append(path) }
+        var last: ArraySlice<UInt8> = []
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
+            let path = line[slash...]
+            if path.elementsEqual(last) || path.suffix(deleted.count).elementsEqual(deleted) { continue }
+            last = path
+            files.append(String(decoding: path, as: UTF8.self))
         }
         return unique(files)
     }
