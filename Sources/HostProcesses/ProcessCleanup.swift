@@ -43,6 +43,7 @@ package enum ProcessCleanup {
             return (state.folders, state.endsDescendants)
         }
         if endsDescendants { Descendants.end() }
-        for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        // Most are empty by now: one rmdir, where a removal of the tree lists it first.
+        for folder in folders where rmdir(folder) != 0 { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
