@@ -1,6 +1,8 @@
 /// The CPU time the other side of a link may use in one call that has no time limit (a
 /// command, a screen: each may wait for the person as long as it likes, so only the CPU it
-/// burns meanwhile is limited), and how to read what it has used.
+/// burns meanwhile is limited), and how to read what it has used. It is counted over a
+/// window of twice the limit, not the whole call: a screen left open all day that works now
+/// and then is no runaway, a loop that burns a core is stopped after the limit.
 package struct CPUBudget: Sendable {
     package let limit: Duration
     /// The other side's CPU time so far (its processes' whole tree); `nil` once it is gone.
@@ -26,4 +28,28 @@ package struct CPUBudget: Sendable {
     /// How often the CPU time is read while the call waits: four times within the limit, at
     /// least once a second.
     var lookEvery: Duration { min(.seconds(1), limit / 4) }
+
+    /// The span of the call over which its CPU time is counted.
+    var window: Duration { limit * 2 }
+
+    /// What one call's other side used, read while the call waits.
+    struct Watch {
+        /// The call, as the link keeps it.
+        let call: String
+        /// When each reading was taken and the CPU time it read, the oldest first: the newest
+        /// one taken before the window began, and those since.
+        private var readings: [(at: ContinuousClock.Instant, used: Duration)]
+
+        init(call: String, used: Duration, at began: ContinuousClock.Instant = .now) {
+            self.call = call
+            readings = [(began, used)]
+        }
+
+        /// Notes `used`, read at `now`; whether more than the limit was used within the window.
+        mutating func note(_ used: Duration, at now: ContinuousClock.Instant = .now, of budget: CPUBudget) -> Bool {
+            readings.append((now, used))
+            while readings.count > 2, now - readings[1].at >= budget.window { readings.removeFirst() }
+            return used - readings[0].used > budget.limit
+        }
+    }
 }

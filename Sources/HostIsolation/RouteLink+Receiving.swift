@@ -37,8 +37,8 @@ extension RouteLink {
     /// that is not a failure.
     func receiveFrame(endIsFailure: Bool) throws(RouteCallError) -> Frame? {
         let received: FrameChannel.Received?
-        if deadline == nil, let cpuBudget, let cpuWatch {
-            received = try receiveWatchingCPU(cpuBudget, since: cpuWatch.began, in: cpuWatch.call)
+        if deadline == nil, let cpuBudget, cpuWatch != nil {
+            received = try receiveWatchingCPU(cpuBudget)
         } else {
             if deadline == nil { channel.setReceiveLimit(nil) }
             received = try receive(until: deadline)
@@ -75,18 +75,20 @@ extension RouteLink {
     }
 
     /// The next frame of a call without a time limit, the other side's CPU time read each
-    /// ``CPUBudget/lookEvery`` meanwhile: past the budget since `began`, the link fails,
+    /// ``CPUBudget/lookEvery`` meanwhile: past the budget within its window, the link fails,
     /// naming the call. A frame half read when a look is due is read on after it.
-    private func receiveWatchingCPU(_ budget: CPUBudget, since began: Duration, in call: String) throws(RouteCallError)
-        -> FrameChannel.Received?
-    {
+    private func receiveWatchingCPU(_ budget: CPUBudget) throws(RouteCallError) -> FrameChannel.Received? {
         while true {
             do throws(RouteCallError) {
                 return try receive(until: ContinuousClock.now + budget.lookEvery, timeoutIsFailure: false)
             } catch {
                 if failure != nil { throw error }
-                guard let used = budget.used(), used - began > budget.limit else { continue }
-                let what = "it used more than \(Self.seconds(budget.limit)) of CPU time in \(budget.shown(call))"
+                guard let used = budget.used(), var watch = cpuWatch else { continue }
+                let past = watch.note(used, of: budget)
+                cpuWatch = watch
+                guard past else { continue }
+                let what =
+                    "it used more than \(Self.seconds(budget.limit)) of CPU time within \(Self.seconds(budget.window)) of \(budget.shown(watch.call))"
                 throw fail(.unavailable(peer: peer, reason: "\(what): stopped by its sandbox (\(budget.setting))"))
             }
         }

@@ -69,9 +69,9 @@ package final class RouteLink: @unchecked Sendable {
     var deadline: ContinuousClock.Instant?
     /// The CPU time the other side may use in a call without a time limit.
     let cpuBudget: CPUBudget?
-    /// The other side's CPU time when the innermost call without a time limit began, and its
-    /// name (`nil`: none under way, or no budget).
-    var cpuWatch: (began: Duration, call: String)?
+    /// The other side's CPU time in the innermost call without a time limit (`nil`: none
+    /// under way, or no budget).
+    var cpuWatch: CPUBudget.Watch?
     private let onFailure: @Sendable (RouteCallError) -> Void
     private let onProblem: @Sendable (String) -> Void
 
@@ -156,7 +156,7 @@ package final class RouteLink: @unchecked Sendable {
         defer { (deadline, cpuWatch) = outer }
         let limit = waiting == .forTheAnswer ? nil : callLimit
         deadline = limit.map { ContinuousClock.now + $0 }
-        if limit == nil, let cpuBudget { cpuWatch = cpuBudget.used().map { ($0, name) } }
+        if limit == nil, let cpuBudget { cpuWatch = cpuBudget.used().map { CPUBudget.Watch(call: name, used: $0) } }
         while true {
             switch try receive() {
             case .answer(let answered, let outcome):

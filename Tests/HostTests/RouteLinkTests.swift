@@ -251,4 +251,24 @@ import Testing
         #expect(error == .unavailable(peer: "module 'Slow'", reason: "it did not answer 'GeoRoute.savedCities()' within 0.2 s"))
         withExtendedLifetime(other) {}
     }
+
+    /// A call's CPU time is counted over a window of twice the limit: a loop that burns the
+    /// limit within it is stopped; the same CPU time spread over a long screen is not.
+    @Test func theCPUBudgetCountsAWindowOfTwiceItsLimit() {
+        let budget = CPUBudget(limit: .seconds(10), setting: "limits.cpuSeconds") { nil }
+        let began = ContinuousClock.now
+        func watch(_ readings: [(second: Int, used: Int)]) -> Bool {
+            var watch = CPUBudget.Watch(call: "c", used: .zero, at: began)
+            // Whether any reading found the call past its budget.
+            return readings.map { watch.note(.seconds($0.used), at: began + .seconds($0.second), of: budget) }.contains(true)
+        }
+        // Burning a core: past 10 s of CPU after 11 s.
+        #expect(watch((1...11).map { ($0, $0) }))
+        #expect(!watch((1...10).map { ($0, $0) }))
+        // 1 s of CPU every 3 s for 90 s: 30 s in all, at most 7 s within any 20 s.
+        #expect(!watch((1...30).map { ($0 * 3, $0) }))
+        // Half a core for 30 s: 15 s in all, 10 s within 20 s, not more.
+        #expect(!watch((1...30).map { ($0, $0 / 2) }))
+        #expect(watch((1...30).map { ($0, $0 * 2 / 3) }))
+    }
 }

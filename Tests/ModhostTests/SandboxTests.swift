@@ -283,7 +283,7 @@ import Testing
             #expect(result.status == 1, "\(result)")
             #expect(
                 result.stderr.hasPrefix(
-                    "modhost: error: module 'FixtureSandboxProbe' is unavailable: it used more than 1 s of CPU time in a command: stopped by its sandbox (limits.cpuSeconds in modules.json); its process ("
+                    "modhost: error: module 'FixtureSandboxProbe' is unavailable: it used more than 1 s of CPU time within 2 s of a command: stopped by its sandbox (limits.cpuSeconds in modules.json); its process ("
                 ), "\(result)")
         }
         #expect(CheckInTheAppTests.processes(in: limited.host).filter { $0.contains("__module-host") } == [])
