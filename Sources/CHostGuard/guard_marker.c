@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,12 +134,29 @@ void guard_write_background_outcome(const struct crash_site_module *module, cons
     guard_write_marker(buffer, length);
 }
 
+/* Whether `fd` lies on a file system that writes a changed page to new blocks (btrfs, ZFS,
+ * bcachefs): there reserved blocks do not keep a store from SIGBUS on a full disk. */
+static int copies_on_write(int fd) {
+    struct statfs where;
+    if (fstatfs(fd, &where) != 0) return 1;
+    switch ((unsigned long)where.f_type) {
+    case 0x9123683EUL: /* btrfs */
+    case 0x2FC12FC1UL: /* ZFS */
+    case 0xCA451A4EUL: /* bcachefs */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
-    if (marker_map != NULL) munmap(marker_map, MARKER_SIZE);
+    /* Never unmapped: a write on the signal or watchdog path may hold the old address (one
+     * page, kept until the process ends). */
     marker_map = NULL;
     /* Its blocks reserved first: a store into a hole of a full disk would be SIGBUS, not an
-     * error. Without them (a full disk, a file system without fallocate), pwrite. */
-    if (fd >= 0 && posix_fallocate(fd, 0, MARKER_SIZE) == 0) {
+     * error. Without them (a full disk, a file system without fallocate, one that copies on
+     * write), pwrite. */
+    if (fd >= 0 && !copies_on_write(fd) && posix_fallocate(fd, 0, MARKER_SIZE) == 0) {
         void *mapped = mmap(NULL, MARKER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (mapped != MAP_FAILED) marker_map = mapped;
     }
@@ -147,8 +165,8 @@ void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
     backtrace_path[0] = '\0';
     if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
     if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
-    /* A mapped file reads as zeros until its first update: idle, as an empty one reads. */
-    if (marker_map != NULL) guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
+    /* A file made longer reads as zeros until its first update: idle, as an empty one reads. */
+    if (fd >= 0) guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
 }
 
 void modhost_guard_set_report(int fd, const char *prefix) {

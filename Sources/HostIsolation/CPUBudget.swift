@@ -46,8 +46,10 @@ package struct CPUBudget: Sendable {
         }
 
         /// Notes `used`, read at `now`; whether more than the limit was used within the window.
+        /// A reading is kept only a 32nd of the window after the last one kept (a day's limit
+        /// reads every second): the window then stretches by at most as much.
         mutating func note(_ used: Duration, at now: ContinuousClock.Instant = .now, of budget: CPUBudget) -> Bool {
-            readings.append((now, used))
+            if let last = readings.last, now - last.at >= budget.window / 32 { readings.append((now, used)) }
             while readings.count > 2, now - readings[1].at >= budget.window { readings.removeFirst() }
             return used - readings[0].used > budget.limit
         }

@@ -207,7 +207,7 @@ package final class RouteLink: @unchecked Sendable {
     package func watchForEnd(ofProcess process: pid_t? = nil) {
         let descriptor = channel.descriptor
         let processEnd = process.map { ChildCommand.endDescriptor(of: $0) } ?? -1
-        DetachedThread.start(named: "link end") { [self] in
+        let watching = DetachedThread.start(named: "link end") { [self] in
             defer { if processEnd >= 0 { Glibc.close(processEnd) } }
             // POLLRDHUP (0x2000, a GNU name Glibc does not export to Swift): the peer closed its end.
             var watched = [pollfd(fd: descriptor, events: 0x2000, revents: 0), pollfd(fd: processEnd, events: Int16(POLLIN), revents: 0)]
@@ -224,6 +224,7 @@ package final class RouteLink: @unchecked Sendable {
                 _ = fail(.unavailable(peer: peer, reason: "its process ended while it was not called"))
             }
         }
+        if !watching, processEnd >= 0 { Glibc.close(processEnd) }
     }
 
     /// Ends the link from this side: the other side reads its end.

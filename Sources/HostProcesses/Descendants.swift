@@ -66,19 +66,31 @@ package enum Descendants {
         return found
     }
 
-    /// Ends `pid` and every process below it. Stopped first, it starts no more, and, their
-    /// subreaper, it adopts what each one killed leaves behind; those below are killed round
-    /// after round until only the dead are left (for at most 2 s: one stuck in the kernel is
-    /// left to end when it can), then `pid`. Killing `pid` first would hand what it started
-    /// to whoever adopts orphans, still running.
+    /// Ends `pid` and every process below it. Each is stopped first, round after round until
+    /// a round finds none running that was not stopped: a stopped process starts no more and
+    /// waits for none of its children, so no pid listed is reaped and given to another
+    /// process before the kill; `pid`, their subreaper, adopts what each killed one leaves.
+    /// Then each is killed once (a leader already ended whose threads run on included), and
+    /// the kills are awaited until only the dead are left (for at most 2 s: one stuck in the
+    /// kernel is left to end when it can). Killing `pid` first would hand what it started to
+    /// whoever adopts orphans, still running.
     package static func killTree(_ pid: pid_t) {
         Glibc.kill(pid, SIGSTOP)
-        var killed: Set<pid_t> = []
+        var stopped: Set<pid_t> = []
         let began = ContinuousClock.now
         while ContinuousClock.now - began < .seconds(2) {
-            let living = tree(below: pid).filter { !isDead($0) }
-            if living.isEmpty { break }
-            for process in living where killed.insert(process).inserted { Glibc.kill(process, SIGKILL) }
+            let fresh = tree(below: pid).filter { !stopped.contains($0) }
+            if fresh.isEmpty { break }
+            for process in fresh {
+                Glibc.kill(process, SIGSTOP)
+                stopped.insert(process)
+            }
+        }
+        var killed: Set<pid_t> = []
+        while ContinuousClock.now - began < .seconds(4) {
+            let below = tree(below: pid)
+            for process in below where killed.insert(process).inserted { Glibc.kill(process, SIGKILL) }
+            if below.allSatisfy(isDead) { break }
             usleep(500)
         }
         Glibc.kill(pid, SIGKILL)
@@ -87,7 +99,20 @@ package enum Descendants {
     /// Whether `pid` has ended (a zombie its parent has not waited for, or gone).
     static func isDead(_ pid: pid_t) -> Bool {
         guard let state = statFields(of: pid)?.first else { return true }
-        return state.elementsEqual([UInt8(ascii: "Z")]) || state.elementsEqual([UInt8(ascii: "X")])
+        guard state.elementsEqual([UInt8(ascii: "Z")]) || state.elementsEqual([UInt8(ascii: "X")]) else { return false }
+        // A leader that ended while its other threads run on reads as a zombie too.
+        return (threads(of: pid) ?? 1) <= 1
+    }
+
+    /// How many threads `pid` has (`/proc/PID/task`), or `nil` when it cannot be listed.
+    private static func threads(of pid: pid_t) -> Int? {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(tasks) }
+        var count = 0
+        while let entry = readdir(tasks) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }
+        }
+        return count
     }
 
     /// The CPU time the tree below `pid` has used, itself included: each process's own, and

@@ -74,7 +74,8 @@ package enum SandboxRefusals {
             )
         }
         if call == "execve" || call == "execveat", granted.runs != nil {
-            // With `exec`: a program outside the folders of programs, which Landlock refuses.
+            // With `exec`: a program outside the folders of programs, which Landlock refuses
+            // (without Landlock, the host's refusal is the only one, and a race may pass it).
             guard let program = SandboxGrants.program(refusal), !granted.mayRun(program) else { return nil }
             // Resolved, two may be one (/bin and /usr/bin on a merged /usr).
             var seen: Set<String> = []
