@@ -42,17 +42,13 @@ static char *marker_map;
 void guard_write_marker(const char *text, size_t length) {
     if (marker_fd < 0) return;
     if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
-    if (marker_map != NULL) {
-        memcpy(marker_map, text, length);
-        memset(marker_map + length, ' ', MARKER_SIZE - 1 - length);
-        marker_map[MARKER_SIZE - 1] = '\n';
-        return;
-    }
     char buffer[MARKER_SIZE];
-    memcpy(buffer, text, length);
-    memset(buffer + length, ' ', MARKER_SIZE - 1 - length);
-    buffer[MARKER_SIZE - 1] = '\n';
-    (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
+    char *map = marker_map;
+    char *target = map != NULL ? map : buffer;
+    memcpy(target, text, length);
+    memset(target + length, ' ', MARKER_SIZE - 1 - length);
+    target[MARKER_SIZE - 1] = '\n';
+    if (map == NULL) (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
 }
 
 /* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */

@@ -22,7 +22,10 @@ package struct SandboxGrants: Sendable, Equatable {
             guard line.count > 2 else { continue }
             let text = String(decoding: line.dropFirst(2), as: UTF8.self)
             switch line.first {
-            case UInt8(ascii: "x"): runs = (runs ?? []) + [Self.resolved(text)]
+            // Resolved, two may be one (/bin and /usr/bin on a merged /usr): kept once.
+            case UInt8(ascii: "x"):
+                let folder = Self.resolved(text)
+                if runs?.contains(folder) != true { runs = (runs ?? []) + [folder] }
             case UInt8(ascii: "p"): processes = Int(text) ?? processes
             case UInt8(ascii: "w"): writes.append(Self.resolved(text))
             default: reads.append(Self.resolved(text))

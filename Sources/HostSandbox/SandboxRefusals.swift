@@ -77,9 +77,7 @@ package enum SandboxRefusals {
             // With `exec`: a program outside the folders of programs, which Landlock refuses
             // (without Landlock, the host's refusal is the only one, and a race may pass it).
             guard let program = SandboxGrants.program(refusal), !granted.mayRun(program) else { return nil }
-            // Resolved, two may be one (/bin and /usr/bin on a merged /usr).
-            var seen: Set<String> = []
-            let folders = (granted.runs ?? []).filter { seen.insert($0).inserted }.joined(separator: ", ")
+            let folders = (granted.runs ?? []).joined(separator: ", ")
             let from = folders.isEmpty ? "no folder" : folders
             return (EACCES, "tried to run \(program): refused by its sandbox (programs run from \(from) only)")
         }
