@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -28,6 +29,9 @@
 #define __NR_landlock_restrict_self 446
 #endif
 
+/* SECCOMP_IOCTL_NOTIF_SET_FLAGS and its one flag (Linux 6.6), which older headers lack. */
+#define MODHOST_SECCOMP_IOCTL_NOTIF_SET_FLAGS _IOW('!', 4, __u64)
+#define MODHOST_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1ULL
 #define LL_CREATE_RULESET_VERSION (1U << 0)
 #define LL_RULE_PATH_BENEATH 1
 
@@ -285,6 +289,11 @@ int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *n
     if (result == 0 && notify != NULL) {
         *notify = seccomp_notify_fd(filter);
         if (*notify < 0) result = -*notify;
+        /* A handed-over call wakes the host's notifier on the caller's CPU, and its answer the
+         * caller on the notifier's (Linux 6.6): the caller waits anyway, so the pair takes turns
+         * on one CPU instead of waking a halted one each way (a few microseconds against about
+         * two hundred on these VMs). Older kernels refuse the flag and keep the usual wake-up. */
+        if (result == 0) (void)ioctl(*notify, MODHOST_SECCOMP_IOCTL_NOTIF_SET_FLAGS, MODHOST_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
     }
     seccomp_release(filter);
     return result;

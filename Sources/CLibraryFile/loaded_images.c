@@ -5,6 +5,7 @@
 #include <link.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct image_query {
     uintptr_t address;
@@ -39,6 +40,33 @@ const char *modhost_image_path(const void *address) {
         return info.dli_fname;
     }
     return query.name;
+}
+
+struct path_list {
+    char *buffer;
+    size_t size, used;
+};
+
+/* Appends the image's path and its NUL, when the linker opened it by one (the main program's
+ * name is empty, the vDSO's has no slash). */
+static int add_path(struct dl_phdr_info *image, size_t size, void *data) {
+    (void)size;
+    struct path_list *list = data;
+    const char *name = image->dlpi_name;
+    if (name == NULL || name[0] != '/') return 0;
+    size_t length = strlen(name) + 1;
+    if (list->used + length <= list->size) memcpy(list->buffer + list->used, name, length);
+    list->used += length;
+    return 0;
+}
+
+/* Asked of the dynamic linker, not read from /proc/self/maps: the kernel writes some four
+ * hundred lines for that, a path for each, which cost a module's process a tenth of a
+ * millisecond before its sandbox. */
+size_t modhost_loaded_image_paths(char *buffer, size_t size) {
+    struct path_list list = {buffer, size, 0};
+    dl_iterate_phdr(add_path, &list);
+    return list.used;
 }
 
 /* The Swift runtime's demangler (swift/Demangling/Demangle.h: swift_demangle), looked up in

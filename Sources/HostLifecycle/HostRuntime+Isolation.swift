@@ -188,6 +188,12 @@ extension HostRuntime {
         read { $0.inspected[name]?.file.descriptor }
     }
 
+    /// Lists the folder of module `name`'s checked library now, for its load later (see
+    /// `TrustedLibrary.listFolder(of:)`).
+    package func listLibraryFolder(of name: String) {
+        if let file = read({ $0.inspected[name]?.file }) { TrustedLibrary.listFolder(of: file) }
+    }
+
     /// The path module `name`'s library was checked at.
     package func checkedLibraryPath(of name: String) -> String? {
         read { $0.inspected[name]?.path }

@@ -39,6 +39,13 @@ package enum Descendants {
         }
     }
 
+    /// Whether this process has a child, running or ended and not yet reaped (any thread's):
+    /// one call, where listing them reads a file for each thread.
+    static var hasChildren: Bool {
+        var info = siginfo_t()
+        return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 || errno != ECHILD
+    }
+
     /// The processes whose parent is this one: from each thread's `children` in
     /// `/proc/self/task` (a handful of small reads), else — a kernel without them — from
     /// every process's `stat` in `/proc`, which costs a millisecond or more on a busy machine

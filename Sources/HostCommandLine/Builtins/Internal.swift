@@ -165,6 +165,7 @@ extension Builtins {
                     try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(problem.utf8)))
                     return ModhostCommandLine.exitFailure
                 }
+                runtime.listLibraryFolder(of: name)
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
                     let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)

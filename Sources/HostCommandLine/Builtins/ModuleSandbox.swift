@@ -20,10 +20,10 @@ enum ModuleSandbox {
     static func policy(for name: String, runtime: HostRuntime) -> (SandboxPolicy, folder: String?) {
         var policy = SandboxPolicy()
         let folder = (try? runtime.storage(of: name).files())?.path
-        let kept = [runtime.options.dataFolder, runtime.configuration.path, ProcessInfo.processInfo.environment["HOME"] ?? ""]
-            .filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        let kept = [runtime.options.dataFolder, runtime.configuration.path, ProcessEnvironment.value("HOME") ?? ""]
+            .filter { $0.hasPrefix("/") }.map { FilePaths.resolved($0) ?? $0 }
         var files = mappedFiles()
-        if let library = runtime.checkedLibraryPath(of: name) { files.append(URL(fileURLWithPath: library).resolvingSymlinksInPath().path) }
+        if let library = runtime.checkedLibraryPath(of: name) { files.append(FilePaths.resolved(library) ?? library) }
         var runs = SandboxPolicy.systemLibraries
         for folder in unique(files.map(folder(of:))) {
             if kept.contains(where: { isWithin($0, folder) }) {
@@ -72,7 +72,7 @@ enum ModuleSandbox {
     /// `nil` for `~/…` without one.
     static func expandingHome(_ path: String) -> String? {
         guard path.hasPrefix("~/") else { return path }
-        guard let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") else { return nil }
+        guard let home = ProcessEnvironment.value("HOME"), home.hasPrefix("/") else { return nil }
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + String(path.dropFirst())
     }
 
@@ -87,26 +87,24 @@ enum ModuleSandbox {
         setenv("TMPDIR", path, 1)
     }
 
-    /// Every file this process maps now: the kit, the Swift runtime, the toolchain's and the
-    /// system's libraries, the binary (`/proc/self/maps`).
+    /// Every library this process has loaded and its binary, resolved: the kit, the Swift
+    /// runtime, the toolchain's and the system's libraries. Before the module's library is
+    /// opened, these are every file the process maps.
     static func mappedFiles() -> [String] {
-        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
-        guard let maps = ProcFile.bytes(of: descriptor) else { return [] }
-        // Read as bytes, a file's consecutive mappings made one String: some 400 lines, read
-        // by Character, cost the module's process half a millisecond before its sandbox.
-        let deleted = Array(" (deleted)".utf8)
-        var files: [String] = []
-        var last: ArraySlice<UInt8> = []
-        for line in maps.split(separator: UInt8(ascii: "\n")) {
-            guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
-            let path = line[slash...]
-            if path.elementsEqual(last) || path.suffix(deleted.count).elementsEqual(deleted) { continue }
-            last = path
-            files.append(String(decoding: path, as: UTF8.self))
+        var files = FilePaths.resolved("/proc/self/exe").map { [$0] } ?? []
+        // Resolved by folder (a handful), not file by file (a few dozen).
+        var folders: [String: String] = [:]
+        for path in LoadedImages.paths {
+            let folder = folder(of: path)
+            let resolved = folders[folder] ?? FilePaths.resolved(folder) ?? folder
+            folders[folder] = resolved
+            files.append((resolved == "/" ? "" : resolved) + "/" + fileName(of: path))
         }
         return unique(files)
+    }
+
+    private static func fileName(of path: String) -> Substring {
+        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
     }
 
     private static func unique(_ paths: [String]) -> [String] {

@@ -39,7 +39,8 @@ package enum StrayProcesses {
             state.modules.remove(pid)
             return (state.adopting, state.modules)
         }
-        guard adopting, let own = filters(of: "self") else { return }
+        // Most often the module's process was the host's only child: nothing to look at.
+        guard adopting, Descendants.hasChildren, let own = filters(of: "self") else { return }
         sweeping.withLock { _ in
             for child in Descendants.childrenOfThisProcess() where !modules.contains(child) {
                 guard let theirs = filters(of: "\(child)"), theirs > own else { continue }

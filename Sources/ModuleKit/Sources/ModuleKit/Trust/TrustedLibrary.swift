@@ -59,6 +59,12 @@ import Synchronization
         return handle
     }
 
+    /// Lists the folder `file` lies in, for its load later in this process: a module's own
+    /// process lists it before its sandbox is made, which would hand that open to the host.
+    public static func listFolder(of file: TrustedFile) {
+        _ = names(in: FilePaths.folder(of: file.resolvedPath))
+    }
+
     /// Adds to `beside` each library `file` needs that no loaded library answers to yet and
     /// that lies in `folder`, checked, with what it needs in turn.
     private static func collectDependencies(
