@@ -157,7 +157,8 @@ var targets: [Target] = [
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(
-        name: "HostTests", dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport", "CHostProcess"]),
+        name: "HostTests",
+        dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport", "CHostProcess", "CHostSandbox"]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting, moduleHostTesting]),
     // The integration-test library's own tests: its screen model against tmux, its worlds.
     .testTarget(name: "ModuleHostTestingTests", dependencies: [moduleHostTesting, "TestSupport"]),

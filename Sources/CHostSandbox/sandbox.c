@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CHostSandbox.h"
+#include "sandbox_filter.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,9 +29,6 @@
 #define __NR_landlock_restrict_self 446
 #endif
 
-/* SECCOMP_IOCTL_NOTIF_SET_FLAGS and its one flag (Linux 6.6), which older headers lack. */
-#define MODHOST_SECCOMP_IOCTL_NOTIF_SET_FLAGS _IOW('!', 4, __u64)
-#define MODHOST_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1ULL
 #define LL_CREATE_RULESET_VERSION (1U << 0)
 #define LL_RULE_PATH_BENEATH 1
 
@@ -218,12 +215,10 @@ static int add_file_calls(scmp_filter_ctx filter, uint32_t action) {
     return result;
 }
 
-int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *notify) {
-    if ((audit || watched) && notify == NULL) return EINVAL;
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+int modhost_sandbox_build_filter(scmp_filter_ctx *built, int network, int exec, int audit, int watched, int notifies) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (filter == NULL) return ENOMEM;
-    uint32_t action = notify != NULL ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
+    uint32_t action = notifies ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
     if (audit) network = exec = 0;
     int result = audit || watched ? add_file_calls(filter, SCMP_ACT_NOTIFY) : 0;
     /* A new process (not a thread), for the host to count against the module's limit. */
@@ -280,20 +275,30 @@ int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *n
      * one to a process it started; one to any other process (the host, its group) is refused
      * and named, which Landlock's scope (ABI 6) does not do and older kernels do not do at all. */
     static const char *const signalling[] = {"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal"};
-    for (size_t index = 0; notify != NULL && index < sizeof signalling / sizeof signalling[0] && result == 0; index++) {
+    for (size_t index = 0; notifies && index < sizeof signalling / sizeof signalling[0] && result == 0; index++) {
         int number = seccomp_syscall_resolve_name(signalling[index]);
         if (number == __NR_SCMP_ERROR) continue;
         result = -seccomp_rule_add(filter, SCMP_ACT_NOTIFY, number, 0);
     }
+    if (result != 0) {
+        seccomp_release(filter);
+        return result;
+    }
+    *built = filter;
+    return 0;
+}
+
+int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *notify) {
+    if ((audit || watched) && notify == NULL) return EINVAL;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    scmp_filter_ctx filter = NULL;
+    int result = modhost_sandbox_build_filter(&filter, network, exec, audit, watched, notify != NULL);
+    if (result != 0) return result;
     if (result == 0) result = -seccomp_load(filter);
     if (result == 0 && notify != NULL) {
         *notify = seccomp_notify_fd(filter);
         if (*notify < 0) result = -*notify;
-        /* A handed-over call wakes the host's notifier on the caller's CPU, and its answer the
-         * caller on the notifier's (Linux 6.6): the caller waits anyway, so the pair takes turns
-         * on one CPU instead of waking a halted one each way (a few microseconds against about
-         * two hundred on these VMs). Older kernels refuse the flag and keep the usual wake-up. */
-        if (result == 0) (void)ioctl(*notify, MODHOST_SECCOMP_IOCTL_NOTIF_SET_FLAGS, MODHOST_SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+        if (result == 0) modhost_sandbox_wake_on_caller_cpu(*notify);
     }
     seccomp_release(filter);
     return result;

@@ -89,10 +89,16 @@ extension HostRuntime {
             if let early = earlyProcesses.take(entry.name) {
                 process = early
             } else {
-                process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
+                process = try startProcess(of: entry)
             }
             let audit = sandboxAudit(of: entry.name)
-            try process.greet(hello, passing: [library], helloLimit: entry.timeout) { [logger] refusals, granted, pid in
+            // Its filter, made here while it starts (it loads it as it is; see `Sandbox`).
+            let capabilities = capabilities(of: entry.name)
+            let program =
+                entry.sandbox == .off || audit != nil ? nil : Sandbox.filterProgram(network: capabilities.network, exec: capabilities.exec)
+            defer { if let program { close(program) } }
+            try process.greet(hello, passing: [library] + (program.map { [$0] } ?? []), helloLimit: entry.timeout) {
+                [logger] refusals, granted, pid in
                 if let audit {
                     audit.watch(refusals, granted: granted)
                 } else {
@@ -152,6 +158,15 @@ extension HostRuntime {
         ) { Descendants.cpuTime(ofTreeOf: pid) }
     }
 
+    /// Module `entry`'s process, started; once it has ended, its temporary folder is removed
+    /// (its own way out leaves it when its sandbox watches removals, and a crash always does).
+    private func startProcess(of entry: ModuleEntry) throws(ModuleProcess.StartError) -> ModuleProcess {
+        let process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
+        let folder = options.dataFolder + "/" + entry.name
+        process.afterEnd = { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder) }
+        return process
+    }
+
     /// The command line of module `entry`'s process: the routes it may call come with the
     /// host's hello.
     private func moduleHostArguments(_ entry: ModuleEntry) -> [String] {
@@ -169,7 +184,7 @@ extension HostRuntime {
             ProcessScope.keepFromModules()
             StrayProcesses.adopt()
             // One that fails to start here is started again, and its failure said, at the load phase.
-            if let process = try? ModuleProcess(spawning: .host(moduleHostArguments(entry))) {
+            if let process = try? startProcess(of: entry) {
                 logger.debug("module '\(entry.name)': its process (\(process.pid)) started before the checks")
                 earlyProcesses.put(entry.name, process)
             }

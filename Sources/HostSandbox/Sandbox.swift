@@ -45,6 +45,14 @@ package enum Sandbox {
         return asked
     }
 
+    /// The filter ``confine(_:audit:program:)`` loads for a module of these grants, made into a
+    /// program for its process to load: a sealed memory file (close-on-exec; the caller passes
+    /// and closes it), or `nil` when it could not be made (the process then builds its own).
+    package static func filterProgram(network: Bool, exec: Bool) -> Int32? {
+        var program: Int32 = -1
+        return modhost_sandbox_filter_program(network ? 1 : 0, exec ? 1 : 0, &program) == 0 ? program : nil
+    }
+
     /// What `policy` leaves unenforced on a kernel of Landlock `abi`.
     package static func notEnforced(_ policy: SandboxPolicy, abi: Int32) -> [String] {
         var missing: [String] = []
@@ -61,9 +69,11 @@ package enum Sandbox {
     /// `audit`, to its limits and environment only, the host letting each call through
     /// (``SandboxAudit``).
     ///
+    /// - Parameter program: The filter as the host made it (``filterProgram(network:exec:)``),
+    ///   loaded as it is when it was made for `policy`'s grants.
     /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
     ///   module (it is not confined as declared).
-    package static func confine(_ policy: SandboxPolicy, audit: Bool = false) throws(Failure) -> Confinement {
+    package static func confine(_ policy: SandboxPolicy, audit: Bool = false, program: Int32? = nil) throws(Failure) -> Confinement {
         // Landlock and capabilities hold for the calling thread and those it starts after:
         // a thread already running would stay outside.
         let threads = threadCount()
@@ -126,12 +136,15 @@ package enum Sandbox {
         }
         // Its calls on files go to the host too, which names what lies beyond its grants.
         var refusals: Int32 = -1
-        var filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, 1, &refusals)
+        let (network, exec): (Int32, Int32) = (policy.network ? 1 : 0, policy.exec ? 1 : 0)
+        // The host's program for this filter when it made one for the same grants, else built here.
+        var filtered = program.map { modhost_sandbox_load_program($0, network, exec, &refusals) } ?? EINVAL
+        if filtered == EINVAL { filtered = modhost_sandbox_filter(network, exec, 0, 1, &refusals) }
         // A filter above that already hands its calls to someone (some container runtimes),
         // or a kernel before 5.0: refused as well, without a name.
         if filtered != 0 {
             refusals = -1
-            filtered = modhost_sandbox_filter(policy.network ? 1 : 0, policy.exec ? 1 : 0, 0, 0, nil)
+            filtered = modhost_sandbox_filter(network, exec, 0, 0, nil)
         }
         guard filtered == 0 else {
             throw Failure(description: "its sandbox failed: the seccomp filter was not loaded: \(message(filtered))")

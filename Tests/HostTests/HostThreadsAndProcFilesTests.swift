@@ -31,6 +31,40 @@ import Testing
         #expect(Descendants.childrenOfThisProcess().contains(child.processIdentifier))
     }
 
+    /// Whether the process has a child at all, in one call: true while one runs.
+    @Test func aRunningChildIsSeen() throws {
+        let child = try ChildProcess.start("/bin/sleep", ["30"])
+        defer {
+            child.send(SIGKILL)
+            _ = try? child.wait(deadline: 30)
+        }
+        #expect(Descendants.hasChildren)
+    }
+
+    /// A folder and everything in it removed from descriptors: a link inside (to a folder with
+    /// a file) is removed, not followed; a name that is not there is no failure.
+    @Test func aFolderTreeIsRemovedWithoutFollowingItsLinks() throws {
+        let base = NSTemporaryDirectory() + "folder-tree-" + UUID().uuidString
+        let outside = base + "/outside"
+        let tree = base + "/tree"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: tree + "/a/b/c", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: outside + "/kept", contents: Data("kept".utf8)))
+        #expect(FileManager.default.createFile(atPath: tree + "/a/b/c/file", contents: Data("x".utf8)))
+        #expect(FileManager.default.createFile(atPath: tree + "/top", contents: Data("x".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: tree + "/a/link", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: tree + "/a/b/file-link", withDestinationPath: outside + "/kept")
+        #expect(FolderTree.remove("tree", inFolderAt: base))
+        #expect(!FileManager.default.fileExists(atPath: tree))
+        #expect(FileManager.default.contents(atPath: outside + "/kept") == Data("kept".utf8))
+        #expect(FolderTree.remove("tree", inFolderAt: base))
+        // A folder given through a link is not entered.
+        try FileManager.default.createSymbolicLink(atPath: base + "/through", withDestinationPath: outside)
+        #expect(!FolderTree.remove("kept", inFolderAt: base + "/through"))
+        #expect(FileManager.default.fileExists(atPath: outside + "/kept"))
+    }
+
     @Test func aDetachedThreadRunsItsWorkUnderItsNameAndIsNotTheMainOne() throws {
         let seen = Mutex<(ran: Bool, main: Bool, name: String)?>(nil)
         let done = DispatchSemaphore(value: 0)

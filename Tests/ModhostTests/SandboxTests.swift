@@ -296,6 +296,25 @@ import Testing
         let result = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "orphan"])
         #expect(result.status == 1 && result.stderr.contains("crashed (signal 6, Aborted)"), "\(result)")
         #expect(CheckInTheAppTests.processes(in: host).filter { $0.contains("__module-host") } == [])
+        // Its temporary folder too, which a crashed process cannot remove itself.
+        #expect(temporaryFolders() == [])
+    }
+
+    /// The module's own temporary folders (`.tmp-PID` in its data folder).
+    func temporaryFolders() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: host.dataFolder + "/FixtureSandboxProbe")) ?? []
+        return names.filter { $0.hasPrefix(".tmp-") }
+    }
+
+    /// Its `TMPDIR` is a folder of its own in its data folder, which the host removes once its
+    /// process has ended, whatever it holds, a link out included (removed, not followed).
+    @Test func itsTemporaryFolderGoesWithItsProcess() throws {
+        let own = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "own"])
+        #expect(own.stdout == "own: ok\n", "\(own)")
+        let result = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "temporary"])
+        #expect(result.stdout == "temporary: ok\n", "\(result)")
+        #expect(temporaryFolders() == [])
+        #expect(FileManager.default.contents(atPath: host.dataFolder + "/FixtureSandboxProbe/probe") == Data("mine".utf8))
     }
 
     /// A limit `modules.json` asks for above the hard limit the host was started with (here

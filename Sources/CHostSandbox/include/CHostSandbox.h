@@ -58,6 +58,17 @@ int modhost_sandbox_wipe_initial_environment(void);
  * module would need, learnt. */
 int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *notify);
 
+/* The filter modhost_sandbox_filter loads when watched, made into a BPF program now, in a
+ * sealed memory file (`*program`, close-on-exec) for another process to load: the host makes
+ * it while a module's process starts. */
+int modhost_sandbox_filter_program(int network, int exec, int *program);
+
+/* Loads `program` (from modhost_sandbox_filter_program) as modhost_sandbox_filter would load
+ * the filter it builds (PR_SET_NO_NEW_PRIVS first, every thread, its notices on `*notify`).
+ * EINVAL when it is not such a program, or was made for other grants than `network` and
+ * `exec`: the caller then builds its own. */
+int modhost_sandbox_load_program(int program, int network, int exec, int *notify);
+
 /* One call the filter handed to the host instead of refusing it itself. */
 struct modhost_refusal {
     uint64_t id;       /* the kernel's, for the answer */

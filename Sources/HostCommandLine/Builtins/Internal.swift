@@ -177,10 +177,16 @@ extension Builtins {
                                 "its sandbox cannot be whole here ('sandbox' is \"required\"): this kernel cannot enforce \(missing.joined(separator: "; "))"
                         )
                     }
-                    if let folder { ModuleSandbox.useOwnTemporaryFolder(in: folder) }
+                    let temporary = folder.flatMap(ModuleSandbox.useOwnTemporaryFolder(in:))
                     // "sandbox": "off": the operator's word, said by `modules` and `check`.
                     let off = runtime.configuration.entry(named: name)?.sandbox == .off && !audit
-                    let confinement = off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit)
+                    // The host's hello carries the filter it made for this module, after the library.
+                    let program = first.descriptors.count > 1 ? first.descriptors[1] : nil
+                    let confinement = off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit, program: program)
+                    // Removed here on the way out only where its sandbox does not hand the
+                    // removal to the host (a round trip as the process ends): the host removes
+                    // it once this process has ended in any case.
+                    if confinement.refusals == nil, let temporary { _ = ProcessCleanup.removeOnExit(temporary) }
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
                     // The calls its filter refuses go to the host, which names them.

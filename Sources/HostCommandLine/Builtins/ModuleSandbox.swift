@@ -78,13 +78,19 @@ enum ModuleSandbox {
 
     /// A temporary folder of this process's own in the module's data folder, made the
     /// process's `TMPDIR`: the loader makes its folder of links there, the module its
-    /// temporary files; emptied on the way out.
-    static func useOwnTemporaryFolder(in folder: String) {
-        var template = Array((folder + "/.tmp-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return }
-        let path = String(cString: made)
-        guard ProcessCleanup.removeOnExit(path) else { return }
+    /// temporary files. Named for this process (one a process of the same id left, when its
+    /// host could not remove it, is removed first); the host removes it once this process has
+    /// ended. Its path, or `nil` when it could not be made.
+    static func useOwnTemporaryFolder(in folder: String) -> String? {
+        let name = ModuleProcess.temporaryFolderName(of: getpid())
+        let parent = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard parent >= 0 else { return nil }
+        defer { close(parent) }
+        FolderTree.remove(name, in: parent)
+        guard mkdirat(parent, name, 0o700) == 0 else { return nil }
+        let path = folder + "/" + name
         setenv("TMPDIR", path, 1)
+        return path
     }
 
     /// Every library this process has loaded and its binary, resolved: the kit, the Swift

@@ -17,6 +17,10 @@ package final class ModuleProcess {
     /// The child's end of the link.
     package static let linkDescriptor: Int32 = 3
 
+    /// The name of process `pid`'s temporary folder in its module's data folder: the child
+    /// makes it, the host removes it once the child has ended (however it ended).
+    package static func temporaryFolderName(of pid: pid_t) -> String { ".tmp-\(pid)" }
+
     package let pid: pid_t
     /// What the child said first (the empty hello until ``greet(_:passing:helloLimit:)``).
     package private(set) var hello = Hello(hostVersion: "", sdkVersion: "", contracts: [])
@@ -24,6 +28,10 @@ package final class ModuleProcess {
     package let channel: FrameChannel
     /// How it ended, once it has.
     private var ended: ChildEnd??
+    /// Run once, with its process id, after it has ended and been reaped, whichever way it
+    /// ended (its own end, a kill, a failed hello): what it leaves to clear (its temporary
+    /// folder). Set before it is greeted.
+    package var afterEnd: (@Sendable (pid_t) -> Void)?
 
     /// What went wrong starting a module's process.
     package enum StartError: Error, Equatable {
@@ -127,6 +135,7 @@ package final class ModuleProcess {
     private func reaped() -> ChildEnd? {
         let end = Self.reap(pid)
         ended = .some(end)
+        afterEnd?(pid)
         return end
     }
 
@@ -134,6 +143,7 @@ package final class ModuleProcess {
     private func killed() {
         Self.kill(pid)
         ended = .some(nil)
+        afterEnd?(pid)
     }
 
     /// How long a ping's answer may take.
@@ -151,7 +161,9 @@ package final class ModuleProcess {
     }
 
     deinit {
-        if ended == nil { Self.kill(pid) }
+        guard ended == nil else { return }
+        Self.kill(pid)
+        afterEnd?(pid)
     }
 
     /// Asks the child whether it is alive; its answer's bytes must be the question's.
@@ -173,6 +185,7 @@ package final class ModuleProcess {
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         let end = Self.reap(pid, grace: grace)
         ended = end
+        afterEnd?(pid)
         return end
     }
 

@@ -201,6 +201,17 @@ final class FixtureSandboxProbe: Module {
             // A process that burns CPU, left behind by a crash of the module's process.
             if fork() == 0 { spinQuietly() }
             abort()
+        case "temporary":
+            // Its TMPDIR is a folder of its own in its data folder; it leaves a folder, a file and
+            // a link back to its data folder there, for the host to remove (not through the link).
+            guard let temporary = getenv("TMPDIR").map({ String(cString: $0) }), temporary.hasPrefix(folder + "/.tmp-") else {
+                return "not its own"
+            }
+            let inner = temporary + "/inner"
+            let made =
+                mkdir(inner, 0o700) == 0 && FileManager.default.createFile(atPath: inner + "/file", contents: Data("x".utf8))
+                && symlink(folder, temporary + "/link") == 0
+            return result(made)
         case "idle":
             sleep(UInt32(argument) ?? 0)
             return "ok"
