@@ -24,9 +24,12 @@ import Testing
         do { path = try config(module) } catch { throw .notStarted("\(error)") }
         var environment = ProcessInfo.processInfo.environment
         environment["MODHOST_DATA_DIR"] = folder
-        return try ModuleProcess(
+        let process = try ModuleProcess(
             .command([TestEnvironment.modhost, "--config", path, "__module-host", module]), hello: mine, passing: passing,
             environment: environment, refusals: SandboxRefusals.watcher(module: module) { _ in })
+        // As the host does: its sandboxed process leaves its temporary folder to be removed.
+        process.afterEnd = { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder + "/" + module) }
+        return process
     }
 
     @Test func theModulesProcessSaysHelloAnswersPingsAndEndsWhenTheLinkCloses() throws {
