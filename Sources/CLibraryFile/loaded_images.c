@@ -48,12 +48,12 @@ struct path_list {
 };
 
 /* Appends the image's path and its NUL, when the linker opened it by one (the main program's
- * name is empty, the vDSO's has no slash). */
+ * name is empty, the vDSO's has no slash; a relative one is the linker's current folder's). */
 static int add_path(struct dl_phdr_info *image, size_t size, void *data) {
     (void)size;
     struct path_list *list = data;
     const char *name = image->dlpi_name;
-    if (name == NULL || name[0] != '/') return 0;
+    if (name == NULL || strchr(name, '/') == NULL) return 0;
     size_t length = strlen(name) + 1;
     if (list->used + length <= list->size) memcpy(list->buffer + list->used, name, length);
     list->used += length;

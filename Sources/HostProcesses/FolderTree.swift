@@ -7,7 +7,8 @@ package enum FolderTree {
     /// holds); `true` when it is gone (or was never there).
     @discardableResult
     package static func remove(_ name: String, in parent: Int32) -> Bool {
-        remove(name, in: parent, depth: 0)
+        var budget = mostEntries
+        return remove(Array(name.utf8CString), in: parent, depth: 0, budget: &budget)
     }
 
     /// Removes `name` in the folder at `path` (not a symlink itself); `true` when it is gone.
@@ -22,25 +23,46 @@ package enum FolderTree {
     /// Deeper than this is not a temporary folder anyone meant (a loop cannot be: no link is
     /// followed); it stays rather than run out of descriptors.
     private static let deepest = 64
+    /// More entries than this, and the rest stays: a folder a module filled with millions must
+    /// not hold up the host that removes it.
+    private static let mostEntries = 100_000
 
-    private static func remove(_ name: String, in parent: Int32, depth: Int) -> Bool {
+    /// `name` as the folder's entry has it, bytes and its NUL: a name that is not UTF-8 is
+    /// removed as it is, not as its repaired text.
+    private static func remove(_ name: [CChar], in parent: Int32, depth: Int, budget: inout Int) -> Bool {
         // Most often an empty folder: one call.
         if unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT { return true }
         if errno == ENOTDIR { return unlinkat(parent, name, 0) == 0 || errno == ENOENT }
         guard errno == ENOTEMPTY || errno == EEXIST, depth < deepest else { return false }
-        let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard folder >= 0 else { return false }
+        guard let folder = openFolder(name, in: parent) else { return false }
         guard let listing = fdopendir(folder) else {
             close(folder)
             return false
         }
-        var names: [String] = []
-        while let entry = readdir(listing) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if entryName != "." && entryName != ".." { names.append(entryName) }
+        var names: [[CChar]] = []
+        while budget > 0, let entry = readdir(listing) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }.map { CChar(bitPattern: $0) }) }
+            if entryName != [46] && entryName != [46, 46] { names.append(entryName + [0]) }
+            budget -= 1
         }
-        for entryName in names { _ = remove(entryName, in: folder, depth: depth + 1) }
+        for entryName in names { _ = remove(entryName, in: folder, depth: depth + 1, budget: &budget) }
         closedir(listing)
         return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT
+    }
+
+    /// The folder `name` opened to be listed, never through a link; one its owner made
+    /// unreadable (`chmod 000`, which its sandbox allows) made readable first, through a
+    /// descriptor of that very folder.
+    private static func openFolder(_ name: [CChar], in parent: Int32) -> Int32? {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        let folder = openat(parent, name, flags)
+        if folder >= 0 { return folder }
+        guard errno == EACCES else { return nil }
+        let path = openat(parent, name, RunningExecutable.pathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard path >= 0 else { return nil }
+        defer { close(path) }
+        guard chmod("/proc/self/fd/\(path)", 0o700) == 0 else { return nil }
+        let opened = openat(parent, name, flags)
+        return opened >= 0 ? opened : nil
     }
 }

@@ -26,7 +26,7 @@ package enum RunningExecutable {
     /// Opens it now: `main` calls this first, before anything could replace the file.
     /// `O_PATH` (Linux's 010000000 on every architecture Swift runs on), which Glibc's module
     /// leaves out.
-    private static let pathOnly: Int32 = 0o10_000_000
+    package static let pathOnly: Int32 = 0o10_000_000
 
     package static func prepare() {
         _ = opened

@@ -137,9 +137,13 @@ package enum Sandbox {
         // Its calls on files go to the host too, which names what lies beyond its grants.
         var refusals: Int32 = -1
         let (network, exec): (Int32, Int32) = (policy.network ? 1 : 0, policy.exec ? 1 : 0)
-        // The host's program for this filter when it made one for the same grants, else built here.
+        // The host's program for this filter when it made one for the same grants; built here
+        // when there is none or it failed in any way.
         var filtered = program.map { modhost_sandbox_load_program($0, network, exec, &refusals) } ?? EINVAL
-        if filtered == EINVAL { filtered = modhost_sandbox_filter(network, exec, 0, 1, &refusals) }
+        if filtered != 0 {
+            refusals = -1
+            filtered = modhost_sandbox_filter(network, exec, 0, 1, &refusals)
+        }
         // A filter above that already hands its calls to someone (some container runtimes),
         // or a kernel before 5.0: refused as well, without a name.
         if filtered != 0 {

@@ -42,7 +42,8 @@ import Testing
     }
 
     /// A folder and everything in it removed from descriptors: a link inside (to a folder with
-    /// a file) is removed, not followed; a name that is not there is no failure.
+    /// a file) is removed, not followed; a name that is not UTF-8 and an unreadable folder are
+    /// removed too; a name that is not there is no failure.
     @Test func aFolderTreeIsRemovedWithoutFollowingItsLinks() throws {
         let base = NSTemporaryDirectory() + "folder-tree-" + UUID().uuidString
         let outside = base + "/outside"
@@ -55,6 +56,12 @@ import Testing
         #expect(FileManager.default.createFile(atPath: tree + "/top", contents: Data("x".utf8)))
         try FileManager.default.createSymbolicLink(atPath: tree + "/a/link", withDestinationPath: outside)
         try FileManager.default.createSymbolicLink(atPath: tree + "/a/b/file-link", withDestinationPath: outside + "/kept")
+        // A name that is not UTF-8, and a folder its owner made unreadable.
+        let odd: [CChar] = Array((tree + "/a/").utf8CString.dropLast()) + [CChar(bitPattern: 0xFF), CChar(bitPattern: 0xFE), 0]
+        let made = open(odd, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        #expect(made >= 0)
+        close(made)
+        #expect(chmod(tree + "/a/b", 0) == 0)
         #expect(FolderTree.remove("tree", inFolderAt: base))
         #expect(!FileManager.default.fileExists(atPath: tree))
         #expect(FileManager.default.contents(atPath: outside + "/kept") == Data("kept".utf8))

@@ -6,8 +6,9 @@
 /* The path the dynamic linker mapped the image holding `address` from, or NULL. */
 const char *modhost_image_path(const void *address);
 
-/* Writes the path of every library the dynamic linker has loaded by a path into `buffer`, each
- * ending in a NUL, as far as `size` bytes hold them; returns the bytes all of them need. */
+/* Writes the path of every library the dynamic linker has loaded by a path into `buffer` (as
+ * the linker has it: perhaps relative), each ending in a NUL, as far as `size` bytes hold them;
+ * returns the bytes all of them need. */
 size_t modhost_loaded_image_paths(char *buffer, size_t size);
 
 /* Writes the readable form of the Swift symbol `mangled` ("$s9ModuleKit…") into `output`, at

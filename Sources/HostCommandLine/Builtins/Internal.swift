@@ -151,7 +151,8 @@ extension Builtins {
             do throws(WireError) {
                 // The host's hello first: it carries the library file the host checked.
                 guard let first = try Self.greeting?.get() else { return ModhostCommandLine.exitSuccess }
-                defer { for descriptor in first.descriptors { close(descriptor) } }
+                var passed = first.descriptors
+                defer { for descriptor in passed { close(descriptor) } }
                 let theirs = try Hello(first.frame)
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {
                     try? channel.send(
@@ -165,10 +166,14 @@ extension Builtins {
                     try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(problem.utf8)))
                     return ModhostCommandLine.exitFailure
                 }
-                runtime.listLibraryFolder(of: name)
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
                     let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
+                    // Listed now when its sandbox grants the folder whole (a listing it keeps in
+                    // memory names nothing it could not list itself), else asked file by file.
+                    if ModuleSandbox.grantsWhole(policy, theFolderOf: runtime.checkedLibraryPath(of: name)) {
+                        runtime.listLibraryFolder(of: name)
+                    }
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
                     let audit = runtime.options.sandboxAudit.containsModule(name)
                     if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty, !audit {
@@ -181,8 +186,13 @@ extension Builtins {
                     // "sandbox": "off": the operator's word, said by `modules` and `check`.
                     let off = runtime.configuration.entry(named: name)?.sandbox == .off && !audit
                     // The host's hello carries the filter it made for this module, after the library.
-                    let program = first.descriptors.count > 1 ? first.descriptors[1] : nil
+                    let program = passed.count > 1 ? passed[1] : nil
                     let confinement = off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit, program: program)
+                    // Closed before the module's code runs.
+                    if let program {
+                        close(program)
+                        passed.removeAll { $0 == program }
+                    }
                     // Removed here on the way out only where its sandbox does not hand the
                     // removal to the host (a round trip as the process ends): the host removes
                     // it once this process has ended in any case.

@@ -95,18 +95,33 @@ enum ModuleSandbox {
 
     /// Every library this process has loaded and its binary, resolved: the kit, the Swift
     /// runtime, the toolchain's and the system's libraries. Before the module's library is
-    /// opened, these are every file the process maps.
+    /// opened, these are every file the process maps (it maps no locale archive or other
+    /// data file then; `/proc/self/maps`, which would name one, costs a tenth of a millisecond
+    /// to read).
     static func mappedFiles() -> [String] {
         var files = FilePaths.resolved("/proc/self/exe").map { [$0] } ?? []
-        // Resolved by folder (a handful), not file by file (a few dozen).
+        // Resolved by folder (a handful), not file by file (a few dozen); a file that is itself
+        // a link is resolved whole, as the kernel names what it maps.
         var folders: [String: String] = [:]
-        for path in LoadedImages.paths {
+        let here = FilePaths.currentFolder
+        for given in LoadedImages.paths {
+            let path = FilePaths.absolute(given, relativeTo: here)
             let folder = folder(of: path)
             let resolved = folders[folder] ?? FilePaths.resolved(folder) ?? folder
             folders[folder] = resolved
-            files.append((resolved == "/" ? "" : resolved) + "/" + fileName(of: path))
+            let file = (resolved == "/" ? "" : resolved) + "/" + fileName(of: path)
+            var status = stat()
+            let isLink = lstat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+            files.append(isLink ? FilePaths.resolved(file) ?? file : file)
         }
         return unique(files)
+    }
+
+    /// Whether `policy` grants whole the folder the file at `path` lies in (its libraries'
+    /// folder, unless that folder holds the data folder, modules.json or the home folder).
+    static func grantsWhole(_ policy: SandboxPolicy, theFolderOf path: String?) -> Bool {
+        guard let path else { return false }
+        return policy.runs.contains(folder(of: FilePaths.resolved(path) ?? path))
     }
 
     private static func fileName(of path: String) -> Substring {

@@ -3,7 +3,8 @@ import CLibraryFile
 /// The libraries this process has loaded, as the dynamic linker knows them.
 public enum LoadedImages {
     /// The path of every library loaded by a path, in the linker's order (the main program
-    /// and the vDSO have none): the paths it opened, not resolved.
+    /// and the vDSO have none): the paths it opened, not resolved (relative ones are of the
+    /// folder that was current then).
     public static var paths: [String] {
         var size = 16_384
         while true {
