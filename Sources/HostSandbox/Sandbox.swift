@@ -23,6 +23,8 @@ package enum Sandbox {
         /// for the host to tell a call on a file its sandbox refuses: the paths Landlock was
         /// given (without those left out), or in the audit mode and without Landlock, the policy's.
         package var granted: [UInt8] = []
+        /// Whether its seccomp filter is the program the host made (else built in the process).
+        package var filterFromHost = false
 
         /// No sandbox at all (`"sandbox": "off"`).
         package static let none = Confinement(landlockABI: 0, notEnforced: ["anything: its sandbox is off"])
@@ -140,6 +142,7 @@ package enum Sandbox {
         // The host's program for this filter when it made one for the same grants; built here
         // when there is none or it failed in any way.
         var filtered = program.map { modhost_sandbox_load_program($0, network, exec, &refusals) } ?? EINVAL
+        let filterFromHost = filtered == 0
         if filtered != 0 {
             refusals = -1
             filtered = modhost_sandbox_filter(network, exec, 0, 1, &refusals)
@@ -156,7 +159,8 @@ package enum Sandbox {
         return Confinement(
             landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil,
             granted: SandboxGrants.payload(
-                reads: granted.reads, writes: granted.writes, runs: policy.exec ? granted.runs : nil, processes: policy.processes))
+                reads: granted.reads, writes: granted.writes, runs: policy.exec ? granted.runs : nil, processes: policy.processes),
+            filterFromHost: filterFromHost)
     }
 
     /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// How an isolated module's process ends, and what goes with it: a command past its CPU
-/// limit, what it started, its temporary folder.
+/// limit, what it started, its temporary folder; and the filter it starts with.
 extension SandboxTests {
     /// A command that burns CPU past `limits.cpuSeconds` is ended and named, a process it
     /// started counted with it; one that waits as long without burning CPU goes on (the limit
@@ -48,5 +48,15 @@ extension SandboxTests {
         #expect(result.stdout == "temporary: ok\n", "\(result)")
         #expect(temporaryFolders() == [])
         #expect(FileManager.default.contents(atPath: host.dataFolder + "/FixtureSandboxProbe/probe") == Data("mine".utf8))
+    }
+
+    /// Its filter is the program the host made while it started: the process builds its own
+    /// only when there is none, or none for its grants (`SandboxProgramTests`).
+    @Test func itsFilterIsTheOneTheHostMade() throws {
+        let result = try host.run(arguments: [
+            "--log-level", "debug", "--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "files",
+        ])
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stderr.contains("module 'FixtureSandboxProbe': its seccomp filter is the host's"), "\(result.stderr)")
     }
 }

@@ -197,6 +197,11 @@ extension Builtins {
                     // removal to the host (a round trip as the process ends): the host removes
                     // it once this process has ended in any case.
                     if confinement.refusals == nil, let temporary { _ = ProcessCleanup.removeOnExit(temporary) }
+                    if !off && !audit {
+                        runtime.logger.debug(
+                            "module '\(name)': its seccomp filter \(confinement.filterFromHost ? "is the host's" : "was built in its process")"
+                        )
+                    }
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }
                     // The calls its filter refuses go to the host, which names them.

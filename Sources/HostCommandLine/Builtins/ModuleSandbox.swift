@@ -25,7 +25,7 @@ enum ModuleSandbox {
         var files = mappedFiles()
         if let library = runtime.checkedLibraryPath(of: name) { files.append(FilePaths.resolved(library) ?? library) }
         var runs = SandboxPolicy.systemLibraries
-        for folder in unique(files.map(folder(of:))) {
+        for folder in unique(files.map(FilePaths.folder(of:))) {
             if kept.contains(where: { isWithin($0, folder) }) {
                 runs += libraries(in: folder)
             } else {
@@ -61,11 +61,6 @@ enum ModuleSandbox {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".resources") || $0.hasSuffix(".so") || $0.contains(".so.") }.sorted()
             .map { (folder == "/" ? "" : folder) + "/" + $0 }
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
     }
 
     /// `path` with a leading `~/` as the home folder of the user running the host (`HOME`);
@@ -106,10 +101,11 @@ enum ModuleSandbox {
         let here = FilePaths.currentFolder
         for given in LoadedImages.paths {
             let path = FilePaths.absolute(given, relativeTo: here)
-            let folder = folder(of: path)
+            let folder = FilePaths.folder(of: path)
             let resolved = folders[folder] ?? FilePaths.resolved(folder) ?? folder
             folders[folder] = resolved
-            let file = (resolved == "/" ? "" : resolved) + "/" + fileName(of: path)
+            let name = path.dropFirst(folder == "/" ? 1 : folder.count + 1)
+            let file = (resolved == "/" ? "" : resolved) + "/" + name
             var status = stat()
             let isLink = lstat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
             files.append(isLink ? FilePaths.resolved(file) ?? file : file)
@@ -121,11 +117,7 @@ enum ModuleSandbox {
     /// folder, unless that folder holds the data folder, modules.json or the home folder).
     static func grantsWhole(_ policy: SandboxPolicy, theFolderOf path: String?) -> Bool {
         guard let path else { return false }
-        return policy.runs.contains(folder(of: FilePaths.resolved(path) ?? path))
-    }
-
-    private static func fileName(of path: String) -> Substring {
-        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
+        return policy.runs.contains(FilePaths.folder(of: FilePaths.resolved(path) ?? path))
     }
 
     private static func unique(_ paths: [String]) -> [String] {
