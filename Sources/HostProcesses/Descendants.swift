@@ -16,10 +16,9 @@ package enum Descendants {
     /// Async-signal-unsafe parts (reading `/proc`) are fine on the paths that call it: the
     /// signal path runs on a thread of its own.
     package static func end() {
-        // No child at all, not even one that ended (`ECHILD`): nothing to look for in `/proc`,
-        // whose reads a module's sandboxed process hands to the host one by one.
-        var status: Int32 = 0
-        if waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD { return }
+        // No child at all, not even one that ended: nothing to look for in `/proc`, whose reads
+        // a module's sandboxed process hands to the host one by one.
+        if !hasChildren { return }
         for _ in 0..<1_000 {
             let children = childrenOfThisProcess()
             if children.isEmpty {
