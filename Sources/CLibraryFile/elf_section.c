@@ -46,6 +46,41 @@ static int say(int outcome, char *error, size_t error_size, const char *text) {
     return outcome;
 }
 
+/* How far before the section headers one read reaches for the names' table, which a linker
+ * puts right before them at the file's end. */
+#define NAMES_REACH 4096u
+
+/* Reads the section headers at `headers_offset` and, in the same pread, what lies up to
+ * NAMES_REACH bytes before them: 0 with `sections` filled and, when the names' table lies in
+ * that reach, `*names` a NUL-terminated copy of it (else NULL: the caller reads it on its own
+ * once it has checked the table's header); -1 when the headers cannot be read. One syscall
+ * instead of two for every library of every start. */
+static int read_headers_and_names(int fd, uint64_t headers_offset, uint64_t headers_size, uint64_t names_index,
+                                  Elf64_Shdr *sections, char **names) {
+    *names = NULL;
+    uint64_t low = headers_offset > NAMES_REACH ? headers_offset - NAMES_REACH : 0;
+    uint64_t span_size = headers_offset - low + headers_size;
+    unsigned char *span = malloc(span_size);
+    if (span == NULL) return read_at(fd, sections, headers_size, headers_offset);
+    if (read_at(fd, span, span_size, low) != 0) {
+        free(span);
+        return -1;
+    }
+    memcpy(sections, span + (headers_offset - low), headers_size);
+    Elf64_Shdr table = sections[names_index];
+    /* Only a table wholly inside the part before the headers: the checks come after. */
+    if (table.sh_size > 0 && table.sh_size <= MAXIMUM_NAMES_SIZE && table.sh_offset >= low &&
+        table.sh_offset <= headers_offset && table.sh_size <= headers_offset - table.sh_offset) {
+        char *copy = malloc(table.sh_size + 1);
+        if (copy != NULL) {
+            memcpy(copy, span + (table.sh_offset - low), table.sh_size);
+            *names = copy;
+        }
+    }
+    free(span);
+    return 0;
+}
+
 int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sections *index, char *error,
                               size_t error_size) {
     memset(index, 0, sizeof *index);
@@ -94,23 +129,28 @@ int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sec
     if (names_index == SHN_UNDEF || names_index >= count)
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
 
-    Elf64_Shdr *sections = malloc(count * sizeof(Elf64_Shdr));
+    uint64_t headers_size = count * sizeof(Elf64_Shdr);
+    Elf64_Shdr *sections = malloc(headers_size);
     if (sections == NULL) return say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read (out of memory)");
-    if (read_at(fd, sections, count * sizeof(Elf64_Shdr), header.e_shoff) != 0) {
+    char *names = NULL;
+    if (read_headers_and_names(fd, header.e_shoff, headers_size, names_index, sections, &names) != 0) {
         free(sections);
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has section headers outside the file (truncated?)");
     }
     Elf64_Shdr table = sections[names_index];
     if (table.sh_type != SHT_STRTAB || table.sh_size == 0 || table.sh_size > MAXIMUM_NAMES_SIZE ||
         !inside(table.sh_offset, table.sh_size, file_size)) {
-        free(sections);
-        return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
-    }
-    char *names = malloc(table.sh_size + 1);
-    if (names == NULL || read_at(fd, names, table.sh_size, table.sh_offset) != 0) {
         free(names);
         free(sections);
         return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
+    }
+    if (names == NULL) {
+        names = malloc(table.sh_size + 1);
+        if (names == NULL || read_at(fd, names, table.sh_size, table.sh_offset) != 0) {
+            free(names);
+            free(sections);
+            return say(MODHOST_SECTION_NOT_ELF, error, error_size, "has no section names");
+        }
     }
     names[table.sh_size] = 0; /* a name running off the table's end stops here */
     index->count = count;
@@ -120,7 +160,41 @@ int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sec
     return MODHOST_SECTION_FOUND;
 }
 
-int modhost_elf_sections_read(const struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
+/* The kit's sections together may span at most this (each is at most 8 KiB; four of them
+ * with their alignment fit easily). */
+#define KIT_SPAN_LIMIT (64u * 1024u)
+
+/* Whether section `number` is one of the kit's, stored in the file and inside it. */
+static int is_kit_section(const struct modhost_elf_sections *index, uint64_t number) {
+    const Elf64_Shdr *section = (const Elf64_Shdr *)index->sections + number;
+    return section->sh_name < index->names_size && strncmp(index->names + section->sh_name, ".modhost_", 9) == 0 &&
+           section->sh_type == SHT_PROGBITS && inside(section->sh_offset, section->sh_size, index->file_size);
+}
+
+/* Reads the span of the kit's sections once, when it is small; otherwise each section is read
+ * on its own (kit stays NULL). */
+static void read_kit_span(struct modhost_elf_sections *index) {
+    index->kit_tried = 1;
+    uint64_t low = UINT64_MAX, high = 0;
+    for (uint64_t number = 1; number < index->count; number++) {
+        if (!is_kit_section(index, number)) continue;
+        const Elf64_Shdr *section = (const Elf64_Shdr *)index->sections + number;
+        if (section->sh_offset < low) low = section->sh_offset;
+        if (section->sh_offset + section->sh_size > high) high = section->sh_offset + section->sh_size;
+    }
+    if (low >= high || high - low > KIT_SPAN_LIMIT) return;
+    unsigned char *span = malloc(high - low);
+    if (span == NULL) return;
+    if (read_at(index->fd, span, high - low, low) != 0) {
+        free(span);
+        return;
+    }
+    index->kit = span;
+    index->kit_offset = low;
+    index->kit_size = high - low;
+}
+
+int modhost_elf_sections_read(struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
                               size_t capacity, size_t *size, char *error, size_t error_size) {
     *size = 0;
     if (error_size > 0) error[0] = 0;
@@ -135,6 +209,13 @@ int modhost_elf_sections_read(const struct modhost_elf_sections *index, const ch
             return say(MODHOST_SECTION_MALFORMED, error, error_size, "is not a section of data stored in the file");
         if (!inside(section.sh_offset, section.sh_size, index->file_size))
             return say(MODHOST_SECTION_MALFORMED, error, error_size, "lies outside the file (truncated?)");
+        if (!index->kit_tried && is_kit_section(index, number)) read_kit_span(index);
+        if (index->kit != NULL && section.sh_offset >= index->kit_offset &&
+            section.sh_offset - index->kit_offset <= index->kit_size &&
+            section.sh_size <= index->kit_size - (section.sh_offset - index->kit_offset)) {
+            memcpy(buffer, index->kit + (section.sh_offset - index->kit_offset), section.sh_size);
+            return MODHOST_SECTION_FOUND;
+        }
         if (read_at(index->fd, buffer, section.sh_size, section.sh_offset) != 0)
             return say(MODHOST_SECTION_MALFORMED, error, error_size, "cannot be read");
         return MODHOST_SECTION_FOUND;
@@ -143,6 +224,7 @@ int modhost_elf_sections_read(const struct modhost_elf_sections *index, const ch
 }
 
 void modhost_elf_sections_close(struct modhost_elf_sections *index) {
+    free(index->kit);
     free(index->names);
     free(index->sections);
     memset(index, 0, sizeof *index);

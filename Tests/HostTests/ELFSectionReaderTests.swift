@@ -109,6 +109,33 @@ import Testing
         #expect(try refusal { $0.set(0x7FFF_FFFF, at: $0.header(index), size: 4) }.hasPrefix("missing"))
     }
 
+    /// The names' table and the kit's sections are each read in one piece with what lies near
+    /// them; a file that keeps them apart is read part by part, to the same descriptor.
+    @Test func partsKeptApartReadTheSame() throws {
+        guard case .success(let whole) = try read(try Library()) else {
+            Issue.record("the fixture's descriptor must read")
+            return
+        }
+        #expect(whole.commands != nil)
+        // The names' table copied past 64 KiB of padding after the section headers.
+        var apart = try Library()
+        let table = apart.header(apart.namesIndex)
+        let (offset, size) = (apart.integer(at: table + 24, size: 8), apart.integer(at: table + 32, size: 8))
+        let names = Array(apart.bytes[offset..<offset + size])
+        apart.bytes += [UInt8](repeating: 0, count: 65_536)
+        apart.set(apart.bytes.count, at: table + 24, size: 8)
+        apart.bytes += names
+        // The commands section likewise, 64 KiB further: the kit's sections no longer lie together.
+        let commands = try #require(apart.section(named: DescriptorReader.commandsSectionName))
+        let start = apart.integer(at: apart.header(commands) + 24, size: 8)
+        let length = apart.integer(at: apart.header(commands) + 32, size: 8)
+        let section = Array(apart.bytes[start..<start + length])
+        apart.bytes += [UInt8](repeating: 0, count: 65_536)
+        apart.set(apart.bytes.count, at: apart.header(commands) + 24, size: 8)
+        apart.bytes += section
+        #expect(try read(apart) == .success(whole))
+    }
+
     /// Over 65279 sections, the count and the names' index move to section 0 (ELF's extended
     /// numbering); the reader follows them there.
     @Test func extendedSectionNumberingIsFollowed() throws {

@@ -32,6 +32,25 @@ let citySchema = Migration(version: 1, "CREATE TABLE city (name TEXT NOT NULL UN
         #expect(throws: StorageError.self) { try storage.files(in: name) }
     }
 
+    /// A file is read whole up to its limit, and refused one byte past it, whatever the limit
+    /// (the buffer is sized by it), a limit below zero included.
+    @Test func aFileIsReadUpToItsLimit() throws {
+        let files = try temporaryStorage().files()
+        let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0) }
+        try files.write("big", bytes)
+        try files.write("small", Array(bytes.prefix(256)))
+        try files.write("empty", [])
+        #expect(try files.read("big") == bytes)
+        #expect(try files.read("big", limit: 70_000) == bytes)
+        #expect(throws: StorageError.self) { try files.read("big", limit: 69_999) }
+        #expect(try files.read("small", limit: 256) == Array(bytes.prefix(256)))
+        let error = #expect(throws: StorageError.self) { try files.read("small", limit: 255) }
+        #expect(error?.message.hasSuffix("is larger than the 255 bytes accepted") == true)
+        #expect(try files.read("empty", limit: 0) == [])
+        #expect(throws: StorageError.self) { try files.read("small", limit: -1) }
+        #expect(try files.read("missing", limit: 10) == nil)
+    }
+
     @Test(arguments: ["", ".", "..", "...", ".hidden"])
     func aDatabaseNameThatIsNoNameIsRefused(name: String) throws {
         let storage = temporaryStorage()

@@ -22,6 +22,12 @@ struct modhost_elf_sections {
     void *sections;
     char *names;
     uint64_t names_size;
+    /* The kit's sections (".modhost_*"), read together at the first one asked for when they
+     * lie near each other: a descriptor's three sections cost one pread, not three. */
+    unsigned char *kit;
+    uint64_t kit_offset;
+    uint64_t kit_size;
+    int kit_tried;
 };
 
 /*
@@ -37,7 +43,7 @@ int modhost_elf_sections_open(int fd, uint64_t file_size, struct modhost_elf_sec
 
 /* Copies the section named `name` into `buffer` (at most `capacity` bytes; `*size` is the
  * section's size), checked against the file's size first. */
-int modhost_elf_sections_read(const struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
+int modhost_elf_sections_read(struct modhost_elf_sections *index, const char *name, unsigned char *buffer,
                               size_t capacity, size_t *size, char *error, size_t error_size);
 
 void modhost_elf_sections_close(struct modhost_elf_sections *index);

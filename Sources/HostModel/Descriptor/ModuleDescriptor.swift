@@ -99,7 +99,7 @@ extension ModuleDescriptor {
             guard bytes.starts(with: key.utf8), bytes.dropFirst(key.utf8.count).first == UInt8(ascii: "=") else {
                 throw .malformed("has '\(Escaped(String(line.prefix(40))))' where '\(key)=' was expected")
             }
-            values.append(String(line.dropFirst(key.count + 1)))
+            values.append(String(Substring(bytes.dropFirst(key.utf8.count + 1))))
         }
         func field(_ key: String) -> String { keys.firstIndex(of: key).map { values[$0] } ?? "" }
         guard let abi = UInt32(field("abi")) else { throw .malformed("has ABI version '\(Escaped(field("abi")))', not a number") }
@@ -130,7 +130,7 @@ extension ModuleDescriptor {
         var routes: [[String]] = []
         for key in ["provides", "requires", "uses"] {
             let list = field(key)
-            let names = list.isEmpty ? [] : list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let names = Self.commaList(list)
             if let bad = names.first(where: { !Self.isIdentifier($0) }) {
                 throw .malformed("lists route '\(Escaped(bad))' in '\(key)', not an identifier")
             }
@@ -139,8 +139,8 @@ extension ModuleDescriptor {
         var contracts: [ContractsVersion] = []
         // Before format 4 the contracts line held fingerprints; such a library is refused anyway.
         if format >= 4, !field("contracts").isEmpty {
-            for item in field("contracts").split(separator: ",", omittingEmptySubsequences: false) {
-                let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            for item in Self.commaList(field("contracts")) {
+                let parts = item.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { String(Substring($0)) }
                 guard parts.count == 2, Self.isIdentifier(parts[0]), SDKVersion(parts[1]) != nil else {
                     throw .malformed("lists contracts '\(Escaped(String(item.prefix(80))))', not 'Name:MAJOR.MINOR.PATCH'")
                 }
@@ -153,6 +153,12 @@ extension ModuleDescriptor {
         self.init(
             abiVersion: abi, sdkVersion: sdk, compiler: compiler, name: field("name"), version: field("version"), provides: routes[0],
             requires: routes[1], uses: routes[2], contracts: contracts)
+    }
+
+    /// The items of a comma-separated field, split on the byte (not by Character: a descriptor
+    /// is read for every module of every start).
+    private static func commaList(_ list: String) -> [String] {
+        list.isEmpty ? [] : list.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 
     /// The first line of `swiftc --version` as the kit's build tool records it: printable ASCII.
@@ -179,7 +185,7 @@ extension ModuleDescriptor {
     private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) }
 
     private static func isVersion(_ value: String) -> Bool {
-        !value.isEmpty && value.count <= 64 && value.utf8.allSatisfy(isVersionByte)
+        !value.isEmpty && value.utf8.count <= 64 && value.utf8.allSatisfy(isVersionByte)
     }
 
     private static func isVersionByte(_ byte: UInt8) -> Bool {

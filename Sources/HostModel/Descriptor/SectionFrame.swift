@@ -29,6 +29,9 @@ package enum SectionFrame {
         guard payload.last == UInt8(ascii: "\n"), let text = String(validating: payload, as: UTF8.self) else {
             throw .malformed("has a payload that is not UTF-8 lines")
         }
-        return (format, text.dropLast().split(separator: "\n", omittingEmptySubsequences: false))
+        // Split on the newline byte: splitting the String by Character would break the text
+        // into grapheme clusters first, for every module of every start.
+        let lines = text.utf8.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Substring.init)
+        return (format, lines)
     }
 }

@@ -40,7 +40,9 @@ public final class StorageFolder: Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        // No larger than the limit needs (one byte over it tells a file too large): a small
+        // file read at every start (a module's remembered choice) costs no 64 KiB to zero.
+        var buffer = [UInt8](repeating: 0, count: min(max(limit, 0), 65_535) + 1)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
