@@ -236,9 +236,14 @@ let hostTargets: Set<String> = [
 let foundationNotLinked = ["Foundation", "FoundationInternationalization"].flatMap {
     ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", $0]
 }
+// Concrete generic types made through their metadata accessors, not found by mangled name:
+// each lookup by name scans every loaded conformance record, again after every `dlopen`
+// (docs/PERFORMANCE.md, "Generic types found by name").
+let concreteMetadataByAccessor = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 for target in package.targets where hostTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("MemberImportVisibility"), .unsafeFlags(foundationNotLinked, .when(configuration: .release)),
+            .unsafeFlags(concreteMetadataByAccessor),
         ]
 }

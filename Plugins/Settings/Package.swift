@@ -41,5 +41,8 @@ for target in package.targets where target.type != .system {
         .unsafeFlags(
             ["Foundation", "FoundationInternationalization"].flatMap { ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", $0] },
             .when(configuration: .release)),
+        // Concrete generic types made through their metadata accessors, not found by mangled
+        // name (a scan of every loaded conformance record, after every library the host opens).
+        .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
     ]
 }

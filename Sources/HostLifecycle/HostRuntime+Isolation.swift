@@ -203,10 +203,10 @@ extension HostRuntime {
         read { $0.inspected[name]?.file.descriptor }
     }
 
-    /// Lists the folder of module `name`'s checked library now, for its load later (see
-    /// `TrustedLibrary.listFolder(of:)`).
-    package func listLibraryFolder(of name: String) {
-        if let file = read({ $0.inspected[name]?.file }) { TrustedLibrary.listFolder(of: file) }
+    /// Asks now, for the load of module `name`'s checked library later, what it needs that lies
+    /// beside it (see `TrustedLibrary.prepareLoad(of:)`).
+    package func prepareLibraryLoad(of name: String) {
+        if let file = read({ $0.inspected[name]?.file }) { TrustedLibrary.prepareLoad(of: file) }
     }
 
     /// The path module `name`'s library was checked at.

@@ -83,6 +83,13 @@ let package = Package(
 /// loading in every later release of the same major, built by the same compiler (see README.md, "What a module can rely on").
 let sdkTargets: Set<String> = ["ModuleKit", "Contracts"]
 
+/// Concrete generic types (`[String: String]`, a service's box) made through their metadata
+/// accessors, not found by their mangled names: a lookup by name asks the runtime whether each
+/// argument conforms to its protocols, a scan of every conformance record loaded, again after
+/// every `dlopen` (the runtime empties its cache then), and the kit runs between the host's
+/// loads of its modules. Same types, same ABI; no lookup.
+let concreteMetadataByAccessor = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
+
 for target in package.targets where target.type == .regular || target.type == .executable {
     guard !["CModuleABI", "CTerminal", "CDigest"].contains(target.name) else { continue }
     var settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
@@ -90,7 +97,10 @@ for target in package.targets where target.type == .regular || target.type == .e
         // Imports are internal unless a file says `public import`: what the SDK's interface
         // rests on is then written down, and no non-resilient module (Foundation on Linux)
         // leaks into it.
-        settings += [.enableUpcomingFeature("InternalImportsByDefault"), .unsafeFlags(["-enable-library-evolution"])]
+        settings += [
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .unsafeFlags(["-enable-library-evolution"] + concreteMetadataByAccessor),
+        ]
     }
     target.swiftSettings = (target.swiftSettings ?? []) + settings
 }

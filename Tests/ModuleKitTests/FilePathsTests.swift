@@ -28,4 +28,14 @@ import Testing
             #expect(FilePaths.absolute(path, relativeTo: "/elsewhere") == path)
         }
     }
+
+    /// The folder of a path, read on its bytes: "/a/b" → "/a", "/a" → "/", "b" → ".", trailing
+    /// slashes dropped; a slash that a combining mark follows is still a slash.
+    @Test func aPathsFolderIsWhatComesBeforeItsLastSlash() {
+        let cases = [
+            ("/a/b", "/a"), ("/a", "/"), ("/", "/"), ("//", "/"), ("b", "."), ("", "."), ("/a/b/", "/a"), ("/a/b//", "/a"),
+            ("a/b", "a"), ("/été/lib.so", "/été"), ("/a/\u{301}b", "/a"), ("./x", "."),
+        ]
+        for (path, folder) in cases { #expect(FilePaths.folder(of: path) == folder, "\(path)") }
+    }
 }

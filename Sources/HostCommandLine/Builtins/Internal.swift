@@ -169,11 +169,8 @@ extension Builtins {
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
                     let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
-                    // Listed now when its sandbox grants the folder whole (a listing it keeps in
-                    // memory names nothing it could not list itself), else asked file by file.
-                    if ModuleSandbox.grantsWhole(policy, theFolderOf: runtime.checkedLibraryPath(of: name)) {
-                        runtime.listLibraryFolder(of: name)
-                    }
+                    // What its library needs beside it, asked before the sandbox hands each question to the host.
+                    runtime.prepareLibraryLoad(of: name)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
                     let audit = runtime.options.sandboxAudit.containsModule(name)
                     if runtime.configuration.entry(named: name)?.sandbox == .required, !missing.isEmpty, !audit {

@@ -104,20 +104,16 @@ enum ModuleSandbox {
             let folder = FilePaths.folder(of: path)
             let resolved = folders[folder] ?? FilePaths.resolved(folder) ?? folder
             folders[folder] = resolved
-            let name = path.dropFirst(folder == "/" ? 1 : folder.count + 1)
-            let file = (resolved == "/" ? "" : resolved) + "/" + name
+            // On the bytes: a path's characters are not needed to take its folder off.
+            let name = String(Substring(path.utf8.dropFirst(folder == "/" ? 1 : folder.utf8.count + 1)))
+            var file = resolved == "/" ? "" : resolved
+            file.append("/")
+            file.append(name)
             var status = stat()
             let isLink = lstat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
             files.append(isLink ? FilePaths.resolved(file) ?? file : file)
         }
         return unique(files)
-    }
-
-    /// Whether `policy` grants whole the folder the file at `path` lies in (its libraries'
-    /// folder, unless that folder holds the data folder, modules.json or the home folder).
-    static func grantsWhole(_ policy: SandboxPolicy, theFolderOf path: String?) -> Bool {
-        guard let path else { return false }
-        return policy.runs.contains(FilePaths.folder(of: FilePaths.resolved(path) ?? path))
     }
 
     private static func unique(_ paths: [String]) -> [String] {

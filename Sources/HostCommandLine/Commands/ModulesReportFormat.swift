@@ -32,19 +32,19 @@ enum ModulesReportFormat {
                 let text = reason.render(strings)
                 let parts = width.map { HelpText.wrap(text, width: max(20, $0 - lead.count), indent: "") } ?? [text]
                 let under = "\n" + String(repeating: " ", count: lead.count)
-                lines[index + 1] += "\n" + lead + parts.joined(separator: under)
+                lines[index + 1] += "\n" + lead + join(parts, under)
             }
             if let runs = module.whereItRuns {
                 lines[index + 1] += "\n    " + word("report.runs", "runs") + ": " + runs.render(strings)
             }
             if !module.capabilities.isEmpty {
-                lines[index + 1] += "\n    " + word("report.may", "may") + ": " + module.capabilities.words.joined(separator: ", ")
+                lines[index + 1] += "\n    " + word("report.may", "may") + ": " + join(module.capabilities.words, ", ")
             }
             if module.isolation == .process, let missing = module.sandboxNotEnforced {
                 lines[index + 1] += "\n    " + word("report.sandbox.missing", "not enforced here") + ": " + missing
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return join(lines, "\n") + "\n"
     }
 
     /// `{"configuration":…,"environment":…,"modules":[ModuleReport…],"schemaVersion":1}`, in
@@ -132,12 +132,17 @@ enum ModulesReportFormat {
     }
 
     private static func list(_ routes: [String]) -> String {
-        // Joined by hand: the standard library's `joined(separator:)` is generic over the
-        // sequence, and its first call after a `dlopen` scans every conformance record.
-        guard var text = routes.first else { return "-" }
-        for route in routes.dropFirst() {
-            text.append(",")
-            text.append(route)
+        routes.isEmpty ? "-" : join(routes, ",")
+    }
+
+    /// `parts` joined by hand: the standard library's `joined(separator:)` is generic over the
+    /// sequence, and its first call after a `dlopen` asks the runtime for an associated type
+    /// by name, a scan of every conformance record loaded.
+    static func join(_ parts: [String], _ separator: String) -> String {
+        guard var text = parts.first else { return "" }
+        for part in parts.dropFirst() {
+            text.append(separator)
+            text.append(part)
         }
         return text
     }
@@ -151,10 +156,15 @@ struct Table {
     var lines: [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        // Appended cell by cell: `joined()` is generic over the strings' collection, and its
+        // first use asks the runtime for an associated type by name (a scan of every loaded
+        // conformance, after the modules' libraries were opened).
         return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(to: widths[column] + 1)
-            }.joined()
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line.append(column == row.count - 1 ? cell : cell.padding(to: widths[column] + 1))
+            }
+            return line
         }
     }
 }

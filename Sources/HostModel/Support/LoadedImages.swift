@@ -8,11 +8,21 @@ public enum LoadedImages {
     public static var paths: [String] {
         var size = 16_384
         while true {
-            var buffer = [CChar](repeating: 0, count: size)
-            let needed = modhost_loaded_image_paths(&buffer, size)
-            guard needed > size else {
-                return buffer.prefix(needed).split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            // Not zeroed, and read name by name where each ends: a module's process asks this
+            // as it makes its sandbox, on the way to the module's start.
+            let (needed, found) = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer -> (Int, [String]) in
+                guard let base = buffer.baseAddress else { return (0, []) }
+                let needed = Int(modhost_loaded_image_paths(base, size))
+                guard needed <= size else { return (needed, []) }
+                var found: [String] = []
+                var start = 0
+                for index in 0..<needed where base[index] == 0 {
+                    if index > start { found.append(String(cString: base + start)) }
+                    start = index + 1
+                }
+                return (needed, found)
             }
+            if needed <= size { return found }
             size = needed
         }
     }

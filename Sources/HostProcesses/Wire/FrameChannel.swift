@@ -22,8 +22,10 @@ package final class FrameChannel {
     /// Descriptors that came and no frame has claimed yet.
     private var arrived: [Int32] = []
     private var ended = false
-    /// Where `recvmsg` reads into: made once, not zeroed for every frame.
-    private var buffer = [UInt8](repeating: 0, count: 65_536)
+    /// Where `recvmsg` reads into: made once, and never zeroed (only what `recvmsg` wrote is
+    /// read from it): zeroing 64 KiB touched all its pages, a page fault each, at every start
+    /// of a module's process, on both sides of its link.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     /// The receive limit last set (`.some(nil)`: none), so that a read does not pay a
     /// `setsockopt` to set it again.
     private var receiveLimit: Duration??
@@ -45,6 +47,7 @@ package final class FrameChannel {
     deinit {
         for fd in arrived { close(fd) }
         close(descriptor)
+        buffer.deallocate()
     }
 
     /// A connected pair of channels (`socketpair`, close-on-exec): one for each side.
@@ -162,7 +165,7 @@ package final class FrameChannel {
             }
             arrived += fds.prefix(Int(count))
             guard arrived.count <= Self.maximumDescriptors else { throw .tooManyDescriptors }
-            if received == 0 { ended = true } else { decoder.append(buffer.prefix(received)) }
+            if received == 0 { ended = true } else { decoder.append(UnsafeRawBufferPointer(rebasing: buffer.prefix(received))) }
         }
     }
 
@@ -172,10 +175,8 @@ package final class FrameChannel {
     private func read(count: inout Int32) -> Int {
         let fd = descriptor
         func once(_ flags: Int32) -> (Int, Int32) {
-            let received = buffer.withUnsafeMutableBytes { bytes in
-                fds.withUnsafeMutableBufferPointer { fds in
-                    modhost_receive_with_descriptors(fd, bytes.baseAddress, bytes.count, fds.baseAddress, &count, flags)
-                }
+            let received = fds.withUnsafeMutableBufferPointer { fds in
+                modhost_receive_with_descriptors(fd, buffer.baseAddress, buffer.count, fds.baseAddress, &count, flags)
             }
             return (received, errno)
         }

@@ -131,10 +131,34 @@ private struct ELFFile {
             guard name.offset < stringsSize, strings <= UInt64.max - name.offset else {
                 throw .malformed("names a needed library outside its string table")
             }
-            let text = try string(at: strings + name.offset, within: stringsSize - name.offset)
+        }
+        let together = try namesTogether(names.map(\.offset), strings: strings, stringsSize: stringsSize)
+        for (index, name) in names.enumerated() {
+            let text: String
+            if let read = together[index] {
+                text = read
+            } else {
+                text = try string(at: strings + name.offset, within: stringsSize - name.offset)
+            }
             if name.isNeeded { needed.append(text) } else { runPaths.append(text) }
         }
         return (needed, runPaths)
+    }
+
+    /// The names at `offsets` in the string table, read with one `pread` when they lie near
+    /// each other in one segment (a linker writes them together; a library needs about twenty,
+    /// a read each otherwise); `nil` for a name that does not end in that read.
+    private func namesTogether(_ offsets: [UInt64], strings: UInt64, stringsSize: UInt64) throws(LibraryError) -> [String?] {
+        guard let low = offsets.min(), let high = offsets.max(), high - low < 65_536 else { return offsets.map { _ in nil } }
+        let (start, mapped) = try segmentOffset(of: strings + low)
+        let span = min(high - low + 256, mapped, stringsSize - low)
+        guard high - low < span else { return offsets.map { _ in nil } }
+        let block = try bytes(count: span, at: start)
+        return offsets.map { offset in
+            let from = Int(offset - low)
+            guard let end = block[from...].firstIndex(of: 0) else { return nil }
+            return String(decoding: block[from..<end], as: UTF8.self)
+        }
     }
 
     /// The NUL-terminated text at image address `address`, at most `limit` bytes long.

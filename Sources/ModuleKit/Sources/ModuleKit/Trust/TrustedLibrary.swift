@@ -59,10 +59,36 @@ import Synchronization
         return handle
     }
 
-    /// Lists the folder `file` lies in, for its load later in this process: a module's own
-    /// process lists it before its sandbox is made, which would hand that open to the host.
-    public static func listFolder(of file: TrustedFile) {
-        _ = names(in: FilePaths.folder(of: file.resolvedPath))
+    /// Asks now, for the load of `file` later in this process, whether each library it needs
+    /// (and what those need in turn) lies beside it: a module's own process asks before its
+    /// sandbox is made, which would hand each question to the host. Only the names the library
+    /// itself needs are asked, as the load asks them (a sandbox does not refuse asking for a
+    /// name, so the answers tell the module nothing it could not learn).
+    public static func prepareLoad(of file: TrustedFile) {
+        guard let dependencies = try? LibraryDependencies(fileDescriptor: file.descriptor, size: file.identity.size) else { return }
+        var asked: Set<String> = []
+        askAhead(dependencies.needed, in: FilePaths.folder(of: file.resolvedPath), asked: &asked)
+    }
+
+    /// Asks ``isBeside(_:in:)`` of each name, and of what each library beside needs in turn,
+    /// read from the file as it is now: only to ask ahead, the load checks each file itself.
+    private static func askAhead(_ names: [String], in folder: String, asked: inout Set<String>) {
+        for name in names {
+            // A name once, and no more than a library can need: the file is not trusted yet.
+            guard asked.count < 256, asked.insert(name).inserted, !name.utf8.contains(UInt8(ascii: "/")) else { continue }
+            guard isBeside(name, in: folder), !isLoaded(name) else { continue }
+            // Not blocking on a FIFO, not following a link: a file that is neither is left to the load.
+            let flags: Int32 = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+            let path: String = folder + "/" + name
+            let fd = Glibc.open(path, flags)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var status = stat()
+            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                let more = try? LibraryDependencies(fileDescriptor: fd, size: Int64(status.st_size))
+            else { continue }
+            askAhead(more.needed, in: folder, asked: &asked)
+        }
     }
 
     /// Adds to `beside` each library `file` needs that no loaded library answers to yet and
@@ -110,36 +136,20 @@ import Synchronization
         return false
     }
 
-    /// Whether a file named `name` lies in `folder`.
+    /// Whether a file named `name` lies in `folder`, asked by name once per process: each
+    /// library needs about twenty libraries that are not beside it, the same few names for
+    /// every library of a run (listing the folder instead read every name in it, hundreds
+    /// where a run keeps its modules together).
     private static func isBeside(_ name: String, in folder: String) -> Bool {
-        if let names = names(in: folder) { return names.contains(name) }
-        // A folder this process may not list (a module's sandbox grants a folder that holds the
-        // data folder file by file): asked by name, which the sandbox does not refuse.
+        let path = (folder == "/" ? "" : folder) + "/" + name
+        if let known = besideAnswers.withLock({ $0[path] }) { return known }
         var status = stat()
-        return lstat(folder + "/" + name, &status) == 0
+        let answer = lstat(path, &status) == 0
+        besideAnswers.withLock { $0[path] = answer }
+        return answer
     }
 
-    /// The names in `folder`, read once per process: the libraries of a run share a few
-    /// folders, and each needs about twenty libraries that are not there. `nil` when the folder
-    /// cannot be listed.
-    private static func names(in folder: String) -> Set<String>? {
-        listings.withLock { listings in
-            if let known = listings[folder] { return known }
-            var names: Set<String>?
-            if let directory = opendir(folder) {
-                var found: Set<String> = []
-                while let entry = readdir(directory) {
-                    found.insert(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-                }
-                closedir(directory)
-                names = found
-            }
-            listings[folder] = names
-            return names
-        }
-    }
-
-    private static let listings = Mutex<[String: Set<String>?]>([:])
+    private static let besideAnswers = Mutex<[String: Bool]>([:])
 
     /// Whether a library answers to `name` already (the kit, the contracts), remembered: asking
     /// the dynamic linker compares the name with every loaded library's, and libraries stay.
