@@ -127,6 +127,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 
+    @Test func aRunPathLongerThanOneReadIsReadWhole() throws {
+        // The needed names are read together, 256 bytes past the last one's start: a run path
+        // that goes on past that is read on its own, to its end, where "$ORIGIN" waits.
+        let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        let folder = (library as NSString).deletingLastPathComponent
+        let source = Self.repository + "/Tests/Fixtures/Hostile/HostileLeavesEvidence/HostileLeavesEvidence.c"
+        let long = String(repeating: "/opt/nowhere", count: 40) + ":$ORIGIN/../lib"
+        let built = try ChildProcess.run("/usr/bin/gcc", ["-shared", "-fPIC", "-Wl,-rpath,\(long)", "-o", folder + "/libLong.so", source])
+        #expect(built.status == 0, "\(built.stderr)")
+        try HostileLibrary.arm(libraryAt: folder + "/libLong.so", name: "HostileLeavesEvidence")
+        let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(folder)/libLong.so""#)]))
+        let result = try modhost(["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": evidence])
+        #expect(result.stdout.contains("has run path '$ORIGIN/../lib', relative to its own folder"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
+    }
+
     /// Ways a file could show the check other dependencies than the dynamic linker reads:
     /// its dynamic section's header saying "not dynamic" (the linker reads no section header),
     /// its dynamic segment's size saying one entry (the linker reads on to DT_NULL), and two
