@@ -180,7 +180,8 @@ extension HostRuntime {
     func startProcessesEarly() {
         for entry in configuration.modules where entry.enabled && entry.isolation == .process {
             if let only = options.only, !only.containsModule(entry.name) { continue }
-            if KitOrigin.problem != nil { return }
+            // Started before the kit's own check (planning makes it, and a kit that fails it
+            // fails every module): the process then ends unused, as one a plan did not need.
             ProcessScope.keepFromModules()
             StrayProcesses.adopt()
             // One that fails to start here is started again, and its failure said, at the load phase.

@@ -19,7 +19,7 @@ package enum KitOrigin {
     /// The dynamic linker looks in `LD_LIBRARY_PATH` before a module's own run path: a folder
     /// there that others can write would let them give a module its dependencies.
     private static func libraryPathProblem() -> HostText? {
-        guard let variable = ProcessEnvironment.variables["LD_LIBRARY_PATH"] else { return nil }
+        guard let variable = ProcessEnvironment.value("LD_LIBRARY_PATH") else { return nil }
         // An empty entry is the current folder, to the dynamic linker.
         for entry in variable.split(separator: ":", omittingEmptySubsequences: false).map({ $0.isEmpty ? "." : String($0) }) {
             var exists = stat()
@@ -65,7 +65,7 @@ package enum KitOrigin {
 
     /// The `LD_LIBRARY_PATH` entry the library at `path` was found in, if any.
     private static func libraryPathFolder(holding path: String) -> String? {
-        guard let variable = ProcessEnvironment.variables["LD_LIBRARY_PATH"] else { return nil }
+        guard let variable = ProcessEnvironment.value("LD_LIBRARY_PATH") else { return nil }
         let folder = FilePaths.folder(of: path)
         let resolvedFolder = FilePaths.resolved(folder)
         return variable.split(separator: ":").map(String.init).first { entry in

@@ -176,7 +176,7 @@ private struct LinkFolder {
     init(naming files: [(name: String, file: TrustedFile)]) throws(LibraryError) {
         // Resolved by the trust rules: a TMPDIR through a link someone else could replace
         // would let them swap the folder between its check and the load.
-        let given = ProcessEnvironment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let given = ProcessEnvironment.value("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         let temporary: String
         do {
             temporary = try TrustedPath.resolve(given)
