@@ -11,7 +11,8 @@ import TestSupport
 ///   database read at Welcome);
 /// - `--only Geo modules` beside the floor of `libGeo.so` alone;
 /// - 10, 50 and 200 generated modules: the cost of each module at each size (over an empty
-///   modules.json), against the floor's cost per library, and the growth from 10 to 200.
+///   modules.json), against the floor's cost per library (a `dlopen` of its path, and of its
+///   open descriptor as the host loads the file it checked), and the growth from 10 to 200.
 struct StartupBenchmark {
     let rounds: Int
     static let sizes = [10, 50, 200]
@@ -70,6 +71,7 @@ struct StartupBenchmark {
         for size in Self.sizes {
             cases.append(("modules-\(size)", modhost, ["--config", configs[size] ?? "", "modules"], [:]))
             cases.append(("floor-\(size)", floor, (1...size).map(generated.library), [:]))
+            cases.append(("floor-fd-\(size)", floor, ["--from-descriptor"] + (1...size).map(generated.library), [:]))
         }
         var times: [String: [Double]] = [:]
         var memory: [String: [Double]] = [:]
@@ -116,12 +118,17 @@ struct StartupBenchmark {
         for size in Self.sizes {
             let host = (ms("modules-\(size)") - ms("empty")) / Double(size)
             let floorCost = (ms("floor-\(size)") - ms("floor-none")) / Double(size)
+            let descriptorCost = (ms("floor-fd-\(size)") - ms("floor-none")) / Double(size)
             perModule[size] = host
             report.add(
                 "startup: \(size) generated modules",
                 String(
                     format: "%.2f ms; %.3f ms per module (x%.2f of the floor's %.3f ms per library)", ms("modules-\(size)"), host,
                     host / floorCost, floorCost))
+            // The floor of loading each from its open descriptor, as the host loads what it checked.
+            report.add(
+                "",
+                String(format: "x%.2f of loading from descriptors, %.3f ms per library", host / descriptorCost, descriptorCost))
         }
         if baseline != nil {
             for (key, label) in [("version", "--version"), ("modules", "modules"), ("app", "the app"), ("only-geo", "--only Geo")] {
