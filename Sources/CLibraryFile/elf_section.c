@@ -58,6 +58,8 @@ static int say(int outcome, char *error, size_t error_size, const char *text) {
 static int read_headers_and_names(int fd, uint64_t headers_offset, uint64_t headers_size, uint64_t names_index,
                                   Elf64_Shdr *sections, char **names) {
     *names = NULL;
+    /* A large table of headers (a hostile one) is read on its own: no second copy of it. */
+    if (headers_size > 65536) return read_at(fd, sections, headers_size, headers_offset);
     uint64_t low = headers_offset > NAMES_REACH ? headers_offset - NAMES_REACH : 0;
     uint64_t span_size = headers_offset - low + headers_size;
     unsigned char *span = malloc(span_size);

@@ -180,8 +180,9 @@ extension HostRuntime {
     func startProcessesEarly() {
         for entry in configuration.modules where entry.enabled && entry.isolation == .process {
             if let only = options.only, !only.containsModule(entry.name) { continue }
-            // Started before the kit's own check (planning makes it, and a kit that fails it
-            // fails every module): the process then ends unused, as one a plan did not need.
+            // No process is started while the kit fails its check: its dynamic linker would load
+            // the kit from where another user could have put code, before any sandbox.
+            if KitOrigin.problem != nil { return }
             ProcessScope.keepFromModules()
             StrayProcesses.adopt()
             // One that fails to start here is started again, and its failure said, at the load phase.

@@ -145,6 +145,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
     }
 
+    @Test func aNeededNameThatIsNotUTF8IsRefusedBeforeItLoads() throws {
+        // The linker looks a needed name up by its bytes; a name the check could only read
+        // repaired (U+FFFD) would not be the file it looks beside the module for.
+        let library = try HostileLibrary.armedCopy(of: "HostileLeavesEvidence")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
+        let name = Array("libc.so.6".utf8) + [0]
+        let at = try #require((0...(bytes.count - name.count)).first { bytes[$0..<$0 + name.count].elementsEqual(name) })
+        bytes[at + 3] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: library))
+        let evidence = try TestEnvironment.temporaryFolder() + "/evidence"
+        let config = try TestEnvironment.write(TestEnvironment.modulesJSON([("HostileLeavesEvidence", #""library": "\#(library)""#)]))
+        let result = try modhost(["--config", config, "modules"], environment: ["MODHOST_TEST_EVIDENCE": evidence])
+        #expect(result.stdout.contains("names a needed library or a run path that is not UTF-8"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: evidence), "its constructor never ran")
+    }
+
     /// Ways a file could show the check other dependencies than the dynamic linker reads:
     /// its dynamic section's header saying "not dynamic" (the linker reads no section header),
     /// its dynamic segment's size saying one entry (the linker reads on to DT_NULL), and two

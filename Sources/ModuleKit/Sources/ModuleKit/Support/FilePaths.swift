@@ -6,15 +6,9 @@ import Glibc
 public enum FilePaths {
     /// The folder holding `path`: "/a/b" → "/a", "/a" → "/", "b" → ".".
     public static func folder(of path: String) -> String {
-        // On the bytes, as the kernel reads a path (and without breaking the string into
-        // characters: this runs for every library of every start).
-        let bytes = path.utf8
-        guard !bytes.isEmpty else { return "." }
-        let slash = UInt8(ascii: "/")
-        var end = bytes.endIndex
-        while end > bytes.index(after: bytes.startIndex), bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
-        guard let last = bytes[..<end].lastIndex(of: slash) else { return "." }
-        return last == bytes.startIndex ? "/" : String(Substring(bytes[..<last]))
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     /// `path` made absolute against `folder` (when relative), with `.`, `..` and repeated
@@ -78,4 +72,9 @@ public enum FilePaths {
         return String(cString: folder)
     }
 
+    private static func withoutTrailingSlashes(_ path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed
+    }
 }

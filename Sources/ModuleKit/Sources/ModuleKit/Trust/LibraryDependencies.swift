@@ -156,8 +156,10 @@ private struct ELFFile {
         let block = try bytes(count: span, at: start)
         return offsets.map { offset in
             let from = Int(offset - low)
-            guard let end = block[from...].firstIndex(of: 0) else { return nil }
-            return String(decoding: block[from..<end], as: UTF8.self)
+            // A name no longer than one read alone takes: a longer one is read (and refused) alone.
+            guard let end = block[from...].firstIndex(of: 0), end - from < Int(Self.maximumName) else { return nil }
+            // Not UTF-8: left to the read alone, which refuses it.
+            return String(validating: block[from..<end], as: UTF8.self)
         }
     }
 
@@ -169,7 +171,12 @@ private struct ELFFile {
         var bytes = try bytes(count: min(span, 256), at: offset)
         if !bytes.contains(0), span > 256 { bytes = try self.bytes(count: span, at: offset) }
         guard let end = bytes.firstIndex(of: 0) else { throw .malformed("names a needed library or a run path without an end") }
-        return String(decoding: bytes[..<end], as: UTF8.self)
+        // A name that is not UTF-8 could not be looked up beside the library as the linker looks
+        // it up (by its bytes): refused, not repaired.
+        guard let text = String(validating: bytes[..<end], as: UTF8.self) else {
+            throw .malformed("names a needed library or a run path that is not UTF-8")
+        }
+        return text
     }
 
     /// The file offset of image address `address`, and how many bytes from there its segment

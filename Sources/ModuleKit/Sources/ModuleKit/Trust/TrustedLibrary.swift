@@ -60,34 +60,15 @@ import Synchronization
     }
 
     /// Asks now, for the load of `file` later in this process, whether each library it needs
-    /// (and what those need in turn) lies beside it: a module's own process asks before its
-    /// sandbox is made, which would hand each question to the host. Only the names the library
-    /// itself needs are asked, as the load asks them (a sandbox does not refuse asking for a
-    /// name, so the answers tell the module nothing it could not learn).
+    /// lies beside it: a module's own process asks before its sandbox is made, which would hand
+    /// each question to the host. Only the names the library itself needs are asked, as the
+    /// load asks them (a sandbox does not refuse asking for a name, so the answers tell the
+    /// module nothing it could not learn); no file is opened.
     public static func prepareLoad(of file: TrustedFile) {
         guard let dependencies = try? LibraryDependencies(fileDescriptor: file.descriptor, size: file.identity.size) else { return }
-        var asked: Set<String> = []
-        askAhead(dependencies.needed, in: FilePaths.folder(of: file.resolvedPath), asked: &asked)
-    }
-
-    /// Asks ``isBeside(_:in:)`` of each name, and of what each library beside needs in turn,
-    /// read from the file as it is now: only to ask ahead, the load checks each file itself.
-    private static func askAhead(_ names: [String], in folder: String, asked: inout Set<String>) {
-        for name in names {
-            // A name once, and no more than a library can need: the file is not trusted yet.
-            guard asked.count < 256, asked.insert(name).inserted, !name.utf8.contains(UInt8(ascii: "/")) else { continue }
-            guard isBeside(name, in: folder), !isLoaded(name) else { continue }
-            // Not blocking on a FIFO, not following a link: a file that is neither is left to the load.
-            let flags: Int32 = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-            let path: String = folder + "/" + name
-            let fd = Glibc.open(path, flags)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var status = stat()
-            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-                let more = try? LibraryDependencies(fileDescriptor: fd, size: Int64(status.st_size))
-            else { continue }
-            askAhead(more.needed, in: folder, asked: &asked)
+        let folder = FilePaths.folder(of: file.resolvedPath)
+        for name in dependencies.needed.prefix(256) where !name.utf8.contains(UInt8(ascii: "/")) {
+            _ = isBeside(name, in: folder)
         }
     }
 
