@@ -26,7 +26,9 @@ package struct SandboxPolicy: Sendable, Equatable {
     package var processes: Int { Int(limits.first { $0.kind == .processes }?.value ?? ResourceLimit.processesByDefault) }
 
     /// Files every process reads that are not libraries: the time zone, the dynamic linker's
-    /// cache, the system's randomness, the null device, the processor count.
+    /// cache, the system's randomness, the null device, the processor count, and the locale
+    /// aliases the C library reads when the kit's full screen asks for the person's character
+    /// type (`C.UTF-8` is an alias).
     ///
     /// `/proc` too: libdispatch reads each of its worker threads' `/proc/<tid>/stat`, and ends
     /// the process when it cannot. What `/proc` guards of other processes (`environ`, `mem`,
@@ -34,7 +36,7 @@ package struct SandboxPolicy: Sendable, Equatable {
     /// sandboxed process itself: the host's `/proc/<pid>/environ` stays out of reach.
     package static let systemReads = [
         "/etc/localtime", "/usr/share/zoneinfo", "/etc/ld.so.cache", "/dev/urandom", "/proc",
-        "/sys/devices/system/cpu",
+        "/sys/devices/system/cpu", "/etc/locale.alias", "/usr/share/locale/locale.alias",
     ]
     /// Files every process writes: the null device.
     package static let systemWrites = ["/dev/null"]

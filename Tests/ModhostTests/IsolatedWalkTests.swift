@@ -24,6 +24,23 @@ import Testing
         }
     }
 
+    /// A full screen of an isolated module, in a UTF-8 locale known by an alias (`C.UTF-8`):
+    /// the kit's screen asks the C library for the person's character type, which reads the
+    /// system's locale aliases, and no refusal is blamed on the module for the kit's own read.
+    @Test func anIsolatedFullScreenInTheLocaleOfTheSystemBlamesTheModuleForNothing() throws {
+        let host = try NavigationWalkTests.app(loggedIn: true)
+        let app = try host.app(arguments: ["--isolate", "Geo"], fullScreen: true, environment: ["LANG": "C.UTF-8"])
+        try app.waitFor("Places")
+        app.type("3")
+        try app.waitFor("Add a city")
+        app.press(.escape)
+        try app.waitFor("Photos")
+        app.type("q")
+        let ended = try app.waitForExit()
+        #expect(ended.succeeded, "\(ended)")
+        #expect(!app.output.contains("refused by its sandbox"), "\(app.output)")
+    }
+
     /// A setting of an isolated module changed on the Settings screen: its title, how its value
     /// reads and how a typed choice is read all come from the module's process (Geo reads
     /// "France" as FR and shows it as France; it refuses a country it does not know in the
