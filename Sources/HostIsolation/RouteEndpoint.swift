@@ -13,10 +13,17 @@ package final class RouteEndpoint: @unchecked Sendable {
     private var restarting = false
     /// Makes a new link when the current one failed (given its failure), or says why not.
     private let restart: (@Sendable (RouteCallError) -> Result<RouteLink, RouteCallError>)?
+    /// Runs before each call, given the link it goes over (outside this endpoint's lock): what
+    /// the process behind it must know first (the person's language).
+    private let beforeCall: (@Sendable (RouteLink) -> Void)?
 
-    package init(_ link: RouteLink, restart: (@Sendable (RouteCallError) -> Result<RouteLink, RouteCallError>)? = nil) {
+    package init(
+        _ link: RouteLink, restart: (@Sendable (RouteCallError) -> Result<RouteLink, RouteCallError>)? = nil,
+        beforeCall: (@Sendable (RouteLink) -> Void)? = nil
+    ) {
         current = link
         self.restart = restart
+        self.beforeCall = beforeCall
     }
 
     /// The link calls go over now (a failed one until the next call restarts it).
@@ -40,6 +47,12 @@ package final class RouteEndpoint: @unchecked Sendable {
     ///
     /// - Throws: ``RouteCallError/unavailable(peer:reason:)`` when the restart is refused or fails.
     func usableLink() throws(RouteCallError) -> RouteLink {
+        let link = try currentOrRestarted()
+        beforeCall?(link)
+        return link
+    }
+
+    private func currentOrRestarted() throws(RouteCallError) -> RouteLink {
         lock.lock()
         defer { lock.unlock() }
         guard let failure = current.failed, let restart else { return current }

@@ -42,11 +42,13 @@ extension HostRuntime {
         }
         let name = entry.name
         let module = IsolatedModule(
-            name: name, manifest: manifest, library: inspected.file, process: first.0, link: first.1,
-            relaunch: { [logger] library in
+            name: name, manifest: manifest, library: inspected.file, process: first.0, link: first.1, language: locale,
+            relaunch: { [logger, locale] library in
                 logger.warn("module '\(name)': starting its process again")
                 switch spawn(library) {
                 case .success(let (process, link)):
+                    // Started in the person's language, as it was before it failed.
+                    _ = IsolatedModule.tell(language: locale.current, on: link)
                     do throws(RouteCallError) {
                         try RemoteObject.route(IsolatedModule.control, on: link).call("start", RouteArguments())
                         return .success((process, link))
@@ -130,6 +132,7 @@ extension HostRuntime {
             guard let relay = self?.screenRelay else { throw NoScreens() }
             return relay
         }
+        routes[IsolatedModule.language] = { [locale] in PersonsLanguage(locale: locale) }
         let pid = process.pid
         let owned = OwnedProcess(process)
         let link = RouteLink(
@@ -243,8 +246,11 @@ extension HostRuntime {
         }
         let mark = ModuleTiming.Mark.now(measuringMemory: false)
         defer { timings.add(\.start, since: mark) }
+        // Its start, like every call after it, in the person's language.
+        isolated.tellLanguage(on: isolated.link)
         do throws(RouteCallError) {
             try RemoteObject.route(IsolatedModule.control, on: isolated.link).call("start", RouteArguments())
+            isolated.takeLanguage()
             return nil
         } catch .thrown(_, let message) {
             return HostText("reason.isolated.start", "did not start in its process: %@", [.plain(message)])

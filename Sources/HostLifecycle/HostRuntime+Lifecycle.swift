@@ -211,8 +211,11 @@ extension HostRuntime {
         do {
             // In a module's own process, the routes the host serves it are proxies of the host's.
             if let parent = options.parentLink {
+                // A language chosen here (Settings in this process) reaches the host before
+                // anything it is asked to show.
+                let endpoint = RouteEndpoint(parent, beforeCall: { [parentLanguage] link in parentLanguage.tellHost(on: link) })
                 for route in options.parentRoutes {
-                    try RouteBridge.all[route]?.registerProxy(registry, .route(route, on: parent))
+                    try RouteBridge.all[route]?.registerProxy(registry, .route(route, at: endpoint))
                 }
             }
             if !options.parentRoutes.contains("HostInfoRoute") {

@@ -35,6 +35,9 @@ public final class HostRuntime: Sendable {
     package let moduleGuard: ModuleGuard
     /// The app's locale, shared by every module.
     public let locale: LocaleSetting
+    /// In a module's own process, the person's language as the host last said it (see
+    /// ``PersonsLanguage``).
+    package let parentLanguage: ParentLanguage
     /// The app's screen stack and terminal, shared by every module.
     public let navigator: Navigator
     /// The host's own strings (the shell's screens, the UI's labels).
@@ -136,6 +139,7 @@ public final class HostRuntime: Sendable {
         hostInfo = HostInfo(hostVersion: Self.version, environment: configuration.environment.rawValue, dataFolder: options.dataFolder)
         let locale = LocaleSetting(environment: environment)
         self.locale = locale
+        parentLanguage = ParentLanguage(locale: locale)
         // Read when first needed: a run in English that says nothing in the host's words (every
         // command's report, a module's own process) reads no table. One that is missing is said
         // now; one that cannot be read then shows keys, and `modhost check` names it.

@@ -5,6 +5,7 @@ import HostIsolation
 import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit
+import Synchronization
 
 /// A module running in a process of its own, from the host's side: its process and the route
 /// link to it, and the endpoint its proxies call through, which starts the process again on the
@@ -27,6 +28,11 @@ package final class IsolatedModule: @unchecked Sendable {
     private var off: RouteCallError?
     /// Told once, with the count of its faults, when it goes off: the host records it so.
     private let stayingOff: @Sendable (Int) -> Void
+    /// The person's language, as the host has it, and the link and language its process was
+    /// last told: a process starts in its environment's language and does not see a switch
+    /// made in the host (``tellLanguage(on:)``).
+    private let language: LocaleSetting?
+    private let toldLanguage = Mutex<(link: ObjectIdentifier?, code: String)>((nil, ""))
     /// What its proxies call through.
     package let endpoint: RouteEndpoint
 
@@ -34,6 +40,9 @@ package final class IsolatedModule: @unchecked Sendable {
     package static let control = "__module"
     /// The route both sides serve to show a screen the other presented (``ScreenRelaying``).
     package static let screens = "__screens"
+    /// The route the host serves a module's process for the person's language chosen there
+    /// (``PersonsLanguage``).
+    package static let language = "__language"
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
@@ -41,20 +50,56 @@ package final class IsolatedModule: @unchecked Sendable {
     ///   module in it, or says why not.
     init(
         name: String, manifest: ModuleManifest, library: TrustedFile, process: OwnedProcess, link: RouteLink,
+        language: LocaleSetting? = nil,
         relaunch: @escaping @Sendable (TrustedFile) -> Result<(OwnedProcess, RouteLink), RouteCallError>,
         stayingOff: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.stayingOff = stayingOff
+        self.language = language
         self.name = name
         self.manifest = manifest
         self.library = library
         incarnation = (process, link)
         let restarter = Restarter()
-        endpoint = RouteEndpoint(link) { failure in
-            guard let module = restarter.module else { return .failure(failure) }
-            return module.restart(after: failure) { relaunch(module.lock.withLock { module.library }) }
-        }
+        endpoint = RouteEndpoint(
+            link,
+            restart: { failure in
+                guard let module = restarter.module else { return .failure(failure) }
+                return module.restart(after: failure) { relaunch(module.lock.withLock { module.library }) }
+            },
+            beforeCall: { link in restarter.module?.tellLanguage(on: link) })
         restarter.module = self
+    }
+
+    /// Tells the process behind `link` the person's language when it was not told it yet: each
+    /// call finds its texts (a title, a screen, a route's answer) in the language the host's
+    /// own are in, after a switch in Settings too. A process that cannot be told keeps its own
+    /// (its call, which follows, says what is wrong with it).
+    func tellLanguage(on link: RouteLink) {
+        guard let language else { return }
+        let code = language.current
+        let told = toldLanguage.withLock { $0.link == ObjectIdentifier(link) && $0.code == code }
+        guard !told, Self.tell(language: code, on: link) else { return }
+        toldLanguage.withLock { $0 = (ObjectIdentifier(link), code) }
+    }
+
+    /// Takes the person's language from its process after its start, a screen or a command of
+    /// its own ran there (Settings in a process of its own applies the stored choice as it
+    /// starts, and the person may choose another there): the host's texts, and every other
+    /// module's, then follow it, as they do when Settings runs in the host's process.
+    func takeLanguage() {
+        let control = RemoteObject.route(Self.control, at: endpoint)
+        guard let language, let code = try? control.call("currentLanguage", RouteArguments(), returning: String.self),
+            code != language.current, language.set(code)
+        else { return }
+        toldLanguage.withLock { $0 = (ObjectIdentifier(link), code) }
+    }
+
+    /// Tells the process behind `link` that the person's language is `code`; whether it took it.
+    static func tell(language code: String, on link: RouteLink) -> Bool {
+        var arguments = RouteArguments()
+        arguments.value(code)
+        return (try? RemoteObject.route(control, on: link).call("language", arguments)) != nil
     }
 
     /// The module the endpoint restarts, held weakly: the module holds the endpoint.
@@ -138,8 +183,10 @@ package final class IsolatedModule: @unchecked Sendable {
         var arguments = RouteArguments()
         arguments.value(words)
         arguments.pass([0, 1, 2])
-        return try RemoteObject.route(Self.control, at: endpoint).call(
+        let status = try RemoteObject.route(Self.control, at: endpoint).call(
             "command", arguments, returning: Int32.self, waiting: .forTheAnswer)
+        takeLanguage()
+        return status
     }
 
     /// Its title, in its process's language.
@@ -160,8 +207,10 @@ package final class IsolatedModule: @unchecked Sendable {
         arguments.value(index)
         arguments.value(lent)
         arguments.pass([0, 1, 2])
-        return try RemoteObject.route(Self.control, at: endpoint).call(
+        let end = try RemoteObject.route(Self.control, at: endpoint).call(
             "screen", arguments, returning: LentTerminalEnd.self, waiting: .forTheAnswer)
+        takeLanguage()
+        return end
     }
 
     /// The route calls sent to its current process so far (its start and stop not counted).

@@ -24,6 +24,25 @@ import Testing
         }
     }
 
+    /// The person's language reaches a module in a process of its own, and comes back from
+    /// Settings in one: chosen before the start (stored) or on the Settings screen during the
+    /// run, every screen reads as it does with every module in the host's process.
+    @Test(arguments: [["--isolate", "Geo"], ["--isolate", "Geo", "--isolate", "Settings"]])
+    func thePersonsLanguageCrossesToAndFromAModulesProcess(isolation: [String]) throws {
+        // German stored before the start; then French chosen on the Settings screen (4, 3, 3).
+        for (stored, input) in [("de", "3\n0\nq\n"), ("en", "4\n3\n3\n0\n3\n0\nq\n")] {
+            let (alone, isolated) = (try NavigationWalkTests.app(loggedIn: true), try NavigationWalkTests.app(loggedIn: true))
+            for app in [alone, isolated] {
+                #expect(try app.run(arguments: ["settings", "set", "settings.language", stored], input: "").status == 0)
+            }
+            let inOne = try alone.run(arguments: [], input: input)
+            let apart = try isolated.run(arguments: isolation, input: input)
+            #expect(apart.stdout == inOne.stdout, "\(isolation), \(stored):\n\(apart.stdout)\n---\n\(inOne.stdout)")
+            #expect(apart.stdout.contains(stored == "de" ? "Orte" : "Lieux"), "\(apart.stdout)")
+            #expect(apart.stderr.isEmpty, "\(apart.stderr)")
+        }
+    }
+
     /// A full screen of an isolated module, in a UTF-8 locale known by an alias (`C.UTF-8`):
     /// the kit's screen asks the C library for the person's character type, which reads the
     /// system's locale aliases, and no refusal is blamed on the module for the kit's own read.

@@ -70,6 +70,13 @@ enum ModuleHostServed {
                 return .void
             case "title":
                 return try call.answer(runtime.title(of: module))
+            case "language":
+                // The host's, the person's: this process started in its environment's.
+                runtime.parentLanguage.heard(try call.value(0, as: String.self))
+                return .void
+            case "currentLanguage":
+                // Chosen here when Settings runs here: the host takes it after a screen or a command.
+                return try call.answer(runtime.locale.current)
             default:
                 return nil
             }
