@@ -132,7 +132,10 @@ extension HostRuntime {
             guard let relay = self?.screenRelay else { throw NoScreens() }
             return relay
         }
-        routes[IsolatedModule.language] = { [locale] in PersonsLanguage(locale: locale) }
+        // Only the module that chooses the person's language may tell the host one.
+        if manifest.provides.contains(where: { $0.name == IsolatedModule.settingsRoute }) {
+            routes[IsolatedModule.language] = { [locale] in PersonsLanguage(locale: locale) }
+        }
         let pid = process.pid
         let owned = OwnedProcess(process)
         let link = RouteLink(

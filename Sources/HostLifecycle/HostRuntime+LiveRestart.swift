@@ -67,6 +67,8 @@ extension HostRuntime {
         case .success(let made): spawned = made
         case .failure(let problem): return refuse(name, path: inspected.path, problem.text)
         }
+        // Started in the person's language, as the process it replaces runs in.
+        _ = IsolatedModule.tell(language: locale.current, on: spawned.link)
         do throws(RouteCallError) {
             try RemoteObject.route(IsolatedModule.control, on: spawned.link).call("start", RouteArguments())
         } catch {
@@ -81,6 +83,8 @@ extension HostRuntime {
             return
         }
         let previous = module.replace(library: inspected.file, process: spawned.process, link: spawned.link)
+        module.tellLanguage(on: spawned.link)
+        module.takeLanguage()
         tookNewLibrary(name, inspected, processID: spawned.process.pid)
         logger.warn(
             "module '\(name)': now runs its new library '\(Escaped(inspected.path))' (version \(Escaped(new.version))) "

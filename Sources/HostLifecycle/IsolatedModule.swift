@@ -32,7 +32,15 @@ package final class IsolatedModule: @unchecked Sendable {
     /// last told: a process starts in its environment's language and does not see a switch
     /// made in the host (``tellLanguage(on:)``).
     private let language: LocaleSetting?
-    private let toldLanguage = Mutex<(link: ObjectIdentifier?, code: String)>((nil, ""))
+    /// Held while the process is told, so that two threads' tells cannot cross on the way
+    /// (recursive: the host serves the process's calls while it waits for an answer).
+    private let tellingLock = RecursiveLock()
+    // Touched only with `tellingLock` held; the link weakly (a new link never passes for an old one).
+    private weak var toldLink: RouteLink?
+    private var toldCode = ""
+    /// Whether the process may choose the person's language (it provides Settings), which the
+    /// host then takes from it; another's is never taken.
+    private let choosesLanguage: Bool
     /// What its proxies call through.
     package let endpoint: RouteEndpoint
 
@@ -43,6 +51,8 @@ package final class IsolatedModule: @unchecked Sendable {
     /// The route the host serves a module's process for the person's language chosen there
     /// (``PersonsLanguage``).
     package static let language = "__language"
+    /// The route whose provider chooses the person's language.
+    package static let settingsRoute = "SettingsRoute"
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
@@ -56,6 +66,7 @@ package final class IsolatedModule: @unchecked Sendable {
     ) {
         self.stayingOff = stayingOff
         self.language = language
+        choosesLanguage = manifest.provides.contains { $0.name == Self.settingsRoute }
         self.name = name
         self.manifest = manifest
         self.library = library
@@ -77,10 +88,11 @@ package final class IsolatedModule: @unchecked Sendable {
     /// (its call, which follows, says what is wrong with it).
     func tellLanguage(on link: RouteLink) {
         guard let language else { return }
-        let code = language.current
-        let told = toldLanguage.withLock { $0.link == ObjectIdentifier(link) && $0.code == code }
-        guard !told, Self.tell(language: code, on: link) else { return }
-        toldLanguage.withLock { $0 = (ObjectIdentifier(link), code) }
+        tellingLock.withLock {
+            let code = language.current
+            guard toldLink !== link || toldCode != code, Self.tell(language: code, on: link) else { return }
+            (toldLink, toldCode) = (link, code)
+        }
     }
 
     /// Takes the person's language from its process after its start, a screen or a command of
@@ -88,11 +100,16 @@ package final class IsolatedModule: @unchecked Sendable {
     /// starts, and the person may choose another there): the host's texts, and every other
     /// module's, then follow it, as they do when Settings runs in the host's process.
     func takeLanguage() {
-        let control = RemoteObject.route(Self.control, at: endpoint)
-        guard let language, let code = try? control.call("currentLanguage", RouteArguments(), returning: String.self),
-            code != language.current, language.set(code)
-        else { return }
-        toldLanguage.withLock { $0 = (ObjectIdentifier(link), code) }
+        // Asked over the link there is: a failed one is started again by the next call, not this.
+        let link = self.link
+        guard let language, choosesLanguage, link.failed == nil else { return }
+        tellingLock.withLock {
+            let control = RemoteObject.route(Self.control, on: link)
+            guard let code = try? control.call("currentLanguage", RouteArguments(), returning: String.self),
+                code != language.current, language.set(code)
+            else { return }
+            (toldLink, toldCode) = (link, code)
+        }
     }
 
     /// Tells the process behind `link` that the person's language is `code`; whether it took it.
@@ -169,6 +186,9 @@ package final class IsolatedModule: @unchecked Sendable {
                 incarnation = (process, link)
                 endCounted = false
             }
+            // Told the language before its start (the relaunch); recorded for this link now.
+            tellLanguage(on: link)
+            takeLanguage()
             return .success(link)
         case .failure(let error):
             return .failure(error)

@@ -29,19 +29,23 @@ package final class ParentLanguage: Sendable {
         known = Mutex(locale.current)
     }
 
-    /// The host said `code` (the process takes it).
+    /// The host said `code`: the process takes it, unless a choice made here is on its way to
+    /// the host (the host then takes that one, as the later).
     package func heard(_ code: String) {
-        known.withLock { $0 = code }
-        locale.set(code)
+        known.withLock { known in
+            guard locale.current == known, locale.set(code) else { return }
+            known = code
+        }
     }
 
     /// Tells the host over `link` the language chosen here since it last said or was told one.
     func tellHost(on link: RouteLink) {
-        let code = locale.current
-        guard known.withLock({ $0 != code }) else { return }
+        guard let code = known.withLock({ known in locale.current == known ? nil : locale.current }) else { return }
         var arguments = RouteArguments()
         arguments.value(code)
-        guard (try? RemoteObject.route(IsolatedModule.language, on: link).call("set", arguments)) != nil else { return }
+        // Told once: a host that does not take it (the module does not choose the person's
+        // language) is not asked again at every call.
+        _ = try? RemoteObject.route(IsolatedModule.language, on: link).call("set", arguments)
         known.withLock { $0 = code }
     }
 }
