@@ -1,3 +1,4 @@
+import Contracts
 import Glibc
 import HostIsolation
 import HostLifecycle
@@ -51,6 +52,11 @@ package enum TerminalLoan {
             let above = navigator.ui.screensShownUnder
             if entered { navigator.ui.showScreens(under: lent.trail) }
             navigator.ui.giveTypedAhead(lent.typedAhead)
+            // Someone logging in or out here (on Settings' screen in its own process): these
+            // screens end, and the host's Welcome or Home, which it asked for, comes next, as
+            // in one process.
+            let watch = personChange(runtime) { navigator.requestRoot(LeaveLentScreens()) }
+            defer { watch?.cancel() }
             navigator.run(root: screen)
             let left = navigator.ui.takeTypedAhead()
             if entered {
@@ -58,6 +64,19 @@ package enum TerminalLoan {
                 FullScreenMode.leave(navigator.ui)
             }
             return LentTerminalEnd(quit: navigator.endedByQuit, typedAhead: left)
+        }
+    }
+
+    /// Calls `changed` when another person logs in or out than the one logged in now (not when
+    /// the same person renames themselves), as the app's shell watches; `nil` where this process
+    /// has no route to the person (its module does not use Auth).
+    private static func personChange(_ runtime: HostRuntime, _ changed: @escaping @MainActor () -> Void) -> (any AuthObservation)? {
+        guard let auth = runtime.resolver.ifAvailable((any AuthRoute).self) else { return nil }
+        var shown = auth.currentUser?.email
+        return auth.observe { user in
+            guard user?.email != shown else { return }
+            shown = user?.email
+            changed()
         }
     }
 
@@ -88,4 +107,10 @@ package enum TerminalLoan {
         let why: String
         var description: String { why }
     }
+}
+
+/// Ends the screens run on a lent terminal: the lender's own next screen comes then.
+@MainActor
+private final class LeaveLentScreens: Screen {
+    func show(_ ui: TerminalUI) -> Navigation { .pop }
 }

@@ -43,6 +43,19 @@ import Testing
         }
     }
 
+    /// Logging out on Settings' screen in its own process leads to Welcome at once, as in one
+    /// process: its screens end when the person changes, and the host's Welcome comes next.
+    @Test(arguments: [["--isolate", "Settings"], ["--isolate", "Settings", "--isolate", "Auth"]])
+    func loggingOutInAnIsolatedSettingsLeadsToWelcome(isolation: [String]) throws {
+        let (alone, isolated) = (try NavigationWalkTests.app(loggedIn: true), try NavigationWalkTests.app(loggedIn: true))
+        let input = "4\nl\n1\nq\n"
+        let inOne = try alone.run(arguments: [], input: input)
+        let apart = try isolated.run(arguments: isolation, input: input)
+        #expect(apart.stdout == inOne.stdout, "\(isolation):\n\(apart.stdout)\n---\n\(inOne.stdout)")
+        #expect(apart.stdout.contains("Welcome\n======="), "\(apart.stdout)")
+        #expect(apart.stderr.isEmpty, "\(apart.stderr)")
+    }
+
     /// A full screen of an isolated module, in a UTF-8 locale known by an alias (`C.UTF-8`):
     /// the kit's screen asks the C library for the person's character type, which reads the
     /// system's locale aliases, and no refusal is blamed on the module for the kit's own read.
