@@ -294,7 +294,7 @@ int modhost_sandbox_filter(int network, int exec, int audit, int watched, int *n
     scmp_filter_ctx filter = NULL;
     int result = modhost_sandbox_build_filter(&filter, network, exec, audit, watched, notify != NULL);
     if (result != 0) return result;
-    if (result == 0) result = -seccomp_load(filter);
+    result = -seccomp_load(filter);
     if (result == 0 && notify != NULL) {
         *notify = seccomp_notify_fd(filter);
         if (*notify < 0) result = -*notify;

@@ -133,7 +133,7 @@ extension HostRuntime {
             return relay
         }
         // Only the module that chooses the person's language may tell the host one.
-        if manifest.provides.contains(where: { $0.name == IsolatedModule.settingsRoute }) {
+        if IsolatedModule.choosesLanguage(manifest) {
             routes[IsolatedModule.language] = { [locale] in PersonsLanguage(locale: locale) }
         }
         let pid = process.pid

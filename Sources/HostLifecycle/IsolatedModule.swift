@@ -51,8 +51,6 @@ package final class IsolatedModule: @unchecked Sendable {
     /// The route the host serves a module's process for the person's language chosen there
     /// (``PersonsLanguage``).
     package static let language = "__language"
-    /// The route whose provider chooses the person's language.
-    package static let settingsRoute = "SettingsRoute"
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
@@ -66,7 +64,7 @@ package final class IsolatedModule: @unchecked Sendable {
     ) {
         self.stayingOff = stayingOff
         self.language = language
-        choosesLanguage = manifest.provides.contains { $0.name == Self.settingsRoute }
+        choosesLanguage = Self.choosesLanguage(manifest)
         self.name = name
         self.manifest = manifest
         self.library = library
@@ -110,6 +108,11 @@ package final class IsolatedModule: @unchecked Sendable {
             else { return }
             (toldLink, toldCode) = (link, code)
         }
+    }
+
+    /// Whether a module of `manifest` chooses the person's language: it provides Settings.
+    static func choosesLanguage(_ manifest: ModuleManifest) -> Bool {
+        manifest.provides.contains { $0.name == HostRuntime.settingsRouteName }
     }
 
     /// Tells the process behind `link` that the person's language is `code`; whether it took it.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -30,7 +29,7 @@ package enum ProcessCleanup {
 
     /// Removes `folder` now, and no more on the way out.
     package static func remove(_ folder: String) {
-        try? FileManager.default.removeItem(atPath: folder)
+        removeTree(folder)
         state.withLock { _ = $0.folders.remove(folder) }
     }
 
@@ -44,6 +43,19 @@ package enum ProcessCleanup {
         }
         if endsDescendants { Descendants.end() }
         // Most are empty by now: one rmdir, where a removal of the tree lists it first.
-        for folder in folders where rmdir(folder) != 0 { try? FileManager.default.removeItem(atPath: folder) }
+        for folder in folders where rmdir(folder) != 0 { removeTree(folder) }
+    }
+
+    /// Removes `folder` and all it holds from descriptors (``FolderTree``: a link inside is
+    /// removed, never followed).
+    private static func removeTree(_ folder: String) {
+        let bytes = folder.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else {
+            FolderTree.remove(folder, inFolderAt: ".")
+            return
+        }
+        let name = String(Substring(bytes[bytes.index(after: slash)...]))
+        guard !name.isEmpty else { return }
+        FolderTree.remove(name, inFolderAt: slash == bytes.startIndex ? "/" : String(Substring(bytes[..<slash])))
     }
 }

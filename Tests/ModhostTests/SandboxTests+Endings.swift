@@ -30,13 +30,14 @@ extension SandboxTests {
         #expect(result.status == 1 && result.stderr.contains("crashed (signal 6, Aborted)"), "\(result)")
         #expect(CheckInTheAppTests.processes(in: host).filter { $0.contains("__module-host") } == [])
         // Its temporary folder too, which a crashed process cannot remove itself.
-        #expect(temporaryFolders() == [])
+        #expect(try temporaryFolders() == [])
     }
 
     /// The module's own temporary folders (`.tmp-PID` in its data folder).
-    func temporaryFolders() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: host.dataFolder + "/FixtureSandboxProbe")) ?? []
-        return names.filter { $0.hasPrefix(".tmp-") }
+    /// The temporary folders left in the module's data folder, which must be there (a folder
+    /// never made would pass for one emptied).
+    func temporaryFolders() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: host.dataFolder + "/FixtureSandboxProbe").filter { $0.hasPrefix(".tmp-") }
     }
 
     /// Its `TMPDIR` is a folder of its own in its data folder, which the host removes once its
@@ -46,7 +47,7 @@ extension SandboxTests {
         #expect(own.stdout == "own: ok\n", "\(own)")
         let result = try host.run(arguments: ["--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "temporary"])
         #expect(result.stdout == "temporary: ok\n", "\(result)")
-        #expect(temporaryFolders() == [])
+        #expect(try temporaryFolders() == [])
         #expect(FileManager.default.contents(atPath: host.dataFolder + "/FixtureSandboxProbe/probe") == Data("mine".utf8))
     }
 

@@ -134,16 +134,20 @@ package final class ModuleProcess {
     /// Reaps a child that ended its side before the hellos, and remembers how it ended.
     private func reaped() -> ChildEnd? {
         let end = Self.reap(pid)
+        record(end)
+        return end
+    }
+
+    /// Remembers how the child ended, and runs what follows its end (its folder's removal).
+    private func record(_ end: ChildEnd?) {
         ended = .some(end)
         afterEnd?(pid)
-        return end
     }
 
     /// Kills and reaps a child that cannot be talked to.
     private func killed() {
         Self.kill(pid)
-        ended = .some(nil)
-        afterEnd?(pid)
+        record(nil)
     }
 
     /// How long a ping's answer may take.
@@ -184,8 +188,7 @@ package final class ModuleProcess {
         if let ended { return ended }
         shutdown(channel.descriptor, Int32(SHUT_RDWR))
         let end = Self.reap(pid, grace: grace)
-        ended = end
-        afterEnd?(pid)
+        record(end)
         return end
     }
 
