@@ -31,30 +31,29 @@ extension HostRuntime {
         }
         let offered = offeredRoutes(manifest, plan: plan)
         // Weak: the module, which keeps these closures, is kept by this runtime.
-        let spawn: @Sendable (TrustedFile) -> Result<(OwnedProcess, RouteLink), HostTextError> = { [weak self] library in
+        let spawn: @Sendable (TrustedFile) -> Result<IsolatedModule.Launched, HostTextError> = { [weak self] library in
             guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }
             return spawnProcess(entry, manifest: manifest, offered: offered, library: library.descriptor)
         }
-        let first: (OwnedProcess, RouteLink)
+        let first: IsolatedModule.Launched
         switch spawn(inspected.file) {
         case .success(let spawned): first = spawned
         case .failure(let error): return .failure(error)
         }
         let name = entry.name
         let module = IsolatedModule(
-            name: name, manifest: manifest, library: inspected.file, process: first.0, link: first.1, language: locale,
-            relaunch: { [logger, locale] library in
+            name: name, manifest: manifest, library: inspected.file, first: first, language: locale,
+            relaunch: { [logger] library in
                 logger.warn("module '\(name)': starting its process again")
                 switch spawn(library) {
-                case .success(let (process, link)):
-                    // Started in the person's language, as it was before it failed.
-                    _ = IsolatedModule.tell(language: locale.current, on: link)
+                case .success(let launched):
+                    // Started in the person's language (its hello says it), as it was before it failed.
                     do throws(RouteCallError) {
-                        try RemoteObject.route(IsolatedModule.control, on: link).call("start", RouteArguments())
-                        return .success((process, link))
+                        try RemoteObject.route(IsolatedModule.control, on: launched.link).call("start", RouteArguments())
+                        return .success(launched)
                     } catch {
-                        link.close()
-                        _ = process.end(grace: .seconds(1))
+                        launched.link.close()
+                        _ = launched.process.end(grace: .seconds(1))
                         return .failure(.unavailable(peer: "module '\(name)'", reason: "it did not start again: \(Self.reason(of: error))"))
                     }
                 case .failure(let problem):
@@ -77,18 +76,19 @@ extension HostRuntime {
         return .success(module)
     }
 
-    /// One process of module `entry`: started, greeted, and its link made.
+    /// One process of module `entry`: started, greeted (in the person's language), and its link made.
     func spawnProcess(
         _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
-    ) -> Result<(OwnedProcess, RouteLink), HostTextError> {
+    ) -> Result<IsolatedModule.Launched, HostTextError> {
         let hello = Hello(
             hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
-            routes: offered)
+            routes: offered, language: locale.current)
         let process: ModuleProcess
         ProcessScope.keepFromModules()
         StrayProcesses.adopt()
         do throws(ModuleProcess.StartError) {
-            if let early = earlyProcesses.take(entry.name) {
+            if let early = options.earlyProcesses.take(entry.name) {
+                early.afterEnd = afterEnd(of: entry)
                 process = early
             } else {
                 process = try startProcess(of: entry)
@@ -149,7 +149,7 @@ extension HostRuntime {
             },
             onProblem: { [logger] line in logger.warn(line) })
         link.watchForEnd(ofProcess: pid)
-        return .success((owned, link))
+        return .success((owned, link, hello.language))
     }
 
     /// What a module's process may burn in a command or a screen, its whole tree counted:
@@ -168,9 +168,14 @@ extension HostRuntime {
     /// (its own way out leaves it when its sandbox watches removals, and a crash always does).
     private func startProcess(of entry: ModuleEntry) throws(ModuleProcess.StartError) -> ModuleProcess {
         let process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
-        let folder = options.dataFolder + "/" + entry.name
-        process.afterEnd = { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder) }
+        process.afterEnd = afterEnd(of: entry)
         return process
+    }
+
+    /// What follows the end of a process of module `entry`: its temporary folder removed.
+    private func afterEnd(of entry: ModuleEntry) -> @Sendable (pid_t) -> Void {
+        let folder = options.dataFolder + "/" + entry.name
+        return { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder) }
     }
 
     /// The command line of module `entry`'s process: the routes it may call come with the
@@ -179,23 +184,11 @@ extension HostRuntime {
         options.moduleHostOptions + [Self.moduleHostCommand, entry.name]
     }
 
-    /// Starts the process of each isolated module this run may start, before the plan's
-    /// checks, so that its own start — most of it the dynamic linker's — runs beside the
-    /// host's; each is greeted at the load phase (``spawnProcess``) or ended after it. A child
-    /// does nothing before the host's hello, which carries the checked library.
+    /// Starts the process of each isolated module this run may start that the command line
+    /// has not started yet (see EarlyProcesses.swift), before the plan's checks.
     func startProcessesEarly() {
-        for entry in configuration.modules where entry.enabled && entry.isolation == .process {
-            if let only = options.only, !only.containsModule(entry.name) { continue }
-            // No process is started while the kit fails its check: its dynamic linker would load
-            // the kit from where another user could have put code, before any sandbox.
-            if KitOrigin.problem != nil { return }
-            ProcessScope.keepFromModules()
-            StrayProcesses.adopt()
-            // One that fails to start here is started again, and its failure said, at the load phase.
-            if let process = try? startProcess(of: entry) {
-                logger.debug("module '\(entry.name)': its process (\(process.pid)) started before the checks")
-                earlyProcesses.put(entry.name, process)
-            }
+        for (name, pid) in Self.startProcessesEarly(for: configuration, options: options) {
+            logger.debug("module '\(name)': its process (\(pid)) started before the checks")
         }
     }
 

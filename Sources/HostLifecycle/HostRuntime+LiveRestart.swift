@@ -62,13 +62,12 @@ extension HostRuntime {
         // At an idle moment: no call of the module under way (a screen of its own is one).
         while module.link.isCalling && isRunning { usleep(50_000) }
         let offered = read { state in offeredRoutes(module.manifest, plan: state) }
-        let spawned: (process: OwnedProcess, link: RouteLink)
+        let spawned: IsolatedModule.Launched
         switch spawnProcess(entry, manifest: module.manifest, offered: offered, library: inspected.file.descriptor) {
         case .success(let made): spawned = made
         case .failure(let problem): return refuse(name, path: inspected.path, problem.text)
         }
-        // Started in the person's language, as the process it replaces runs in.
-        _ = IsolatedModule.tell(language: locale.current, on: spawned.link)
+        // Started in the person's language (its hello says it), as the process it replaces runs in.
         do throws(RouteCallError) {
             try RemoteObject.route(IsolatedModule.control, on: spawned.link).call("start", RouteArguments())
         } catch {
@@ -83,7 +82,7 @@ extension HostRuntime {
             return
         }
         let previous = module.replace(library: inspected.file, process: spawned.process, link: spawned.link)
-        module.tellLanguage(on: spawned.link)
+        module.tellLanguage(after: spawned)
         module.takeLanguage()
         tookNewLibrary(name, inspected, processID: spawned.process.pid)
         logger.warn(

@@ -77,7 +77,7 @@ extension HostRuntime {
     func load(_ planned: Planned) -> Loaded {
         var snapshot = planned.snapshot
         load(&snapshot)
-        earlyProcesses.endUntaken { name, process in
+        options.earlyProcesses.endUntaken { name, process in
             logger.debug("module '\(name)': its process (\(process.pid)) ended unused: the module is not loaded")
         }
         return Loaded(snapshot)

@@ -45,8 +45,6 @@ public final class HostRuntime: Sendable {
     /// Makes the screen that runs an isolated module's Home entry in its process: the app's to
     /// give (it knows the terminal's mode); without it, such entries are not shown.
     package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
-    /// Isolated modules' processes started before planning, until their load phase.
-    let earlyProcesses = EarlyProcesses()
     /// The audits of isolated modules' sandboxes (`--sandbox-audit`), by module name.
     let sandboxAudits = Mutex<[String: SandboxAudit]>([:])
     /// The settings isolated modules registered, kept across their restarts.
@@ -122,6 +120,11 @@ public final class HostRuntime: Sendable {
             // In a module's own process, the module runs here.
             if options.parentLink != nil { configuration.modules[index].isolation = .none }
         }
+        // A module's own process plans, checks and loads its module alone: every route the
+        // module needs from another comes from the host, so no other library is read there.
+        if options.parentLink != nil, let only = options.only {
+            configuration.modules.removeAll { !only.containsModule($0.name) }
+        }
         guard let access = HostAccessKeeper.access(to: locator) else {
             throw RuntimeError(
                 HostText("usage.locator.claimed", "the locator's host access was claimed before the host's; run modules on a fresh one"))
@@ -158,6 +161,9 @@ public final class HostRuntime: Sendable {
         }
         self.strings = strings
         navigator = Navigator(ui: TerminalUI(terminal: GuardedTerminal(terminal), labels: { strings[StringKey($0.rawValue)] }))
+        for (name, pid) in options.earlyProcesses.waitingProcesses {
+            logger.debug("module '\(name)': its process (\(pid)) started before the checks")
+        }
     }
 
     /// Why `flag NAME` names no module of `configuration`: with the nearest name when it looks

@@ -54,12 +54,14 @@ package final class IsolatedModule: @unchecked Sendable {
     /// How many times a minute a module's own faults may end its process and it be started again.
     static let restartsAMinute = 3
 
+    /// A process started for it: its link, and the language its hello told it (`nil`: none).
+    typealias Launched = (process: OwnedProcess, link: RouteLink, language: String?)
+
     /// - Parameter relaunch: starts the process again on the library given and starts the
     ///   module in it, or says why not.
     init(
-        name: String, manifest: ModuleManifest, library: TrustedFile, process: OwnedProcess, link: RouteLink,
-        language: LocaleSetting? = nil,
-        relaunch: @escaping @Sendable (TrustedFile) -> Result<(OwnedProcess, RouteLink), RouteCallError>,
+        name: String, manifest: ModuleManifest, library: TrustedFile, first: Launched, language: LocaleSetting? = nil,
+        relaunch: @escaping @Sendable (TrustedFile) -> Result<Launched, RouteCallError>,
         stayingOff: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.stayingOff = stayingOff
@@ -68,7 +70,9 @@ package final class IsolatedModule: @unchecked Sendable {
         self.name = name
         self.manifest = manifest
         self.library = library
-        incarnation = (process, link)
+        incarnation = (first.process, first.link)
+        if let told = first.language { (toldLink, toldCode) = (first.link, told) }
+        let link = first.link
         let restarter = Restarter()
         endpoint = RouteEndpoint(
             link,
@@ -91,6 +95,13 @@ package final class IsolatedModule: @unchecked Sendable {
             guard toldLink !== link || toldCode != code, Self.tell(language: code, on: link) else { return }
             (toldLink, toldCode) = (link, code)
         }
+    }
+
+    /// Records that `launched`'s hello told its process `launched.language`, then tells it the
+    /// person's language if that has changed since.
+    func tellLanguage(after launched: Launched) {
+        if let told = launched.language { tellingLock.withLock { (toldLink, toldCode) = (launched.link, told) } }
+        tellLanguage(on: launched.link)
     }
 
     /// Takes the person's language from its process after its start, a screen or a command of
@@ -162,7 +173,7 @@ package final class IsolatedModule: @unchecked Sendable {
     /// Starts the process again after `failure`, unless its own faults ended it
     /// ``restartsAMinute`` times in the last minute (an end from outside does not count).
     private func restart(
-        after failure: RouteCallError, relaunch: () -> Result<(OwnedProcess, RouteLink), RouteCallError>
+        after failure: RouteCallError, relaunch: () -> Result<Launched, RouteCallError>
     ) -> Result<RouteLink, RouteCallError> {
         let ending = ended(grace: .seconds(1))
         let (refusal, wentOff): (RouteCallError?, Int?) = lock.withLock {
@@ -184,15 +195,15 @@ package final class IsolatedModule: @unchecked Sendable {
         if let wentOff { stayingOff(wentOff) }
         if let refusal { return .failure(refusal) }
         switch relaunch() {
-        case .success(let (process, link)):
+        case .success(let launched):
             lock.withLock {
-                incarnation = (process, link)
+                incarnation = (launched.process, launched.link)
                 endCounted = false
             }
-            // Told the language before its start (the relaunch); recorded for this link now.
-            tellLanguage(on: link)
+            // Told the language by its hello, before its start (the relaunch).
+            tellLanguage(after: launched)
             takeLanguage()
-            return .success(link)
+            return .success(launched.link)
         case .failure(let error):
             return .failure(error)
         }
@@ -320,37 +331,6 @@ package final class OwnedProcess: @unchecked Sendable {
             let ending = process.end(grace: grace)
             end = .some(ending)
             return ending
-        }
-    }
-}
-
-/// Module processes started before the plan's checks and not yet greeted, by module name: each
-/// is taken at its module's load phase, and those no module took are ended after it.
-package final class EarlyProcesses: @unchecked Sendable {
-    // `waiting` is touched only with `lock` held.
-    private let lock = RecursiveLock()
-    private var waiting: [String: ModuleProcess] = [:]
-
-    func put(_ name: String, _ process: ModuleProcess) {
-        lock.withLock { waiting[name] = process }
-    }
-
-    func take(_ name: String) -> ModuleProcess? {
-        lock.withLock { waiting.removeValue(forKey: name) }
-    }
-
-    /// Ends each process no module took: it reads the end of its link before any hello, and
-    /// ends without having opened anything.
-    func endUntaken(told: (String, ModuleProcess) -> Void) {
-        let untaken = lock.withLock {
-            defer { waiting = [:] }
-            return waiting
-        }
-        // Every link ended first, so that they all end at once; then each reaped.
-        for process in untaken.values { shutdown(process.channel.descriptor, Int32(SHUT_RDWR)) }
-        for (name, process) in untaken.sorted(by: { $0.key < $1.key }) {
-            _ = process.end(grace: .seconds(2))
-            told(name, process)
         }
     }
 }

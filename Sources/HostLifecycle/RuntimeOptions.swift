@@ -43,6 +43,8 @@ public struct RuntimeOptions: Sendable {
     /// (registered in this process as proxies that call the host).
     package var parentLink: RouteLink?
     package var parentRoutes: [String] = []
+    /// Module processes the command line started before the runtime was made, for it to take.
+    package var earlyProcesses = EarlyProcesses()
 
     public init(
         only: [String]? = nil, enable: [String] = [], disable: [String] = [], logLevel: LogLevel = .warn,

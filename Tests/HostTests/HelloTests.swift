@@ -17,6 +17,24 @@ import Testing
         #expect(
             String(decoding: serving.frame.payload, as: UTF8.self).hasSuffix("contracts=Contracts@1.7.1\nroutes=GeoRoute,HostInfoRoute\n"))
         #expect(try Hello(host.frame).routes == [])
+        #expect(try Hello(host.frame).language == nil)
+    }
+
+    /// The host's hello says the person's language, before the routes: the module's process
+    /// takes it before any of the module's code runs, without a call of its own.
+    @Test func theHostsHelloSaysThePersonsLanguage() throws {
+        let telling = Hello(
+            hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")], routes: ["GeoRoute"], language: "de")
+        #expect(try Hello(telling.frame) == telling)
+        #expect(try Hello(telling.frame).language == "de")
+        #expect(try Hello(telling.frame).routes == ["GeoRoute"])
+        #expect(
+            String(decoding: telling.frame.payload, as: UTF8.self).hasSuffix("contracts=Contracts@1.7.1\nlanguage=de\nroutes=GeoRoute\n"))
+        let withoutRoutes = Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [], language: "pt_BR")
+        #expect(try Hello(withoutRoutes.frame).language == "pt_BR")
+        // A code that could not be a line's value is not said (the process is then told by a call).
+        #expect(Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [], language: "de\nroutes=X").language == nil)
+        #expect(Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [], language: "").language == nil)
     }
 
     @Test(arguments: [
@@ -33,6 +51,14 @@ import Testing
         (
             Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\nroutes=GeoRoute,,../x\n".utf8)),
             "routes 'GeoRoute,,../x' in line 4, not names separated by commas"
+        ),
+        (
+            Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\nlanguage=../de\nroutes=GeoRoute\n".utf8)),
+            "language '../de' in line 4, not a locale code"
+        ),
+        (
+            Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\nlanguage=\n".utf8)),
+            "language '' in line 4, not a locale code"
         ),
     ])
     func aHelloThatIsNotOneIsRefusedSayingWhy(frame: Frame, reason: String) {

@@ -55,39 +55,6 @@ import Testing
         #expect(plain.modules.allSatisfy { $0.isolation == "none" && $0.processID == nil })
     }
 
-    /// An isolated module's process is started before the host's checks (its start runs beside
-    /// the host's); when the module then fails them, the process ends without a word, having
-    /// opened nothing, and is gone when the host is.
-    @Test func aProcessStartedBeforeItsModuleFailsItsChecksEndsQuietly() throws {
-        let host = try TestHost(entries: [("Geo", "")])
-        let pinned =
-            #"{ "environment": "test", "modules": [{ "name": "Geo", "enabled": true, "sha256": "\#(String(repeating: "0", count: 64))" }] }"#
-        try Data(pinned.utf8).write(to: URL(fileURLWithPath: host.config))
-        let result = try host.run("--isolate", "Geo", "--log-level", "debug", "modules", "--json")
-        let said = result.stderr.split(separator: "\n").filter { !$0.contains("debug: trust:") && !$0.contains("debug: load") }
-        #expect(result.succeeded, "\(result)")
-        // Started before the checks, ended unused after them; nothing else said.
-        let started = said.first { $0.contains("module 'Geo': its process (") && $0.hasSuffix(") started before the checks") }
-        let ended = said.first { $0.contains("module 'Geo': its process (") && $0.hasSuffix(") ended unused: the module is not loaded") }
-        #expect(started != nil && ended != nil, "\(result.stderr)")
-        #expect(said.allSatisfy { $0.hasPrefix("modhost: debug: ") }, "\(result.stderr)")
-        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
-        let geo = try #require(report.modules.first { $0.name == "Geo" })
-        #expect(geo.state == "failed" && (geo.reason ?? "").contains("pins 0000"), "\(geo)")
-        let left = (try FileManager.default.contentsOfDirectory(atPath: "/proc")).filter { pid in
-            guard Int(pid) != nil, let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
-            let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return words.contains("__module-host") && words.contains(host.dataFolder)
-        }
-        #expect(left.isEmpty, "no module process left: \(left)")
-        // Unpinned, the process started before the checks is the one the module runs in.
-        try host.write([TestHost.Module(name: "Geo")])
-        let used = try host.run("--isolate", "Geo", "--log-level", "debug", "modules", "--json")
-        let runs = try #require(try JSONDecoder().decode(Report.self, from: Data(used.stdout.utf8)).modules.first?.processID)
-        #expect(used.stderr.contains("module 'Geo': its process (\(runs)) started before the checks"), "\(used.stderr)")
-        #expect(!used.stderr.contains("ended unused"), "\(used.stderr)")
-    }
-
     @Test func aCommandOfAnIsolatedModuleRunsInItsProcessOnTheSameTerminal() throws {
         let host = try TestHost(entries: [("Geo", "")])
         let added = try host.run("--isolate", "Geo", "geo", "add", "--country", "FR", "--city", "Lyon")

@@ -91,6 +91,9 @@ struct Builtin: Sendable {
     var checksDespiteProblems = false
     /// Reads the descriptors of disabled modules too, so that its report shows them.
     var describesEveryModule = false
+    /// Loads and starts the modules (`planOnly` does not): the processes of isolated modules
+    /// are started as soon as the command line and modules.json say which.
+    var startsModules = false
     /// Makes the command from the words after its own.
     let make: Make
     /// A whole command line that works, for its help.

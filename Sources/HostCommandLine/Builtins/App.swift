@@ -13,6 +13,7 @@ extension Builtins {
     struct App: CommandInSession, Equatable {
         static let declaration = Builtin(
             id: "run", usage: "(none)", summary: ["Start the modules and run the interactive app"], access: .writesData,
+            startsModules: true,
             make: { _, _ in App() }, example: "modhost")
 
         func run(in session: HostSession) -> Int32 {

@@ -146,6 +146,8 @@ extension Builtins {
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }
             let runtime = session.runtime
+            // As modules.json spells it: the command line that started this process may not.
+            let name = runtime.configuration.entry(named: name)?.name ?? name
             let mine = Hello(
                 hostVersion: HostRuntime.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)])
             do throws(WireError) {
@@ -159,6 +161,8 @@ extension Builtins {
                         Frame(kind: ModuleProcess.Kind.failure, payload: Array("the host's hello does not agree: \(why)".utf8)))
                     return ModhostCommandLine.exitFailure
                 }
+                // The person's language, before any of the module's code runs.
+                if let code = theirs.language { runtime.parentLanguage.heard(code) }
                 // Checked here as the host checks, and nothing opened before this file is known to be
                 // the one the host checked.
                 runtime.planOnly()

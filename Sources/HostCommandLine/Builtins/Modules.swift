@@ -18,7 +18,7 @@ extension Builtins {
                     summary: ["The time each module took in each phase, its share of the start, and the memory it added"],
                     apply: { parsed, _, _ in parsed.commandOptions.timing = true }),
             ],
-            access: .writesData, describesEveryModule: true,
+            access: .writesData, describesEveryModule: true, startsModules: true,
             make: { rest, options throws(UsageError) in
                 try Builtin.noArgument("modules", rest)
                 return Modules(json: options.json, timing: options.timing)

@@ -16,7 +16,7 @@ extension Builtins {
 
         static let declaration = Builtin(
             id: "module.command", usage: "<module> <command> ...", summary: ["Run a command an active module contributes"],
-            access: .writesData,
+            access: .writesData, startsModules: true,
             make: { rest, _ in OfModule(module: rest.first ?? "", command: rest.dropFirst().first, arguments: Array(rest.dropFirst(2))) })
 
         func run(in session: HostSession) -> Int32 {
@@ -28,7 +28,7 @@ extension Builtins {
     enum ModuleHelp: HostCommand {
         static let declaration = Builtin(
             id: "module.help", usage: "<module> --help", summary: ["List a module's commands"], access: .writesData,
-            describesEveryModule: true, make: { rest, _ in Help(topic: rest.first) })
+            describesEveryModule: true, startsModules: true, make: { rest, _ in Help(topic: rest.first) })
     }
 }
 

@@ -5,7 +5,7 @@ extension Builtins {
     struct Routes: CommandInSession, Equatable {
         static let declaration = Builtin(
             id: "routes", word: "routes", usage: "routes", summary: ["List each route, its provider and consumers"],
-            access: .writesData,
+            access: .writesData, startsModules: true,
             make: { rest, _ throws(UsageError) in
                 try Builtin.noArgument("routes", rest)
                 return Routes()

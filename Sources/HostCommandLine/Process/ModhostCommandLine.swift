@@ -62,6 +62,11 @@ public enum ModhostCommandLine {
             return exitFailure
         }
         let declaration = parsed.declaration
+        let options = runtimeOptions(parsed, declaration: declaration, command: command, environment: environment)
+        // A module's process starts as soon as this run is known to need it (see
+        // EarlyProcesses.swift); one the run did not take is ended as it ends.
+        defer { options.earlyProcesses.endUntaken() }
+        if declaration.startsModules { HostRuntime.startProcessesEarly(named: options.isolate, options: options) }
         let configPath = Self.configPath(parsed, environment: environment)
         let reading = ModulesFileDecoder(defaultSearchPath: executableFolder()).read(contentsOf: configPath)
         // `check` (and its child) go on with what can still be checked, to tell every problem
@@ -100,6 +105,29 @@ public enum ModhostCommandLine {
             console.error(error.message(in: hostStrings(environment)))
             return exitUsage
         }
+        if declaration.startsModules { HostRuntime.startProcessesEarly(for: configurationWithExtras, options: options) }
+        let runtime: HostRuntime
+        do {
+            runtime = try HostRuntime(
+                configuration: configurationWithExtras, options: options, environment: environment, logSink: console.err)
+        } catch {
+            console.error(UsageError(error.text).message(in: hostStrings(environment)))
+            return exitUsage
+        }
+        SignalTrap.runtime.withLock { $0 = runtime }
+        let status = HostSession(
+            runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil,
+            fullScreen: command is Builtins.App && FullScreenMode.wanted(plain: parsed.plain, environment: environment),
+            arguments: parsed
+        ).run(command)
+        runtime.moduleGuard.finish()
+        return status
+    }
+
+    /// The run's options: the command line's, then what the command itself needs.
+    private static func runtimeOptions(
+        _ parsed: CommandLineArguments, declaration: Builtin, command: any CommandInSession, environment: [String: String]
+    ) -> RuntimeOptions {
         var options = RuntimeOptions(
             only: parsed.only, enable: parsed.enable, disable: parsed.disable, logLevel: parsed.logLevel,
             dataFolder: Self.dataFolder(parsed.dataFolder ?? RuntimeOptions.defaultDataFolder(environment: environment)))
@@ -117,22 +145,7 @@ public enum ModhostCommandLine {
         options.readOnly = declaration.access == .readsOnly
         options.describesEveryModule = declaration.describesEveryModule
         command.configure(&options)
-        let runtime: HostRuntime
-        do {
-            runtime = try HostRuntime(
-                configuration: configurationWithExtras, options: options, environment: environment, logSink: console.err)
-        } catch {
-            console.error(UsageError(error.text).message(in: hostStrings(environment)))
-            return exitUsage
-        }
-        SignalTrap.runtime.withLock { $0 = runtime }
-        let status = HostSession(
-            runtime: runtime, console: console, fileReading: checksDespiteProblems ? reading : nil,
-            fullScreen: command is Builtins.App && FullScreenMode.wanted(plain: parsed.plain, environment: environment),
-            arguments: parsed
-        ).run(command)
-        runtime.moduleGuard.finish()
-        return status
+        return options
     }
 
     /// Whether `arguments` run a module's own process (`… __module-host NAME`, as the host

@@ -4,10 +4,10 @@
 ///
 /// On the wire, a ``Frame`` of kind ``kind`` whose bytes are `key=value` lines in this order:
 /// `protocol`, `host`, `sdk`, then one `contracts` line per library (`Name@1.2.3`), then — in
-/// the host's hello only, when there are any — one `routes` line naming the routes the host
-/// serves the module (`routes=GeoRoute,HostInfoRoute`). Every value is printable ASCII without
-/// spaces; a hello from the peer is checked line by line and refused with the line it could
-/// not take.
+/// the host's hello only — a `language` line with the person's language (`language=de`), and
+/// when there are any, one `routes` line naming the routes the host serves the module
+/// (`routes=GeoRoute,HostInfoRoute`). Every value is printable ASCII without spaces; a hello
+/// from the peer is checked line by line and refused with the line it could not take.
 package struct Hello: Equatable, Sendable {
     package static let kind: UInt8 = 1
     /// The wire protocol this build speaks.
@@ -21,27 +21,46 @@ package struct Hello: Equatable, Sendable {
     /// The routes the host serves the module's process (the host's hello; known only after
     /// the host planned, so they cannot be on the child's command line when it is started early).
     package let routes: [String]
+    /// The person's language as the host has it (the host's hello): the process takes it
+    /// before the module's code runs, without a call of its own (a round trip of its start).
+    package let language: String?
 
     package init(
         protocolVersion: Int = Hello.protocolVersion, hostVersion: String, sdkVersion: String, contracts: [(name: String, version: String)],
-        routes: [String] = []
+        routes: [String] = [], language: String? = nil
     ) {
         self.protocolVersion = protocolVersion
         self.hostVersion = hostVersion
         self.sdkVersion = sdkVersion
         self.contracts = contracts
         self.routes = routes
+        self.language = language.flatMap { Self.isLanguageCode($0) ? $0 : nil }
+    }
+
+    /// Whether `code` can be a language line's value: a locale code (`de`, `pt_BR`, `zz`).
+    static func isLanguageCode(_ code: String) -> Bool {
+        code.utf8.count <= 32 && isWord(code)
+    }
+
+    /// Whether `text` is one word of ASCII letters, digits and underscores (a route's name).
+    private static func isWord(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0)
+            }
     }
 
     package static func == (left: Hello, right: Hello) -> Bool {
         left.protocolVersion == right.protocolVersion && left.hostVersion == right.hostVersion
             && left.sdkVersion == right.sdkVersion && left.contracts.map(\.name) == right.contracts.map(\.name)
             && left.contracts.map(\.version) == right.contracts.map(\.version) && left.routes == right.routes
+            && left.language == right.language
     }
 
     package var frame: Frame {
         var text = "protocol=\(protocolVersion)\nhost=\(hostVersion)\nsdk=\(sdkVersion)\n"
         for library in contracts { text += "contracts=\(library.name)@\(library.version)\n" }
+        if let language { text += "language=\(language)\n" }
         if !routes.isEmpty { text += "routes=\(routes.joined(separator: ","))\n" }
         return Frame(kind: Self.kind, payload: Array(text.utf8))
     }
@@ -75,21 +94,23 @@ package struct Hello: Equatable, Sendable {
         var routes: [String] = []
         if lines.count > 3, let last = lines.last, last.hasPrefix("routes=") {
             routes = last.dropFirst("routes=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard routes.count <= Self.maximumContracts * 16,
-                routes.allSatisfy({
-                    !$0.isEmpty
-                        && $0.utf8.allSatisfy {
-                            $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5a).contains($0)
-                                || (0x61...0x7a).contains($0)
-                        }
-                })
-            else {
+            guard routes.count <= Self.maximumContracts * 16, routes.allSatisfy(Self.isWord) else {
                 throw .malformedHello(
                     "routes '\(last.dropFirst("routes=".count).prefix(200))' in line \(lines.count), not names separated by commas")
             }
             lines.removeLast()
         }
         self.routes = routes
+        var language: String?
+        if lines.count > 3, let last = lines.last, last.hasPrefix("language=") {
+            let code = String(last.dropFirst("language=".count))
+            guard Self.isLanguageCode(code) else {
+                throw .malformedHello("language '\(code.prefix(40))' in line \(lines.count), not a locale code")
+            }
+            language = code
+            lines.removeLast()
+        }
+        self.language = language
         guard lines.count - 3 <= Self.maximumContracts else {
             throw .malformedHello("more than \(Self.maximumContracts) contracts libraries")
         }

@@ -5,10 +5,19 @@ import Glibc
 /// Lexical only, like `URL.standardized`: symlinks are left as they are.
 public enum FilePaths {
     /// The folder holding `path`: "/a/b" → "/a", "/a" → "/", "b" → ".".
+    ///
+    /// On the bytes, as the kernel reads a path: a slash is a slash whatever follows it (a
+    /// combining mark after one makes one `Character` of the two), and a run asks this of every
+    /// library it maps, where counting characters cost the sandbox's policy a tenth of its time.
     public static func folder(of path: String) -> String {
-        let trimmed = withoutTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard !bytes.isEmpty else { return "." }
+        var end = bytes.endIndex
+        // Trailing slashes do not end the path's last name (a lone "/" stays).
+        while end > bytes.index(after: bytes.startIndex), bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        guard let last = bytes[..<end].lastIndex(of: slash) else { return "." }
+        return last == bytes.startIndex ? "/" : String(Substring(bytes[..<last]))
     }
 
     /// `path` made absolute against `folder` (when relative), with `.`, `..` and repeated
@@ -70,11 +79,5 @@ public enum FilePaths {
         guard let folder = getcwd(nil, 0) else { return "/" }
         defer { free(folder) }
         return String(cString: folder)
-    }
-
-    private static func withoutTrailingSlashes(_ path: String) -> Substring {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return trimmed
     }
 }
