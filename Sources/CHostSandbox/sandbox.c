@@ -144,13 +144,18 @@ int modhost_sandbox_restrict(int ruleset) {
 
 int modhost_sandbox_drop_capabilities(void) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return errno;
-    for (int capability = 0; capability <= 63; capability++) {
-        /* EINVAL past the last capability this kernel knows; EPERM without CAP_SETPCAP (then
-         * the bounding set holds nothing this process could use anyway). */
-        if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM) return errno;
-    }
     struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
     struct __user_cap_data_struct data[2] = {{0}};
+    /* The bounding set changes only with CAP_SETPCAP: without it every drop is refused (and the
+     * set holds nothing this process could use anyway), so none is tried. */
+    int may_drop = syscall(SYS_capget, &header, data) != 0 || (data[0].effective & (1u << 8 /* CAP_SETPCAP */)) != 0;
+    for (int capability = 0; may_drop && capability <= 63; capability++) {
+        if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0) continue;
+        /* EINVAL past the last capability this kernel knows: the rest are past it too. */
+        if (errno == EINVAL) break;
+        if (errno != EPERM) return errno;
+    }
+    memset(data, 0, sizeof data);
     return syscall(SYS_capset, &header, data) == 0 ? 0 : errno;
 }
 
@@ -263,6 +268,10 @@ int modhost_sandbox_build_filter(scmp_filter_ctx *built, int network, int exec, 
     if (result == 0) result = -seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     /* Every thread of the process, not only the caller's. */
     if (result == 0) result = -seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    /* The calls in a binary tree, not a list: a call is found in a few comparisons, and the
+     * kernel, which runs the filter once for every call number as it loads it (to learn which
+     * it always allows), loads it in a fraction of the time. */
+    if (result == 0) result = -seccomp_attr_set(filter, SCMP_FLTATR_CTL_OPTIMIZE, 2);
     /* Without `exec`, refused; with it, handed over when watched, so that the host names a
      * program Landlock will refuse (one outside the program folders). */
     if (result == 0 && (!exec || watched)) {

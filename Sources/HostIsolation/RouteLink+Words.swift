@@ -1,9 +1,27 @@
 import FoundationEssentials
 import Glibc
 
-// The words of a route link that need none of its state: how long a call waits, and how a
-// limit and an error read in its messages.
+// The words of a route link that need none of its state: what a call is addressed to, how
+// long it waits, and how a limit and an error read in its messages.
 extension RouteLink {
+    /// What a call is addressed to.
+    package enum Target: Equatable, Sendable {
+        /// A route the other side serves, by its protocol's name.
+        case route(String)
+        /// An object or callback the other side exported.
+        case object(UInt64)
+        /// An object that never arrived (its call failed): every call fails.
+        case dead
+
+        var name: String {
+            switch self {
+            case .route(let name): name
+            case .object(let reference): "object \(reference)"
+            case .dead: "an unavailable object"
+            }
+        }
+    }
+
     /// How long a call waits for its answer.
     package enum CallWait: Sendable {
         /// As long as the call limit allows each frame (a route call).

@@ -18,24 +18,6 @@ package final class RouteLink: @unchecked Sendable {
     // serving a call of the other side takes it again on the same thread). What
     // RouteLink+Receiving.swift uses is internal for it, and touched there with the lock held too.
 
-    /// What a call is addressed to.
-    package enum Target: Equatable, Sendable {
-        /// A route the other side serves, by its protocol's name.
-        case route(String)
-        /// An object or callback the other side exported.
-        case object(UInt64)
-        /// An object that never arrived (its call failed): every call fails.
-        case dead
-
-        var name: String {
-            switch self {
-            case .route(let name): name
-            case .object(let reference): "object \(reference)"
-            case .dead: "an unavailable object"
-            }
-        }
-    }
-
     enum Exported {
         case object(any RouteDispatching)
         case callback(onMainActor: Bool, RemoteCallback.Body)
@@ -53,7 +35,8 @@ package final class RouteLink: @unchecked Sendable {
     private var nextReference: UInt64 = 0
     private var exported: [UInt64: Exported] = [:]
     private var served: [String: any RouteDispatching] = [:]
-    private let routes: [String: @Sendable () throws -> any RouteDispatching]
+    /// What makes the route of each name this side serves (`nil`: none of that name).
+    private let routes: @Sendable (String) -> (@Sendable () throws -> any RouteDispatching)?
     var failure: RouteCallError?
     /// The descriptors of the call frame just read, until it is served.
     var arrivedDescriptors: [Int32] = []
@@ -76,7 +59,8 @@ package final class RouteLink: @unchecked Sendable {
     private let onProblem: @Sendable (String) -> Void
 
     /// - Parameters:
-    ///   - routes: the routes this side serves, each made on the first call to it.
+    ///   - routes: what makes the route of each name this side serves, on the first call to it
+    ///     (`nil`: none of that name), so that no table of every route is made beforehand.
     ///   - callLimit: how long the other side may take to answer a call (the time this side
     ///     spends serving the calls it makes back not counted), and to take what is sent.
     ///   - answersPings: whether the other side may ask this one whether it is alive (a
@@ -85,7 +69,8 @@ package final class RouteLink: @unchecked Sendable {
     ///   - onFailure: told once, when the link fails.
     ///   - onProblem: told each distinct problem of a call that cannot throw (one line).
     package init(
-        channel: FrameChannel, peer: String, routes: [String: @Sendable () throws -> any RouteDispatching] = [:],
+        channel: FrameChannel, peer: String,
+        routes: @escaping @Sendable (String) -> (@Sendable () throws -> any RouteDispatching)? = { _ in nil },
         callLimit: Duration? = nil, answersPings: Bool = false, cpuBudget: CPUBudget? = nil,
         onFailure: @escaping @Sendable (RouteCallError) -> Void = { _ in }, onProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -281,7 +266,7 @@ package final class RouteLink: @unchecked Sendable {
         switch target {
         case .route(let name):
             if let known = served[name] { return .dispatcher(known) }
-            guard let make = routes[name] else { throw Refusal(why: "no route '\(name)' is served here") }
+            guard let make = routes(name) else { throw Refusal(why: "no route '\(name)' is served here") }
             let made = try make()
             served[name] = made
             return .dispatcher(made)

@@ -80,10 +80,8 @@ extension HostRuntime {
     func spawnProcess(
         _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
     ) -> Result<IsolatedModule.Launched, HostTextError> {
-        let hello = Hello(
-            hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
-            routes: offered, language: locale.current)
         let process: ModuleProcess
+        var told: String?
         ProcessScope.keepFromModules()
         StrayProcesses.adopt()
         do throws(ModuleProcess.StartError) {
@@ -94,19 +92,31 @@ extension HostRuntime {
                 process = try startProcess(of: entry)
             }
             let audit = sandboxAudit(of: entry.name)
-            // Its filter, made here while it starts (it loads it as it is; see `Sandbox`).
+            // Its filter and its Landlock ruleset, made here while it starts (see HostRuntime+Sandbox.swift).
             let capabilities = capabilities(of: entry.name)
             let program =
                 entry.sandbox == .off || audit != nil ? nil : Sandbox.filterProgram(network: capabilities.network, exec: capabilities.exec)
             defer { if let program { close(program) } }
-            try process.greet(hello, passing: [library] + (program.map { [$0] } ?? []), helloLimit: entry.timeout) {
+            let ruleset = program == nil ? nil : preparedRuleset(for: entry, audit: audit != nil)
+            defer { if let ruleset { close(ruleset.descriptor) } }
+            var passed: [(name: String, descriptor: Int32)] = [(Hello.library, library)]
+            if let program { passed.append((Hello.filter, program)) }
+            if let ruleset { passed.append((Hello.ruleset, ruleset.descriptor)) }
+            let greeting = Hello(
+                hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
+                passes: passed.map(\.name), routes: offered, language: locale.current)
+            try process.greet(greeting, passing: passed.map(\.descriptor), helloLimit: entry.timeout) {
                 [logger] refusals, granted, pid in
                 if let audit {
                     audit.watch(refusals, granted: granted)
                 } else {
-                    SandboxRefusals.watch(refusals, module: entry.name, pid: pid, granted: granted) { line in logger.warn(line) }
+                    // What a ruleset made here grants is known here; else the process says.
+                    SandboxRefusals.watch(refusals, module: entry.name, pid: pid, granted: ruleset?.granted ?? granted) { line in
+                        logger.warn(line)
+                    }
                 }
             }
+            told = greeting.language
         } catch {
             return .failure(HostTextError(Self.startProblem(error)))
         }
@@ -139,7 +149,7 @@ extension HostRuntime {
         let pid = process.pid
         let owned = OwnedProcess(process)
         let link = RouteLink(
-            channel: process.channel, peer: "module '\(name)'", routes: routes, callLimit: entry.timeout,
+            channel: process.channel, peer: "module '\(name)'", routes: { [routes] in routes[$0] }, callLimit: entry.timeout,
             cpuBudget: entry.sandbox == .off ? nil : Self.cpuBudget(entry.limits, pid: pid),
             onFailure: { [logger] error in
                 // This process's end, not the module's current one (a restart's may differ).
@@ -149,7 +159,7 @@ extension HostRuntime {
             },
             onProblem: { [logger] line in logger.warn(line) })
         link.watchForEnd(ofProcess: pid)
-        return .success((owned, link, hello.language))
+        return .success((owned, link, told))
     }
 
     /// What a module's process may burn in a command or a screen, its whole tree counted:

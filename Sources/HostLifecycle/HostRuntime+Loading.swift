@@ -21,6 +21,8 @@ extension HostRuntime {
         state.loaded.reserveCapacity(state.plan.order.count)
         state.strings.reserveCapacity(state.plan.order.count)
         failures.reserveCapacity(1)
+        // Before any library of this process is opened: what a module's own process maps.
+        if state.plan.order.contains(where: { configuration.entry(named: $0)?.isolation == .process }) { noteModuleProcessImages() }
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             if entry.isolation == .process {

@@ -2,6 +2,7 @@ import Contracts
 import HostGraph
 import HostLoading
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
 
 // Planning: which modules run, and in what order, from modules.json, the crash records and the
@@ -10,7 +11,11 @@ extension HostRuntime {
     /// Reads every enabled library's descriptor, checks trust and crash records, and plans the
     /// start order: no module code runs.
     func plan(_ state: inout Snapshot) {
-        var crashes = CrashRecords(dataFolder: options.dataFolder, collect: options.recordsCrashes && !options.readOnly)
+        // In a module's own process, what the records and modules.json say the host has said,
+        // and obeyed: its end is the host's to tell (from its wait status).
+        let inHost = options.parentLink == nil
+        var crashes = CrashRecords(
+            dataFolder: options.dataFolder, collect: options.recordsCrashes && !options.readOnly, readingRecords: inHost)
         if options.recordsCrashes && !options.readOnly && options.retry.contains(where: { ModuleName($0) == ModuleName("all") }) {
             crashes.forgetAll()
         }
@@ -32,7 +37,9 @@ extension HostRuntime {
                 reports.append(report)
                 continue
             }
-            if let problem = KitOrigin.problem {
+            // Checked by the host before it started a module's own process (the same kit, found
+            // the same way): that process does not ask again.
+            if inHost, let problem = KitOrigin.problem {
                 report.outcome = .failed(problem)
                 reports.append(report)
                 continue
@@ -49,7 +56,7 @@ extension HostRuntime {
                 report.uses = inspected.descriptor.uses
                 report.commands = inspected.descriptor.commands
                 report.capabilities = inspected.descriptor.capabilities.narrowed(denying: entry.deny)
-                for slip in inspected.descriptor.capabilities.unmatched(entry.deny) {
+                for slip in inspected.descriptor.capabilities.unmatched(entry.deny) where inHost {
                     logger.warn(
                         "module '\(entry.name)': 'deny' lists '\(slip)', which its manifest does not declare: it takes nothing away")
                 }
@@ -77,7 +84,8 @@ extension HostRuntime {
         if options.describesEveryModule { describeDisabled(&reports, from: state.disabledDescriptors) }
         for index in reports.indices where state.inspected[reports[index].name] != nil && !selected.contains(reports[index].name) {
             reports[index].outcome = .disabled(
-                HostText("reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joined(separator: ","))]))
+                HostText(
+                    "reason.not.selected", "not selected by --only %@", [.plain((options.only ?? []).joinedConcretely(separator: ","))]))
         }
         let explain: @Sendable (String) -> HostText? = { [reports, disabled = state.disabledDescriptors] route in
             Self.explainMissing(route, reports: reports, disabled: disabled)

@@ -45,6 +45,9 @@ public final class HostRuntime: Sendable {
     /// Makes the screen that runs an isolated module's Home entry in its process: the app's to
     /// give (it knows the terminal's mode); without it, such entries are not shown.
     package let isolatedScreens = Mutex<IsolatedScreenMaker?>(nil)
+    /// The files a module's own process maps before it opens its module's library, noted at
+    /// the load phase (see HostRuntime+Sandbox.swift).
+    let moduleProcessImages = Mutex<[String]?>(nil)
     /// The audits of isolated modules' sandboxes (`--sandbox-audit`), by module name.
     let sandboxAudits = Mutex<[String: SandboxAudit]>([:])
     /// The settings isolated modules registered, kept across their restarts.

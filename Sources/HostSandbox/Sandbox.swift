@@ -71,11 +71,20 @@ package enum Sandbox {
     /// `audit`, to its limits and environment only, the host letting each call through
     /// (``SandboxAudit``).
     ///
-    /// - Parameter program: The filter as the host made it (``filterProgram(network:exec:)``),
-    ///   loaded as it is when it was made for `policy`'s grants.
+    /// - Parameters:
+    ///   - program: The filter as the host made it (``filterProgram(network:exec:)``), loaded as
+    ///     it is when it was made for `policy`'s grants.
+    ///   - ruleset: The Landlock ruleset the host made of `policy`'s paths (``ruleset(for:abi:)``),
+    ///     which the process restricts itself with; closed in every case. Its grants are then
+    ///     the host's to know, and the confinement's `granted` is empty.
     /// - Throws: ``Failure`` naming the step that failed; the process must then not run the
     ///   module (it is not confined as declared).
-    package static func confine(_ policy: SandboxPolicy, audit: Bool = false, program: Int32? = nil) throws(Failure) -> Confinement {
+    package static func confine(
+        _ policy: SandboxPolicy, audit: Bool = false, program: Int32? = nil, ruleset: Int32? = nil
+    ) throws(Failure) -> Confinement {
+        // The host's ruleset is closed on every way out: restricting with it closes it.
+        var unused = ruleset
+        defer { if let unused { close(unused) } }
         // Landlock and capabilities hold for the calling thread and those it starts after:
         // a thread already running would stay outside.
         let threads = threadCount()
@@ -101,37 +110,22 @@ package enum Sandbox {
                 granted: SandboxGrants.payload(
                     reads: policy.reads + policy.runs, writes: policy.writes, runs: nil, processes: policy.processes))
         }
-        var granted = (reads: policy.reads + policy.runs, writes: policy.writes, runs: policy.runs)
+        // Without Landlock, what the host tells from is the policy's paths.
+        var granted = SandboxGrants.payload(
+            reads: policy.reads + policy.runs, writes: policy.writes, runs: policy.exec ? policy.runs : nil, processes: policy.processes)
         if abi >= 1 {
-            let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
-            guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
-            let rules =
-                policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
-                + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
-                + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
-            granted = ([], [], [])
-            for (path, access) in rules {
-                let strict = policy.withoutSymlinks.contains(path)
-                let result = modhost_sandbox_allow_path(ruleset, abi, path, access, strict ? 1 : 0)
-                if strict && result == ELOOP {
-                    leftOut.append("'\(path)' is not granted: its path goes through a symlink")
-                    continue
-                }
-                if result == 0 {
-                    if access & Int32(MODHOST_SANDBOX_WRITE.rawValue) != 0 {
-                        granted.writes.append(path)
-                    } else {
-                        granted.reads.append(path)
-                    }
-                    if access & Int32(MODHOST_SANDBOX_EXECUTE.rawValue) != 0 { granted.runs.append(path) }
-                }
-                // A path not there holds nothing to reach; leaving it out refuses nothing more.
-                guard result == 0 || result == ENOENT || result == ENOTDIR else {
-                    close(ruleset)
-                    throw Failure(description: "its sandbox failed: Landlock refused the rule for '\(path)': \(message(result))")
-                }
+            // The host's ruleset, made for this policy while this process started (the host
+            // knows what it grants); else made here.
+            var descriptor = ruleset ?? -1
+            unused = nil
+            if ruleset == nil {
+                let made = try Self.ruleset(for: policy, abi: abi)
+                (descriptor, granted) = (made.descriptor, made.granted)
+                leftOut += made.leftOut
+            } else {
+                granted = []
             }
-            let result = modhost_sandbox_restrict(ruleset)
+            let result = modhost_sandbox_restrict(descriptor)
             guard result == 0 else {
                 throw Failure(description: "its sandbox failed: Landlock did not confine the process: \(message(result))")
             }
@@ -158,9 +152,56 @@ package enum Sandbox {
         }
         return Confinement(
             landlockABI: abi, notEnforced: notEnforced(policy, abi: abi), leftOut: leftOut, refusals: refusals >= 0 ? refusals : nil,
-            granted: SandboxGrants.payload(
-                reads: granted.reads, writes: granted.writes, runs: policy.exec ? granted.runs : nil, processes: policy.processes),
-            filterFromHost: filterFromHost)
+            granted: granted, filterFromHost: filterFromHost)
+    }
+
+    /// A Landlock ruleset of a policy's paths, to restrict a process with: the host makes one
+    /// for a module's process while that process starts, and passes it with its hello.
+    package struct Ruleset: Sendable {
+        /// Its descriptor (close-on-exec); the caller's to pass and close.
+        package let descriptor: Int32
+        /// What it grants, the paths that were there (as ``SandboxGrants/payload(reads:writes:runs:processes:)``).
+        package let granted: [UInt8]
+        /// Declared paths left out, each with why (a symlink on its way).
+        package let leftOut: [String]
+    }
+
+    /// The ruleset of `policy`'s paths on a kernel of Landlock `abi` (1 or more).
+    ///
+    /// - Throws: ``Failure`` when Landlock refuses the ruleset or a rule.
+    package static func ruleset(for policy: SandboxPolicy, abi: Int32) throws(Failure) -> Ruleset {
+        let ruleset = modhost_sandbox_ruleset(abi, policy.network ? 1 : 0)
+        guard ruleset >= 0 else { throw Failure(description: "its sandbox failed: Landlock refused a ruleset: \(message(-ruleset))") }
+        let rules =
+            policy.reads.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue)) }
+            + policy.runs.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_EXECUTE.rawValue)) }
+            + policy.writes.map { ($0, Int32(MODHOST_SANDBOX_READ.rawValue | MODHOST_SANDBOX_WRITE.rawValue)) }
+        var (reads, writes, runs, leftOut): ([String], [String], [String], [String]) = ([], [], [], [])
+        for (path, access) in rules {
+            let strict = policy.withoutSymlinks.contains(path)
+            let result = modhost_sandbox_allow_path(ruleset, abi, path, access, strict ? 1 : 0)
+            if strict && result == ELOOP {
+                leftOut.append("'\(path)' is not granted: its path goes through a symlink")
+                continue
+            }
+            if result == 0 {
+                if access & Int32(MODHOST_SANDBOX_WRITE.rawValue) != 0 {
+                    writes.append(path)
+                } else {
+                    reads.append(path)
+                }
+                if access & Int32(MODHOST_SANDBOX_EXECUTE.rawValue) != 0 { runs.append(path) }
+            }
+            // A path not there holds nothing to reach; leaving it out refuses nothing more.
+            guard result == 0 || result == ENOENT || result == ENOTDIR else {
+                close(ruleset)
+                throw Failure(description: "its sandbox failed: Landlock refused the rule for '\(path)': \(message(result))")
+            }
+        }
+        return Ruleset(
+            descriptor: ruleset,
+            granted: SandboxGrants.payload(reads: reads, writes: writes, runs: policy.exec ? runs : nil, processes: policy.processes),
+            leftOut: leftOut)
     }
 
     /// Sets `limit`; what it says when the process's hard limit lowered a limit the operator
@@ -194,21 +235,29 @@ package enum Sandbox {
     /// module reads no secret it did not declare (an API key meant for another module),
     /// neither with `getenv` nor in `/proc/self/environ`, whose copy is zeroed.
     static func keepOnly(_ declared: [String]) {
-        var kept: [(String, String)] = []
+        // Copied as bytes before the environment is cleared: a value is kept exactly as it was
+        // (one that is not UTF-8 too), and a name read up to its first '='.
+        var kept: [(name: String, entry: [CChar])] = []
         var entry = environ
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals])
-                let keeps =
-                    declared.contains(name) || SandboxPolicy.hostEnvironment.contains(name)
-                    || SandboxPolicy.hostEnvironmentPrefixes.contains { name.hasPrefix($0) }
-                if keeps && !kept.contains(where: { $0.0 == name }) { kept.append((name, String(text[text.index(after: equals)...]))) }
-            }
             entry += 1
+            guard let equals = strchr(pointer, Int32(UInt8(ascii: "="))) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals)), as: UTF8.self)
+            let keeps =
+                declared.contains(name) || SandboxPolicy.hostEnvironment.contains(name)
+                || SandboxPolicy.hostEnvironmentPrefixes.contains { name.hasPrefix($0) }
+            guard keeps, !kept.contains(where: { $0.name == name }) else { continue }
+            kept.append((name, Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))))
         }
         clearenv()
-        for (name, value) in kept { setenv(name, value, 1) }
+        for (_, entry) in kept {
+            entry.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress, let equals = strchr(base, Int32(UInt8(ascii: "="))) else { return }
+                var name = Array(bytes[..<base.distance(to: equals)])
+                name.append(0)
+                _ = setenv(name, equals + 1, 1)
+            }
+        }
         _ = modhost_sandbox_wipe_initial_environment()
     }
 

@@ -1,5 +1,6 @@
 import CHostSandbox
 import Glibc
+import HostProcesses
 
 /// What a module's sandbox lets it reach, as the host reads a call its process's filter handed
 /// over: the folders and files it may read beneath, those it may write, and how many processes
@@ -36,7 +37,8 @@ package struct SandboxGrants: Sendable, Equatable {
     /// The payload a module's process sends: what its sandbox grants.
     package static func payload(reads: [String], writes: [String], runs: [String]?, processes: Int) -> [UInt8] {
         let programs = runs.map { $0.isEmpty ? ["x"] : $0.map { "x " + $0 } } ?? []
-        return Array((reads.map { "r " + $0 } + writes.map { "w " + $0 } + programs + ["p \(processes)"]).joined(separator: "\n").utf8)
+        return Array(
+            (reads.map { "r " + $0 } + writes.map { "w " + $0 } + programs + ["p \(processes)"]).joinedConcretely(separator: "\n").utf8)
     }
 
     /// The system calls on files the filter hands over.

@@ -37,6 +37,25 @@ import Testing
         #expect(Hello(hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [], language: "").language == nil)
     }
 
+    /// The host's hello names the descriptors that come with it, in their order: the process
+    /// finds each by its name, and one not passed is none.
+    @Test func theHostsHelloNamesWhatComesWithIt() throws {
+        let passing = Hello(
+            hostVersion: "0.1.0", sdkVersion: "1.7.1", contracts: [("Contracts", "1.7.1")], passes: [Hello.library, Hello.ruleset],
+            routes: ["GeoRoute"], language: "de")
+        let read = try Hello(passing.frame)
+        #expect(read == passing)
+        #expect(read.passes == ["library", "ruleset"])
+        #expect(
+            String(decoding: passing.frame.payload, as: UTF8.self).hasSuffix(
+                "contracts=Contracts@1.7.1\npasses=library,ruleset\nlanguage=de\nroutes=GeoRoute\n"))
+        #expect(read.passed(Hello.library, in: [7, 9]) == 7)
+        #expect(read.passed(Hello.ruleset, in: [7, 9]) == 9)
+        #expect(read.passed(Hello.filter, in: [7, 9]) == nil)
+        // Fewer descriptors than it names: the missing one is none, never another.
+        #expect(read.passed(Hello.ruleset, in: [7]) == nil)
+    }
+
     @Test(arguments: [
         (Frame(kind: 4, payload: []), "a frame of kind 4 where the hello was due"),
         (Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1".utf8)), "no line end after its last line"),
@@ -59,6 +78,10 @@ import Testing
         (
             Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\nlanguage=\n".utf8)),
             "language '' in line 4, not a locale code"
+        ),
+        (
+            Frame(kind: Hello.kind, payload: Array("protocol=1\nhost=0.1.0\nsdk=1.7.1\npasses=library,../x\nlanguage=de\n".utf8)),
+            "passes 'library,../x' in line 4, not names separated by commas"
         ),
     ])
     func aHelloThatIsNotOneIsRefusedSayingWhy(frame: Frame, reason: String) {

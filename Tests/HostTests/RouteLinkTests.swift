@@ -62,9 +62,9 @@ import Testing
             let (one, other) = try FrameChannel.pair()
             let failures = self.failures
             caller = RouteLink(
-                channel: one, peer: "module 'Test'", routes: callerRoutes, callLimit: .seconds(20),
+                channel: one, peer: "module 'Test'", routes: { callerRoutes[$0] }, callLimit: .seconds(20),
                 onFailure: { error in failures.add(error) })
-            serving = RouteLink(channel: other, peer: "the host", routes: servedRoutes, callLimit: .seconds(20))
+            serving = RouteLink(channel: other, peer: "the host", routes: { servedRoutes[$0] }, callLimit: .seconds(20))
             let serving = self.serving
             let servingEnd = self.servingEnd
             let served = self.served

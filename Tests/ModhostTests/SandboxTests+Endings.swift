@@ -52,12 +52,17 @@ extension SandboxTests {
     }
 
     /// Its filter is the program the host made while it started: the process builds its own
-    /// only when there is none, or none for its grants (`SandboxProgramTests`).
-    @Test func itsFilterIsTheOneTheHostMade() throws {
+    /// only when there is none, or none for its grants (`SandboxProgramTests`). Its Landlock
+    /// ruleset too, made of the same paths the process would have chosen, where the kernel has
+    /// Landlock: the probe's reads and writes are refused and allowed as they are then.
+    @Test func itsFilterAndRulesetAreTheOnesTheHostMade() throws {
         let result = try host.run(arguments: [
             "--log-level", "debug", "--isolate", "FixtureSandboxProbe", "fixtureSandboxProbe", "try", "files",
         ])
         #expect(result.succeeded, "\(result)")
         #expect(result.stderr.contains("module 'FixtureSandboxProbe': its seccomp filter is the host's"), "\(result.stderr)")
+        if !result.stderr.contains("not enforced here: files: the kernel has no Landlock") {
+            #expect(result.stderr.contains("module 'FixtureSandboxProbe': its Landlock ruleset is the host's"), "\(result.stderr)")
+        }
     }
 }

@@ -94,7 +94,8 @@ extension Builtins {
             _ = fcntl(ModuleProcess.linkDescriptor, F_SETFD, FD_CLOEXEC)
             return RouteLink(
                 channel: FrameChannel(descriptor: ModuleProcess.linkDescriptor), peer: "the host",
-                routes: ModuleHostServed.routes, answersPings: true, onProblem: { line in StandardError.write("modhost: warn: \(line)\n") })
+                routes: ModuleHostServed.route(named:), answersPings: true,
+                onProblem: { line in StandardError.write("modhost: warn: \(line)\n") })
         }()
 
         /// The host's hello, read once, before the runtime is made: it names the routes the
@@ -156,6 +157,14 @@ extension Builtins {
                 var passed = first.descriptors
                 defer { for descriptor in passed { close(descriptor) } }
                 let theirs = try Hello(first.frame)
+                // Named by the hello; a hello that names none (a test's own) passes the library, then the filter.
+                func descriptor(_ kind: String, at position: Int) -> Int32? {
+                    guard theirs.passes.isEmpty else { return theirs.passed(kind, in: passed) }
+                    return position < passed.count ? passed[position] : nil
+                }
+                let (library, program, ruleset) = (
+                    descriptor(Hello.library, at: 0), descriptor(Hello.filter, at: 1), descriptor(Hello.ruleset, at: 2)
+                )
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {
                     try? channel.send(
                         Frame(kind: ModuleProcess.Kind.failure, payload: Array("the host's hello does not agree: \(why)".utf8)))
@@ -166,13 +175,15 @@ extension Builtins {
                 // Checked here as the host checks, and nothing opened before this file is known to be
                 // the one the host checked.
                 runtime.planOnly()
-                if let problem = Self.sameFile(first.descriptors.first, runtime.checkedLibrary(of: name)) {
+                if let problem = Self.sameFile(library, runtime.checkedLibrary(of: name)) {
                     try? channel.send(Frame(kind: ModuleProcess.Kind.failure, payload: Array(problem.utf8)))
                     return ModhostCommandLine.exitFailure
                 }
                 // Confined before the module's library is opened: its code never runs unconfined.
                 do throws(Sandbox.Failure) {
-                    let (policy, folder) = ModuleSandbox.policy(for: name, runtime: runtime)
+                    // Without its paths when the host made the ruleset of them.
+                    let (policy, folder) = ModuleSandbox.policy(
+                        for: name, runtime: runtime, mapped: ruleset == nil ? ModuleSandbox.mappedFiles() : nil)
                     // What its library needs beside it, asked before the sandbox hands each question to the host.
                     runtime.prepareLibraryLoad(of: name)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)
@@ -186,9 +197,12 @@ extension Builtins {
                     let temporary = folder.flatMap(ModuleSandbox.useOwnTemporaryFolder(in:))
                     // "sandbox": "off": the operator's word, said by `modules` and `check`.
                     let off = runtime.configuration.entry(named: name)?.sandbox == .off && !audit
-                    // The host's hello carries the filter it made for this module, after the library.
-                    let program = passed.count > 1 ? passed[1] : nil
-                    let confinement = off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit, program: program)
+                    // The host's hello carries the filter and the ruleset it made for this module;
+                    // `confine` closes the ruleset.
+                    passed.removeAll { $0 == ruleset }
+                    if off, let ruleset { close(ruleset) }
+                    let confinement =
+                        off ? Sandbox.Confinement.none : try Sandbox.confine(policy, audit: audit, program: program, ruleset: ruleset)
                     // Closed before the module's code runs.
                     if let program {
                         close(program)
@@ -202,6 +216,10 @@ extension Builtins {
                         runtime.logger.debug(
                             "module '\(name)': its seccomp filter \(confinement.filterFromHost ? "is the host's" : "was built in its process")"
                         )
+                        if confinement.landlockABI >= 1 {
+                            runtime.logger.debug(
+                                "module '\(name)': its Landlock ruleset \(ruleset != nil ? "is the host's" : "was made in its process")")
+                        }
                     }
                     for part in confinement.notEnforced { runtime.logger.debug("module '\(name)': not enforced here: \(part)") }
                     for part in confinement.leftOut { runtime.logger.warn("module '\(name)': its sandbox: \(part)") }

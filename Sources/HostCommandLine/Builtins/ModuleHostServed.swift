@@ -15,11 +15,24 @@ enum ModuleHostServed {
     /// The session the module's commands run in (one, for the process's life).
     nonisolated(unsafe) private static var session: HostSession?
 
-    /// The routes the link serves: every route that can cross, and the control route.
-    static let routes: [String: @Sendable () throws -> any RouteDispatching] = {
-        var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
-        for (name, bridge) in RouteBridge.all {
-            routes[name] = {
+    /// The route of each name the link serves: every route that can cross, and the control
+    /// route. Found by name on its first call: the table of every route is not made before
+    /// the process's hello (the host waits for it).
+    static func route(named name: String) -> (@Sendable () throws -> any RouteDispatching)? {
+        switch name {
+        case IsolatedModule.control:
+            return {
+                guard let (runtime, module, _) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
+                return Control(runtime: runtime, module: module)
+            }
+        case IsolatedModule.screens:
+            return {
+                guard let (_, _, relay) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
+                return relay
+            }
+        default:
+            guard let bridge = RouteBridge.all[name] else { return nil }
+            return {
                 guard let (runtime, module, relay) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
                 guard runtime.modules.contains(where: { $0.name == module && $0.provides.contains(name) }) else {
                     throw NotServed(why: "module '\(module)' does not provide '\(name)'")
@@ -28,16 +41,7 @@ enum ModuleHostServed {
                 return relay.relaying(try bridge.dispatcher(runtime.resolver))
             }
         }
-        routes[IsolatedModule.control] = {
-            guard let (runtime, module, _) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
-            return Control(runtime: runtime, module: module)
-        }
-        routes[IsolatedModule.screens] = {
-            guard let (_, _, relay) = served.withLock({ $0 }) else { throw NotServed(why: "the module is not there yet") }
-            return relay
-        }
-        return routes
-    }()
+    }
 
     /// From now on the routes are `module`'s in `runtime`.
     static func serve(_ session: HostSession, module: String) {

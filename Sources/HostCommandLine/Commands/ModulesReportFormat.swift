@@ -4,6 +4,7 @@ import Glibc
 import HostLifecycle
 import HostLoading
 import HostModel
+import HostProcesses
 import HostSandbox
 import ModuleKit
 
@@ -32,19 +33,20 @@ enum ModulesReportFormat {
                 let text = reason.render(strings)
                 let parts = width.map { HelpText.wrap(text, width: max(20, $0 - lead.count), indent: "") } ?? [text]
                 let under = "\n" + String(repeating: " ", count: lead.count)
-                lines[index + 1] += "\n" + lead + join(parts, under)
+                lines[index + 1] += "\n" + lead + parts.joinedConcretely(separator: under)
             }
             if let runs = module.whereItRuns {
                 lines[index + 1] += "\n    " + word("report.runs", "runs") + ": " + runs.render(strings)
             }
             if !module.capabilities.isEmpty {
-                lines[index + 1] += "\n    " + word("report.may", "may") + ": " + join(module.capabilities.words, ", ")
+                lines[index + 1] +=
+                    "\n    " + word("report.may", "may") + ": " + module.capabilities.words.joinedConcretely(separator: ", ")
             }
             if module.isolation == .process, let missing = module.sandboxNotEnforced {
                 lines[index + 1] += "\n    " + word("report.sandbox.missing", "not enforced here") + ": " + missing
             }
         }
-        return join(lines, "\n") + "\n"
+        return lines.joinedConcretely(separator: "\n") + "\n"
     }
 
     /// `{"configuration":…,"environment":…,"modules":[ModuleReport…],"schemaVersion":1}`, in
@@ -132,19 +134,7 @@ enum ModulesReportFormat {
     }
 
     private static func list(_ routes: [String]) -> String {
-        routes.isEmpty ? "-" : join(routes, ",")
-    }
-
-    /// `parts` joined by hand: the standard library's `joined(separator:)` is generic over the
-    /// sequence, and its first call after a `dlopen` asks the runtime for an associated type
-    /// by name, a scan of every conformance record loaded.
-    static func join(_ parts: [String], _ separator: String) -> String {
-        guard var text = parts.first else { return "" }
-        for part in parts.dropFirst() {
-            text.append(separator)
-            text.append(part)
-        }
-        return text
+        routes.isEmpty ? "-" : routes.joinedConcretely(separator: ",")
     }
 }
 

@@ -41,8 +41,13 @@ package struct CrashRecords {
 
     /// Reads the records and collects the markers of dead processes; writes nothing when
     /// `collect` is false (a read-only look, as `check` takes). With `readingMarkers` false,
-    /// only the records file is read (to forget some of them).
-    package init(dataFolder: String, collect: Bool, readingMarkers: Bool = true) {
+    /// only the records file is read (to forget some of them); with `readingRecords` false,
+    /// nothing is (a module's own process, whose host reads them).
+    package init(dataFolder: String, collect: Bool, readingMarkers: Bool = true, readingRecords: Bool = true) {
+        guard readingRecords else {
+            storage = nil
+            return
+        }
         do throws(StorageError) {
             storage = try Self.open(dataFolder, create: false)
         } catch {

@@ -4,9 +4,10 @@
 ///
 /// On the wire, a ``Frame`` of kind ``kind`` whose bytes are `key=value` lines in this order:
 /// `protocol`, `host`, `sdk`, then one `contracts` line per library (`Name@1.2.3`), then — in
-/// the host's hello only — a `language` line with the person's language (`language=de`), and
-/// when there are any, one `routes` line naming the routes the host serves the module
-/// (`routes=GeoRoute,HostInfoRoute`). Every value is printable ASCII without spaces; a hello
+/// the host's hello only — a `passes` line naming the descriptors that come with it, in order
+/// (`passes=library,filter,ruleset`), a `language` line with the person's language
+/// (`language=de`), and when there are any, one `routes` line naming the routes the host serves
+/// the module (`routes=GeoRoute,HostInfoRoute`). Every value is printable ASCII without spaces; a hello
 /// from the peer is checked line by line and refused with the line it could not take.
 package struct Hello: Equatable, Sendable {
     package static let kind: UInt8 = 1
@@ -24,17 +25,33 @@ package struct Hello: Equatable, Sendable {
     /// The person's language as the host has it (the host's hello): the process takes it
     /// before the module's code runs, without a call of its own (a round trip of its start).
     package let language: String?
+    /// What each descriptor that comes with the host's hello is, in their order (``library``,
+    /// ``filter``, ``ruleset``).
+    package let passes: [String]
+
+    /// The open file of the module's library, as the host checked it.
+    package static let library = "library"
+    /// The seccomp filter the host made for the module's process (``Sandbox/filterProgram(network:exec:)``).
+    package static let filter = "filter"
+    /// The Landlock ruleset the host made of the sandbox's paths (``Sandbox/ruleset(for:abi:)``).
+    package static let ruleset = "ruleset"
 
     package init(
         protocolVersion: Int = Hello.protocolVersion, hostVersion: String, sdkVersion: String, contracts: [(name: String, version: String)],
-        routes: [String] = [], language: String? = nil
+        passes: [String] = [], routes: [String] = [], language: String? = nil
     ) {
         self.protocolVersion = protocolVersion
         self.hostVersion = hostVersion
         self.sdkVersion = sdkVersion
         self.contracts = contracts
+        self.passes = passes.filter(Self.isWord)
         self.routes = routes
         self.language = language.flatMap { Self.isLanguageCode($0) ? $0 : nil }
+    }
+
+    /// The descriptor among `descriptors` (those that came with this hello) that it names `name`.
+    package func passed(_ name: String, in descriptors: [Int32]) -> Int32? {
+        passes.firstIndex(of: name).flatMap { $0 < descriptors.count ? descriptors[$0] : nil }
     }
 
     /// Whether `code` can be a language line's value: a locale code (`de`, `pt_BR`, `zz`).
@@ -54,14 +71,15 @@ package struct Hello: Equatable, Sendable {
         left.protocolVersion == right.protocolVersion && left.hostVersion == right.hostVersion
             && left.sdkVersion == right.sdkVersion && left.contracts.map(\.name) == right.contracts.map(\.name)
             && left.contracts.map(\.version) == right.contracts.map(\.version) && left.routes == right.routes
-            && left.language == right.language
+            && left.language == right.language && left.passes == right.passes
     }
 
     package var frame: Frame {
         var text = "protocol=\(protocolVersion)\nhost=\(hostVersion)\nsdk=\(sdkVersion)\n"
         for library in contracts { text += "contracts=\(library.name)@\(library.version)\n" }
+        if !passes.isEmpty { text += "passes=\(passes.joinedConcretely(separator: ","))\n" }
         if let language { text += "language=\(language)\n" }
-        if !routes.isEmpty { text += "routes=\(routes.joined(separator: ","))\n" }
+        if !routes.isEmpty { text += "routes=\(routes.joinedConcretely(separator: ","))\n" }
         return Frame(kind: Self.kind, payload: Array(text.utf8))
     }
 
@@ -111,6 +129,16 @@ package struct Hello: Equatable, Sendable {
             lines.removeLast()
         }
         self.language = language
+        var passes: [String] = []
+        if lines.count > 3, let last = lines.last, last.hasPrefix("passes=") {
+            passes = last.dropFirst("passes=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard passes.count <= 16, passes.allSatisfy(Self.isWord) else {
+                throw .malformedHello(
+                    "passes '\(last.dropFirst("passes=".count).prefix(200))' in line \(lines.count), not names separated by commas")
+            }
+            lines.removeLast()
+        }
+        self.passes = passes
         guard lines.count - 3 <= Self.maximumContracts else {
             throw .malformedHello("more than \(Self.maximumContracts) contracts libraries")
         }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import HostLifecycle
 import HostModel
 import HostProcesses
 import HostSandbox
@@ -14,15 +13,27 @@ import ModuleKit
 /// No folder granted whole holds the data folder, modules.json or the home folder (a
 /// library kept beside modules.json, a binary in `/`): such a folder is granted file by file,
 /// its libraries and resource bundles only.
-enum ModuleSandbox {
+package enum ModuleSandbox {
     /// The policy, and the module's own data folder, opened now (before the sandbox: the
-    /// module uses the open folder); `nil` when it could not be opened.
-    static func policy(for name: String, runtime: HostRuntime) -> (SandboxPolicy, folder: String?) {
+    /// module uses the open folder; made if it was not there); `nil` when it could not be
+    /// opened.
+    ///
+    /// - Parameter mapped: The files a module's process maps before its module's library is
+    ///   opened (``mappedFiles()``, in that process or in the host before it opened any); `nil`
+    ///   for a policy without its paths, for a process that restricts itself with the ruleset
+    ///   the host made of them.
+    package static func policy(for name: String, runtime: HostRuntime, mapped: [String]?) -> (SandboxPolicy, folder: String?) {
         var policy = SandboxPolicy()
         let folder = (try? runtime.storage(of: name).files())?.path
+        let capabilities = runtime.capabilities(of: name)
+        policy.network = capabilities.network
+        policy.exec = capabilities.exec
+        policy.environment = capabilities.environment
+        if let limits = runtime.configuration.entry(named: name)?.limits { policy.limits = ResourceLimit.defaults(overriddenBy: limits) }
+        guard let mapped else { return (policy, folder) }
         let kept = [runtime.options.dataFolder, runtime.configuration.path, ProcessEnvironment.value("HOME") ?? ""]
             .filter { $0.hasPrefix("/") }.map { FilePaths.resolved($0) ?? $0 }
-        var files = mappedFiles()
+        var files = mapped
         if let library = runtime.checkedLibraryPath(of: name) { files.append(FilePaths.resolved(library) ?? library) }
         var runs = SandboxPolicy.systemLibraries
         for folder in unique(files.map(FilePaths.folder(of:))) {
@@ -32,11 +43,6 @@ enum ModuleSandbox {
                 runs.append(folder)
             }
         }
-        let capabilities = runtime.capabilities(of: name)
-        policy.network = capabilities.network
-        policy.exec = capabilities.exec
-        policy.environment = capabilities.environment
-        if let limits = runtime.configuration.entry(named: name)?.limits { policy.limits = ResourceLimit.defaults(overriddenBy: limits) }
         if capabilities.exec { runs += SandboxPolicy.programs }
         policy.runs = unique(runs)
         policy.reads = SandboxPolicy.systemReads + (capabilities.network ? SandboxPolicy.networkReads : [])
@@ -52,12 +58,12 @@ enum ModuleSandbox {
     }
 
     /// Whether `path` is `folder` or lies beneath it.
-    static func isWithin(_ path: String, _ folder: String) -> Bool {
+    package static func isWithin(_ path: String, _ folder: String) -> Bool {
         folder == "/" || path == folder || path.hasPrefix(folder + "/")
     }
 
     /// The libraries and resource bundles in `folder`, each a path of its own.
-    static func libraries(in folder: String) -> [String] {
+    package static func libraries(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".resources") || $0.hasSuffix(".so") || $0.contains(".so.") }.sorted()
             .map { (folder == "/" ? "" : folder) + "/" + $0 }
@@ -65,7 +71,7 @@ enum ModuleSandbox {
 
     /// `path` with a leading `~/` as the home folder of the user running the host (`HOME`);
     /// `nil` for `~/…` without one.
-    static func expandingHome(_ path: String) -> String? {
+    package static func expandingHome(_ path: String) -> String? {
         guard path.hasPrefix("~/") else { return path }
         guard let home = ProcessEnvironment.value("HOME"), home.hasPrefix("/") else { return nil }
         return (home.hasSuffix("/") ? String(home.dropLast()) : home) + String(path.dropFirst())
@@ -76,7 +82,7 @@ enum ModuleSandbox {
     /// temporary files. Named for this process (one a process of the same id left, when its
     /// host could not remove it, is removed first); the host removes it once this process has
     /// ended. Its path, or `nil` when it could not be made.
-    static func useOwnTemporaryFolder(in folder: String) -> String? {
+    package static func useOwnTemporaryFolder(in folder: String) -> String? {
         let name = ModuleProcess.temporaryFolderName(of: getpid())
         let parent = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard parent >= 0 else { return nil }
@@ -93,7 +99,7 @@ enum ModuleSandbox {
     /// opened, these are every file the process maps (it maps no locale archive or other
     /// data file then; `/proc/self/maps`, which would name one, costs a tenth of a millisecond
     /// to read).
-    static func mappedFiles() -> [String] {
+    package static func mappedFiles() -> [String] {
         var files = FilePaths.resolved("/proc/self/exe").map { [$0] } ?? []
         // Resolved by folder (a handful), not file by file (a few dozen); a file that is itself
         // a link is resolved whole, as the kernel names what it maps.
