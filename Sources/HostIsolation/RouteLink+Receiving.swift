@@ -1,9 +1,29 @@
 import Glibc
 import HostProcesses
+import Synchronization
 
 // Reading the other side: frames within what is left of a call's time, pings, and what does not
-// read — each a reason to cut the link. Called with the link's lock held.
+// read — each a reason to cut the link (called with the link's lock held); how soon the next
+// frame is looked for, and when serving ends.
 extension RouteLink {
+    /// Ends ``serveUntilClosed()`` once the call being served is answered: a module's process
+    /// asked to stop ends then, not after the host's close has woken it.
+    package func endServingAfterThisCall() {
+        lock.withLock { endServing = true }
+    }
+
+    /// The other side's end is expected from now on (its process was asked to stop and ends
+    /// after its answer): it is no failure to tell, as the end of a ``close()``.
+    package func expectEnd() {
+        closing.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Looks for the next frame for `look` before it sleeps (``FrameChannel/nextLook``): one
+    /// known to come soon.
+    package func lookForNextFrame(_ look: Duration) {
+        lock.withLock { channel.nextLook = look }
+    }
+
     func receive() throws(RouteCallError) -> RouteMessage {
         guard let message = try receive(endIsFailure: true) else { throw failure ?? .unavailable(peer: peer, reason: "its link ended") }
         return message

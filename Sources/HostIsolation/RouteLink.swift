@@ -27,10 +27,12 @@ package final class RouteLink: @unchecked Sendable {
     package let peer: String
     /// The link's frames: the hellos are said on it before the first call.
     package let channel: FrameChannel
-    private let lock = RecursiveLock()
+    let lock = RecursiveLock()
     /// Set by ``close()`` before it ends the socket: the end this side made is no failure to
     /// tell (the watcher and a waiting read meet it before `close` has the lock).
-    private let closing = Atomic<Bool>(false)
+    let closing = Atomic<Bool>(false)
+    /// ``serveUntilClosed()`` returns once the call it serves is answered.
+    var endServing = false
     private var nextCall: UInt64 = 0
     private var nextReference: UInt64 = 0
     private var exported: [UInt64: Exported] = [:]
@@ -172,6 +174,7 @@ package final class RouteLink: @unchecked Sendable {
                 case .answer(let answered, _): throw fail(violation("answered call \(answered), which it was not asked"))
                 case .call(let id, let target, let member, let slots):
                     try serve(id: id, target: target, member: member, slots: slots)
+                    if endServing { return nil }
                 case .release(let references):
                     for reference in references { exported[reference] = nil }
                 }

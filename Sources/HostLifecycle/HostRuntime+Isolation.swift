@@ -17,6 +17,11 @@ import Synchronization
 // others. A crash, exit, hang or broken link of such a process ends only the process: its
 // routes answer "unavailable", named once.
 extension HostRuntime {
+    /// How long the host looks for a module's answer to its start, and its process for the
+    /// host's first call after its hello, before sleeping: each wake-up of a sleeping thread
+    /// costs more than most starts (a halted processor's, on a VM).
+    package static let startLook = Duration.milliseconds(1)
+
     /// The word of the module-host mode the child runs (see `Builtins.ModuleHost`).
     package static let moduleHostCommand = "__module-host"
     /// Served to a module's process bound to that module (``SettingsServedToProcess``).
@@ -254,6 +259,8 @@ extension HostRuntime {
         defer { timings.add(\.start, since: mark) }
         // Its start, like every call after it, in the person's language.
         isolated.tellLanguage(on: isolated.link)
+        // A module's start takes a fraction of a millisecond: its answer is looked for, not slept for.
+        isolated.link.lookForNextFrame(Self.startLook)
         do throws(RouteCallError) {
             try RemoteObject.route(IsolatedModule.control, on: isolated.link).call("start", RouteArguments())
             isolated.takeLanguage()
@@ -277,6 +284,9 @@ extension HostRuntime {
             _ = isolated.ended(grace: .seconds(1))
             return
         }
+        // Its process ends after its answer; how it ended its wait status tells (below).
+        isolated.link.expectEnd()
+        isolated.link.lookForNextFrame(Self.startLook)
         try? RemoteObject.route(IsolatedModule.control, on: isolated.link).call("stop", RouteArguments())
         isolated.link.close()
         if let end = isolated.ended(), end != .exited(0) {

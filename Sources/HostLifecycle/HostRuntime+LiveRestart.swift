@@ -92,6 +92,7 @@ extension HostRuntime {
         // when no thread can wait for them.
         let retire: @Sendable () -> Void = { [logger] in
             while previous.link.isCalling { usleep(50_000) }
+            previous.link.expectEnd()
             try? RemoteObject.route(IsolatedModule.control, on: previous.link).call("stop", RouteArguments())
             previous.link.close()
             if let end = previous.process.end(grace: .seconds(2)), end != .exited(0) {

@@ -245,11 +245,13 @@ extension Builtins {
                     return ModhostCommandLine.exitFailure
                 }
                 try channel.send(mine.frame)
+                // The host's first call (the module's start) comes soon after.
+                link.lookForNextFrame(HostRuntime.startLook)
             } catch {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
                 return ModhostCommandLine.exitFailure
             }
-            ModuleHostServed.serve(session, module: name)
+            ModuleHostServed.serve(session, module: name, on: link)
             if let failure = link.serveUntilClosed() {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(failure.description)]))
                 runtime.stop()

@@ -14,6 +14,8 @@ enum ModuleHostServed {
     private static let served = Mutex<(runtime: HostRuntime, module: String, relay: ScreenRelay)?>(nil)
     /// The session the module's commands run in (one, for the process's life).
     nonisolated(unsafe) private static var session: HostSession?
+    /// The link to the host it serves on (one, for the process's life).
+    nonisolated(unsafe) private static var link: RouteLink?
 
     /// The route of each name the link serves: every route that can cross, and the control
     /// route. Found by name on its first call: the table of every route is not made before
@@ -44,9 +46,10 @@ enum ModuleHostServed {
     }
 
     /// From now on the routes are `module`'s in `runtime`.
-    static func serve(_ session: HostSession, module: String) {
+    static func serve(_ session: HostSession, module: String, on link: RouteLink) {
         // Set once, before the link serves its first call (on this thread).
         Self.session = session
+        Self.link = link
         served.withLock { $0 = (session.runtime, module, ScreenRelay(runtime: session.runtime, runsOnLentTerminal: true)) }
     }
 
@@ -71,6 +74,8 @@ enum ModuleHostServed {
                 return .void
             case "stop":
                 runtime.stop()
+                // The host closes the link next: this process ends after its answer.
+                ModuleHostServed.link?.endServingAfterThisCall()
                 return .void
             case "title":
                 return try call.answer(runtime.title(of: module))

@@ -35,6 +35,10 @@ package final class FrameChannel {
     /// How long a read looks for bytes without sleeping before it waits for them
     /// (``defaultLook``).
     package var lookBeforeWaiting = FrameChannel.defaultLook
+    /// How long the next read looks instead, once: a frame known to come soon (the host's
+    /// first call after the process's hello, a module's answer to its start), which a sleep
+    /// would make wait for a wake-up. Where ``lookBeforeWaiting`` is zero, it does not look.
+    package var nextLook: Duration?
     /// Where `recvmsg` puts the descriptors that come: made once.
     private var fds = [Int32](repeating: -1, count: FrameChannel.maximumDescriptors)
 
@@ -181,9 +185,11 @@ package final class FrameChannel {
             return (received, errno)
         }
         var (received, error) = (0, Int32(0))
-        if lookBeforeWaiting > .zero, looking.shouldLook() {
+        let longer = nextLook
+        nextLook = nil
+        if lookBeforeWaiting > .zero, longer != nil || looking.shouldLook() {
             let began = ContinuousClock.now
-            let until = began + lookBeforeWaiting
+            let until = began + (longer ?? lookBeforeWaiting)
             repeat {
                 (received, error) = once(Int32(MSG_DONTWAIT))
                 if received >= 0 || (error != EAGAIN && error != EWOULDBLOCK) {
@@ -193,7 +199,7 @@ package final class FrameChannel {
                 }
             } while ContinuousClock.now < until
             (received, error) = once(0)
-            if received >= 0 { looking.waited(ContinuousClock.now - began, look: lookBeforeWaiting) }
+            if received >= 0, longer == nil { looking.waited(ContinuousClock.now - began, look: lookBeforeWaiting) }
         } else {
             (received, error) = once(0)
         }
