@@ -17,9 +17,10 @@ import Synchronization
 // others. A crash, exit, hang or broken link of such a process ends only the process: its
 // routes answer "unavailable", named once.
 extension HostRuntime {
-    /// How long the host looks for a module's answer to its start, and its process for the
-    /// host's first call after its hello, before sleeping: each wake-up of a sleeping thread
-    /// costs more than most starts (a halted processor's, on a VM).
+    /// How long the host looks for a module's answer to its start or stop before sleeping: a
+    /// wake-up of a sleeping thread costs more than most starts (a halted processor's, on a
+    /// VM). The host waits then, its process works: the process never looks that long for the
+    /// host, whose threads would lose a processor to it.
     package static let startLook = Duration.milliseconds(1)
 
     /// The word of the module-host mode the child runs (see `Builtins.ModuleHost`).
@@ -27,21 +28,38 @@ extension HostRuntime {
     /// Served to a module's process bound to that module (``SettingsServedToProcess``).
     static let settingsRouteName = "SettingsRoute"
 
-    /// Starts module `entry`'s process and greets it; its routes are served over the link.
-    func launch(_ entry: ModuleEntry, _ inspected: InspectedLibrary, plan: Snapshot) -> Result<IsolatedModule, HostTextError> {
+    /// A module's process started and greeted at the load phase, its hello not yet read.
+    struct PendingLaunch {
+        let entry: ModuleEntry
+        let inspected: InspectedLibrary
+        let manifest: ModuleManifest
+        let spawn: PendingSpawn
+    }
+
+    /// Starts module `entry`'s process and says the host's hello; ``finishLaunch(_:)`` reads
+    /// the process's, so that the host loads its other modules meanwhile.
+    func beginLaunch(_ entry: ModuleEntry, _ inspected: InspectedLibrary, plan: Snapshot) -> Result<PendingLaunch, HostTextError> {
         let manifest: ModuleManifest
         switch IsolatedModule.manifest(of: inspected.descriptor) {
         case .success(let found): manifest = found
         case .failure(let problem): return .failure(HostTextError(problem.text))
         }
         let offered = offeredRoutes(manifest, plan: plan)
+        return beginSpawn(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor).map {
+            PendingLaunch(entry: entry, inspected: inspected, manifest: manifest, spawn: $0)
+        }
+    }
+
+    /// The module of `pending` once its process said its hello; its routes are served over the link.
+    func finishLaunch(_ pending: PendingLaunch) -> Result<IsolatedModule, HostTextError> {
+        let (entry, inspected, manifest, offered) = (pending.entry, pending.inspected, pending.manifest, pending.spawn.offered)
         // Weak: the module, which keeps these closures, is kept by this runtime.
         let spawn: @Sendable (TrustedFile) -> Result<IsolatedModule.Launched, HostTextError> = { [weak self] library in
             guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }
             return spawnProcess(entry, manifest: manifest, offered: offered, library: library.descriptor)
         }
         let first: IsolatedModule.Launched
-        switch spawn(inspected.file) {
+        switch finishSpawn(pending.spawn) {
         case .success(let spawned): first = spawned
         case .failure(let error): return .failure(error)
         }
@@ -81,124 +99,6 @@ extension HostRuntime {
         return .success(module)
     }
 
-    /// One process of module `entry`: started, greeted (in the person's language), and its link made.
-    func spawnProcess(
-        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
-    ) -> Result<IsolatedModule.Launched, HostTextError> {
-        let process: ModuleProcess
-        var told: String?
-        ProcessScope.keepFromModules()
-        StrayProcesses.adopt()
-        do throws(ModuleProcess.StartError) {
-            if let early = options.earlyProcesses.take(entry.name) {
-                early.afterEnd = afterEnd(of: entry)
-                process = early
-            } else {
-                process = try startProcess(of: entry)
-            }
-            let audit = sandboxAudit(of: entry.name)
-            // Its filter and its Landlock ruleset, made here while it starts (see HostRuntime+Sandbox.swift).
-            let capabilities = capabilities(of: entry.name)
-            let program =
-                entry.sandbox == .off || audit != nil ? nil : Sandbox.filterProgram(network: capabilities.network, exec: capabilities.exec)
-            defer { if let program { close(program) } }
-            let ruleset = program == nil ? nil : preparedRuleset(for: entry, audit: audit != nil)
-            defer { if let ruleset { close(ruleset.descriptor) } }
-            var passed: [(name: String, descriptor: Int32)] = [(Hello.library, library)]
-            if let program { passed.append((Hello.filter, program)) }
-            if let ruleset { passed.append((Hello.ruleset, ruleset.descriptor)) }
-            let greeting = Hello(
-                hostVersion: Self.version, sdkVersion: ModuleKitABI.sdkVersion, contracts: [("Contracts", ModuleKitABI.sdkVersion)],
-                passes: passed.map(\.name), routes: offered, language: locale.current)
-            try process.greet(greeting, passing: passed.map(\.descriptor), helloLimit: entry.timeout) {
-                [logger] refusals, granted, pid in
-                if let audit {
-                    audit.watch(refusals, granted: granted)
-                } else {
-                    // What a ruleset made here grants is known here; else the process says.
-                    SandboxRefusals.watch(refusals, module: entry.name, pid: pid, granted: ruleset?.granted ?? granted) { line in
-                        logger.warn(line)
-                    }
-                }
-            }
-            told = greeting.language
-        } catch {
-            return .failure(HostTextError(Self.startProblem(error)))
-        }
-        let resolver = locator.resolver(for: manifest, access: access)
-        var routes: [String: @Sendable () throws -> any RouteDispatching] = [:]
-        let name = entry.name
-        for route in offered {
-            guard let bridge = RouteBridge.all[route] else { continue }
-            // Weak, as `spawn` above: the link that keeps these is kept by this runtime.
-            routes[route] = { [weak self] in
-                let dispatcher: any RouteDispatching
-                if route == Self.settingsRouteName, let self {
-                    dispatcher = SettingsRouteDispatcher(
-                        target: SettingsServedToProcess(
-                            module: name, settings: try resolver.resolve((any SettingsRoute).self), kept: isolatedSettings, logger: logger))
-                } else {
-                    dispatcher = try bridge.dispatcher(resolver)
-                }
-                return self?.screenRelay?.relaying(dispatcher) ?? dispatcher
-            }
-        }
-        routes[IsolatedModule.screens] = { [weak self] in
-            guard let relay = self?.screenRelay else { throw NoScreens() }
-            return relay
-        }
-        // Only the module that chooses the person's language may tell the host one.
-        if IsolatedModule.choosesLanguage(manifest) {
-            routes[IsolatedModule.language] = { [locale] in PersonsLanguage(locale: locale) }
-        }
-        let pid = process.pid
-        let owned = OwnedProcess(process)
-        let link = RouteLink(
-            channel: process.channel, peer: "module '\(name)'", routes: { [routes] in routes[$0] }, callLimit: entry.timeout,
-            cpuBudget: entry.sandbox == .off ? nil : Self.cpuBudget(entry.limits, pid: pid),
-            onFailure: { [logger] error in
-                // This process's end, not the module's current one (a restart's may differ).
-                let end = owned.end(grace: .seconds(1))
-                let how = end.map { "; its process (\(pid)) \($0.description)" } ?? ""
-                logger.error("module '\(name)' is unavailable: \(Self.reason(of: error))\(how)")
-            },
-            onProblem: { [logger] line in logger.warn(line) })
-        link.watchForEnd(ofProcess: pid)
-        return .success((owned, link, told))
-    }
-
-    /// What a module's process may burn in a command or a screen, its whole tree counted:
-    /// each waits for the person as long as it likes, so a time limit cannot serve there.
-    private static func cpuBudget(_ limits: ModuleLimits, pid: pid_t) -> CPUBudget {
-        CPUBudget(
-            limit: .seconds(limits.cpuSeconds ?? ModuleLimits.cpuSecondsByDefault), setting: "limits.cpuSeconds in modules.json",
-            callNames: [
-                "\(IsolatedModule.control).command": "a command", "\(IsolatedModule.control).screen": "a screen",
-                "\(IsolatedModule.screens).show": "a screen",
-            ]
-        ) { Descendants.cpuTime(ofTreeOf: pid) }
-    }
-
-    /// Module `entry`'s process, started; once it has ended, its temporary folder is removed
-    /// (its own way out leaves it when its sandbox watches removals, and a crash always does).
-    private func startProcess(of entry: ModuleEntry) throws(ModuleProcess.StartError) -> ModuleProcess {
-        let process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
-        process.afterEnd = afterEnd(of: entry)
-        return process
-    }
-
-    /// What follows the end of a process of module `entry`: its temporary folder removed.
-    private func afterEnd(of entry: ModuleEntry) -> @Sendable (pid_t) -> Void {
-        let folder = options.dataFolder + "/" + entry.name
-        return { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder) }
-    }
-
-    /// The command line of module `entry`'s process: the routes it may call come with the
-    /// host's hello.
-    private func moduleHostArguments(_ entry: ModuleEntry) -> [String] {
-        options.moduleHostOptions + [Self.moduleHostCommand, entry.name]
-    }
-
     /// Starts the process of each isolated module this run may start that the command line
     /// has not started yet (see EarlyProcesses.swift), before the plan's checks.
     func startProcessesEarly() {
@@ -208,9 +108,9 @@ extension HostRuntime {
     }
 
     /// The app's relay of presented screens; `nil` outside the app (a command presents none).
-    private var screenRelay: (any ScreenRelaying)? { isolatedScreens.withLock { $0?.relay } }
+    var screenRelay: (any ScreenRelaying)? { isolatedScreens.withLock { $0?.relay } }
 
-    private struct NoScreens: Error, CustomStringConvertible {
+    struct NoScreens: Error, CustomStringConvertible {
         var description: String { "screens are shown only in the app" }
     }
 
@@ -313,12 +213,12 @@ extension HostRuntime {
         FixedDecimals.text(ModuleTiming.milliseconds(duration), places: 3) + " ms"
     }
 
-    private static func reason(of error: RouteCallError) -> String {
+    static func reason(of error: RouteCallError) -> String {
         if case .unavailable(_, let reason) = error { return reason }
         return error.description
     }
 
-    private static func startProblem(_ error: ModuleProcess.StartError) -> HostText {
+    static func startProblem(_ error: ModuleProcess.StartError) -> HostText {
         switch error {
         case .notStarted(let why):
             HostText("reason.isolated.spawn", "its process could not be started: %@", [.plain(why)])

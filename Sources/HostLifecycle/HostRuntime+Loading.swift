@@ -23,14 +23,16 @@ extension HostRuntime {
         failures.reserveCapacity(1)
         // Before any library of this process is opened: what a module's own process maps.
         if state.plan.order.contains(where: { configuration.entry(named: $0)?.isolation == .process }) { noteModuleProcessImages() }
+        // A module in a process of its own is greeted in its turn, and its process's hello read
+        // once the others are loaded: the host loads them while it starts. Its load time is the
+        // host's time on it, the greeting and the wait for that hello.
+        var launches: [(name: String, launch: PendingLaunch)] = []
         for name in state.plan.order {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             if entry.isolation == .process {
                 let mark = ModuleTiming.Mark.now(measuringMemory: false)
-                switch launch(entry, inspected, plan: state) {
-                case .success(let isolated):
-                    state.isolated[name] = isolated
-                    if let index = state.reports.firstIndex(where: { $0.name == name }) { state.reports[index].processID = isolated.pid }
+                switch beginLaunch(entry, inspected, plan: state) {
+                case .success(let launch): launches.append((name, launch))
                 case .failure(let problem): failures[name] = problem.text
                 }
                 state.timings[name, default: ModuleTiming()].add(\.load, since: mark)
@@ -54,6 +56,16 @@ extension HostRuntime {
             } catch {
                 failures[name] = Self.loadProblem(error)
             }
+        }
+        for (name, launch) in launches {
+            let mark = ModuleTiming.Mark.now(measuringMemory: false)
+            switch finishLaunch(launch) {
+            case .success(let isolated):
+                state.isolated[name] = isolated
+                if let index = state.reports.firstIndex(where: { $0.name == name }) { state.reports[index].processID = isolated.pid }
+            case .failure(let problem): failures[name] = problem.text
+            }
+            state.timings[name, default: ModuleTiming()].add(\.load, since: mark)
         }
         failures.merge(routeIdentityConflicts(state)) { first, _ in first }
         if !failures.isEmpty { replan(&state, failing: failures) }

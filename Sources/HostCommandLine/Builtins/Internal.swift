@@ -245,8 +245,6 @@ extension Builtins {
                     return ModhostCommandLine.exitFailure
                 }
                 try channel.send(mine.frame)
-                // The host's first call (the module's start) comes soon after.
-                link.lookForNextFrame(HostRuntime.startLook)
             } catch {
                 session.console.error(HostText("", "the link to the host failed: %@", [.plain(error.description)]))
                 return ModhostCommandLine.exitFailure

@@ -90,10 +90,77 @@ package final class ModuleProcess {
         _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10),
         refusals: (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void
     ) throws(StartError) {
+        try sayHello(mine, passing: descriptors, helloLimit: helloLimit)
+        if let error = readHello(mine, refusals: refusals) { throw error }
+    }
+
+    /// ``greet(_:passing:helloLimit:refusals:)``, the child's hello read on a thread of its own:
+    /// the host goes on (it loads its other modules) while the child starts, and waits for the
+    /// hello when it needs the module (``Greeting/wait()``). `refusals` is told on that thread,
+    /// as soon as the child sends them: the child's library waits for their answers.
+    package func greetAside(
+        _ mine: Hello, passing descriptors: [Int32] = [], helloLimit: Duration = .seconds(10),
+        refusals: @escaping @Sendable (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void
+    ) -> Greeting {
+        let greeting = Greeting()
+        do throws(StartError) {
+            try sayHello(mine, passing: descriptors, helloLimit: helloLimit)
+        } catch {
+            greeting.finish(error)
+            return greeting
+        }
+        // Handed to that thread until `wait` returns: the host does not touch the process before.
+        nonisolated(unsafe) let process = self
+        let read: @Sendable () -> Void = { greeting.finish(process.readHello(mine, refusals: refusals)) }
+        if !DetachedThread.start(named: "hello", read) { read() }
+        return greeting
+    }
+
+    /// The child's answer to the host's hello, read aside (``greetAside(_:passing:helloLimit:refusals:)``).
+    package final class Greeting: @unchecked Sendable {
+        // `outcome` is written once, by the reading thread before it posts `done`; read after
+        // `wait` took `done` (the semaphore orders the two), by one thread.
+        private let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        private var outcome: StartError?
+        private var waited = false
+
+        init() { sem_init(done, 0, 0) }
+
+        deinit {
+            sem_destroy(done)
+            done.deallocate()
+        }
+
+        fileprivate func finish(_ error: StartError?) {
+            outcome = error
+            sem_post(done)
+        }
+
+        /// Waits for the child's hello (at most the hello limit, which the read keeps).
+        ///
+        /// - Throws: ``StartError`` as ``ModuleProcess/greet(_:passing:helloLimit:refusals:)`` does.
+        package func wait() throws(StartError) {
+            if !waited {
+                while sem_wait(done) != 0 && errno == EINTR {}
+                waited = true
+            }
+            if let outcome { throw outcome }
+        }
+    }
+
+    private func sayHello(_ mine: Hello, passing descriptors: [Int32], helloLimit: Duration) throws(StartError) {
+        channel.setReceiveLimit(helloLimit)
+        do throws(WireError) {
+            try channel.send(mine.frame, descriptors: descriptors)
+        } catch {
+            throw startError(error)
+        }
+    }
+
+    /// Reads the child's hello (after its sandbox's refusals); why it failed, or `nil`.
+    private func readHello(_ mine: Hello, refusals: (_ notify: Int32, _ granted: [UInt8], _ pid: Int32) -> Void) -> StartError? {
         let host = channel
-        host.setReceiveLimit(helloLimit)
         do {
-            try host.send(mine.frame, descriptors: descriptors)
             var received = try host.receive()
             // Its sandbox's refusals come first, once (a second is not trusted).
             if let frame = received, frame.frame.kind == Kind.refusals {
@@ -116,19 +183,28 @@ package final class ModuleProcess {
             let theirs = try Hello(first.frame)
             if let why = Hello.mismatch(mine: mine, theirs: theirs) { throw StartError.mismatch(why) }
             hello = theirs
-        } catch let error as StartError {
-            if case .mismatch = error { killed() }
-            throw error
-        } catch let error as WireError {
-            // A child that went before the hellos ended on its own: say how.
-            if error == .closed { throw .failed(reason: nil, end: reaped()) }
-            killed()
-            throw .link(error)
         } catch {
-            killed()
-            throw .link(.system("hello", "\(error)"))
+            return startError(error)
         }
         host.setReceiveLimit(Self.answerLimit)
+        return nil
+    }
+
+    /// What went wrong before the hellos were said, the child reaped or killed as it must be.
+    private func startError(_ error: any Error) -> StartError {
+        switch error {
+        case let error as StartError:
+            if case .mismatch = error { killed() }
+            return error
+        case let error as WireError:
+            // A child that went before the hellos ended on its own: say how.
+            if error == .closed { return .failed(reason: nil, end: reaped()) }
+            killed()
+            return .link(error)
+        default:
+            killed()
+            return .link(.system("hello", "\(error)"))
+        }
     }
 
     /// Reaps a child that ended its side before the hellos, and remembers how it ended.
