@@ -271,7 +271,8 @@ int modhost_sandbox_build_filter(scmp_filter_ctx *built, int network, int exec, 
     /* The calls in a binary tree, not a list: a call is found in a few comparisons, and the
      * kernel, which runs the filter once for every call number as it loads it (to learn which
      * it always allows), loads it in a fraction of the time. */
-    if (result == 0) result = -seccomp_attr_set(filter, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+    /* Speed only: a libseccomp that does not know the attribute builds the same filter as a list. */
+    if (result == 0) (void)seccomp_attr_set(filter, SCMP_FLTATR_CTL_OPTIMIZE, 2);
     /* Without `exec`, refused; with it, handed over when watched, so that the host names a
      * program Landlock will refuse (one outside the program folders). */
     if (result == 0 && (!exec || watched)) {

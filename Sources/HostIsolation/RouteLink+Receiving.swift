@@ -12,9 +12,15 @@ extension RouteLink {
         lock.withLock { endServing = true }
     }
 
-    /// The other side's end is expected from now on (its process was asked to stop and ends
-    /// after its answer): it is no failure to tell, as the end of a ``close()``.
-    package func expectEnd() {
+    /// Calls `member` of route `route` as the link's last call: once its answer is read, the
+    /// other side's end is expected (a module's process asked to stop ends after its answer),
+    /// and is no failure to tell, as the end of a ``close()``. A failure before the answer (no
+    /// answer in time, one that does not read) is told as any call's.
+    package func lastCall(_ route: String, _ member: String) throws(RouteCallError) {
+        // Held across the answer and the mark: the end watcher, which takes the lock, sees the mark.
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try call(.route(route), member, RouteArguments())
         closing.store(true, ordering: .sequentiallyConsistent)
     }
 

@@ -45,7 +45,7 @@ extension HostRuntime {
         case .failure(let problem): return .failure(HostTextError(problem.text))
         }
         let offered = offeredRoutes(manifest, plan: plan)
-        return beginSpawn(entry, manifest: manifest, offered: offered, library: inspected.file.descriptor).map {
+        return beginSpawn(entry, manifest: manifest, offered: offered, library: inspected).map {
             PendingLaunch(entry: entry, inspected: inspected, manifest: manifest, spawn: $0)
         }
     }
@@ -54,9 +54,9 @@ extension HostRuntime {
     func finishLaunch(_ pending: PendingLaunch) -> Result<IsolatedModule, HostTextError> {
         let (entry, inspected, manifest, offered) = (pending.entry, pending.inspected, pending.manifest, pending.spawn.offered)
         // Weak: the module, which keeps these closures, is kept by this runtime.
-        let spawn: @Sendable (TrustedFile) -> Result<IsolatedModule.Launched, HostTextError> = { [weak self] library in
+        let spawn: @Sendable (InspectedLibrary) -> Result<IsolatedModule.Launched, HostTextError> = { [weak self] library in
             guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }
-            return spawnProcess(entry, manifest: manifest, offered: offered, library: library.descriptor)
+            return spawnProcess(entry, manifest: manifest, offered: offered, library: library)
         }
         let first: IsolatedModule.Launched
         switch finishSpawn(pending.spawn) {
@@ -65,7 +65,7 @@ extension HostRuntime {
         }
         let name = entry.name
         let module = IsolatedModule(
-            name: name, manifest: manifest, library: inspected.file, first: first, language: locale,
+            name: name, manifest: manifest, library: inspected, first: first, language: locale,
             relaunch: { [logger] library in
                 logger.warn("module '\(name)': starting its process again")
                 switch spawn(library) {
@@ -184,10 +184,10 @@ extension HostRuntime {
             _ = isolated.ended(grace: .seconds(1))
             return
         }
-        // Its process ends after its answer; how it ended its wait status tells (below).
-        isolated.link.expectEnd()
+        // Its process ends after its answer; how it ended its wait status tells (below), and a
+        // stop that fails before its answer the link tells as it fails.
         isolated.link.lookForNextFrame(Self.startLook)
-        try? RemoteObject.route(IsolatedModule.control, on: isolated.link).call("stop", RouteArguments())
+        try? isolated.link.lastCall(IsolatedModule.control, "stop")
         isolated.link.close()
         if let end = isolated.ended(), end != .exited(0) {
             logger.warn("module '\(isolated.name)': its process \(end.description) when it was stopped")

@@ -63,7 +63,7 @@ extension HostRuntime {
         while module.link.isCalling && isRunning { usleep(50_000) }
         let offered = read { state in offeredRoutes(module.manifest, plan: state) }
         let spawned: IsolatedModule.Launched
-        switch spawnProcess(entry, manifest: module.manifest, offered: offered, library: inspected.file.descriptor) {
+        switch spawnProcess(entry, manifest: module.manifest, offered: offered, library: inspected) {
         case .success(let made): spawned = made
         case .failure(let problem): return refuse(name, path: inspected.path, problem.text)
         }
@@ -81,7 +81,7 @@ extension HostRuntime {
             _ = spawned.process.end(grace: .seconds(1))
             return
         }
-        let previous = module.replace(library: inspected.file, process: spawned.process, link: spawned.link)
+        let previous = module.replace(library: inspected, process: spawned.process, link: spawned.link)
         module.tellLanguage(after: spawned)
         module.takeLanguage()
         tookNewLibrary(name, inspected, processID: spawned.process.pid)
@@ -92,8 +92,7 @@ extension HostRuntime {
         // when no thread can wait for them.
         let retire: @Sendable () -> Void = { [logger] in
             while previous.link.isCalling { usleep(50_000) }
-            previous.link.expectEnd()
-            try? RemoteObject.route(IsolatedModule.control, on: previous.link).call("stop", RouteArguments())
+            try? previous.link.lastCall(IsolatedModule.control, "stop")
             previous.link.close()
             if let end = previous.process.end(grace: .seconds(2)), end != .exited(0) {
                 logger.warn("module '\(name)': its old process \(end.description) when it was stopped")

@@ -14,7 +14,7 @@ import Synchronization
 extension HostRuntime {
     /// One process of module `entry`: started, greeted (in the person's language), and its link made.
     func spawnProcess(
-        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
+        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: InspectedLibrary
     ) -> Result<IsolatedModule.Launched, HostTextError> {
         beginSpawn(entry, manifest: manifest, offered: offered, library: library).flatMap(finishSpawn)
     }
@@ -32,9 +32,10 @@ extension HostRuntime {
     }
 
     /// Starts module `entry`'s process (or takes the one started early) and says the host's
-    /// hello, with its library, filter and ruleset; the process's own is read aside.
+    /// hello, with its library, filter and ruleset, made for what `library` declares (a live
+    /// restart's new library, not the one running); the process's own hello is read aside.
     func beginSpawn(
-        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: Int32
+        _ entry: ModuleEntry, manifest: ModuleManifest, offered: [String], library: InspectedLibrary
     ) -> Result<PendingSpawn, HostTextError> {
         let process: ModuleProcess
         let greeting: ModuleProcess.Greeting
@@ -42,7 +43,8 @@ extension HostRuntime {
         ProcessScope.keepFromModules()
         StrayProcesses.adopt()
         do throws(ModuleProcess.StartError) {
-            if let early = options.earlyProcesses.take(entry.name) {
+            // One started early that ended meanwhile (killed from outside) gives way to a new one.
+            if let early = options.earlyProcesses.take(entry.name), !early.hasEnded {
                 early.afterEnd = afterEnd(of: entry)
                 process = early
             } else {
@@ -50,13 +52,13 @@ extension HostRuntime {
             }
             let audit = sandboxAudit(of: entry.name)
             // Its filter and its Landlock ruleset, made here while it starts (see HostRuntime+Sandbox.swift).
-            let capabilities = capabilities(of: entry.name)
+            let capabilities = library.descriptor.capabilities.narrowed(denying: entry.deny)
             let program =
                 entry.sandbox == .off || audit != nil ? nil : Sandbox.filterProgram(network: capabilities.network, exec: capabilities.exec)
             defer { if let program { close(program) } }
-            let ruleset = program == nil ? nil : preparedRuleset(for: entry, audit: audit != nil)
+            let ruleset = preparedRuleset(for: entry, library: library, capabilities: capabilities, audit: audit != nil)
             defer { if let ruleset { close(ruleset.descriptor) } }
-            var passed: [(name: String, descriptor: Int32)] = [(Hello.library, library)]
+            var passed: [(name: String, descriptor: Int32)] = [(Hello.library, library.file.descriptor)]
             if let program { passed.append((Hello.filter, program)) }
             if let ruleset { passed.append((Hello.ruleset, ruleset.descriptor)) }
             let hello = Hello(

@@ -37,9 +37,7 @@ extension HostRuntime {
                 reports.append(report)
                 continue
             }
-            // Checked by the host before it started a module's own process (the same kit, found
-            // the same way): that process does not ask again.
-            if inHost, let problem = KitOrigin.problem {
+            if let problem = KitOrigin.problem {
                 report.outcome = .failed(problem)
                 reports.append(report)
                 continue

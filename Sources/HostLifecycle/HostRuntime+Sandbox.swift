@@ -1,4 +1,5 @@
 import Glibc
+import HostLoading
 import HostModel
 import HostProcesses
 import HostSandbox
@@ -18,13 +19,17 @@ extension HostRuntime {
         }
     }
 
-    /// The ruleset of module `entry`'s sandbox and what it grants, for its process; `nil`
-    /// where the process makes its own (no Landlock here, an audit, `"sandbox": "off"`, the
-    /// images not noted, or a ruleset Landlock refused: the process then says why).
-    func preparedRuleset(for entry: ModuleEntry, audit: Bool) -> Sandbox.Ruleset? {
+    /// The ruleset of module `entry`'s sandbox and what it grants, for its process running
+    /// `library`, which declares `capabilities` (less what modules.json denies); `nil` where
+    /// the process makes its own (no Landlock here, an audit, `"sandbox": "off"`, the images
+    /// not noted, or a ruleset Landlock refused: the process then says why).
+    func preparedRuleset(
+        for entry: ModuleEntry, library: InspectedLibrary, capabilities: ModuleCapabilities, audit: Bool
+    ) -> Sandbox.Ruleset? {
         let abi = Sandbox.landlockABI
         guard entry.sandbox != .off, !audit, abi >= 1, let images = moduleProcessImages.withLock({ $0 }) else { return nil }
-        let (policy, _) = ModuleSandbox.policy(for: entry.name, runtime: self, mapped: images)
+        let (policy, _) = ModuleSandbox.policy(
+            for: entry.name, runtime: self, capabilities: capabilities, library: library.path, mapped: images)
         guard let made = try? Sandbox.ruleset(for: policy, abi: abi) else { return nil }
         for part in made.leftOut { logger.warn("module '\(entry.name)': its sandbox: \(part)") }
         return made

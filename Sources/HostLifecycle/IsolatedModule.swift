@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import HostIsolation
+import HostLoading
 import HostModel
 import HostProcesses
 @_spi(Host) import ModuleKit
@@ -18,8 +19,8 @@ package final class IsolatedModule: @unchecked Sendable {
     private let lock = RecursiveLock()
     private var incarnation: (process: OwnedProcess, link: RouteLink)
     /// The checked file its process runs: passed to each process started, replaced by a live
-    /// restart with new code (``replace(library:process:link:)``).
-    private var library: TrustedFile
+    /// restart with new code (``replace(library:process:link:)``), with what it declares.
+    private var library: InspectedLibrary
     /// When its own faults ended its process, the latest last.
     private var faults: [ContinuousClock.Instant] = []
     /// Whether the current process's end was counted (each call after it asks again).
@@ -60,8 +61,8 @@ package final class IsolatedModule: @unchecked Sendable {
     /// - Parameter relaunch: starts the process again on the library given and starts the
     ///   module in it, or says why not.
     init(
-        name: String, manifest: ModuleManifest, library: TrustedFile, first: Launched, language: LocaleSetting? = nil,
-        relaunch: @escaping @Sendable (TrustedFile) -> Result<Launched, RouteCallError>,
+        name: String, manifest: ModuleManifest, library: InspectedLibrary, first: Launched, language: LocaleSetting? = nil,
+        relaunch: @escaping @Sendable (InspectedLibrary) -> Result<Launched, RouteCallError>,
         stayingOff: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.stayingOff = stayingOff
@@ -142,12 +143,12 @@ package final class IsolatedModule: @unchecked Sendable {
     package var link: RouteLink { lock.withLock { incarnation.link } }
     package var pid: Int32 { lock.withLock { incarnation.process.pid } }
     /// The checked file its current process runs.
-    var currentLibrary: TrustedFile { lock.withLock { library } }
+    var currentLibrary: InspectedLibrary { lock.withLock { library } }
 
     /// Puts a process running new code in place of the current one (a live restart): calls
     /// from now on go to it, and its faults start a fresh count. The old process is returned,
     /// still running, for the caller to stop once its calls under way are done.
-    func replace(library: TrustedFile, process: OwnedProcess, link: RouteLink) -> (process: OwnedProcess, link: RouteLink) {
+    func replace(library: InspectedLibrary, process: OwnedProcess, link: RouteLink) -> (process: OwnedProcess, link: RouteLink) {
         var old = lock.withLock { incarnation }
         // The endpoint's lock first, then this one, as a failed call's restart takes them: the
         // restart then sees either the old incarnation whole or the new one whole.

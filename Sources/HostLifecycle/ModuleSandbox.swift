@@ -18,14 +18,18 @@ package enum ModuleSandbox {
     /// module uses the open folder; made if it was not there); `nil` when it could not be
     /// opened.
     ///
-    /// - Parameter mapped: The files a module's process maps before its module's library is
-    ///   opened (``mappedFiles()``, in that process or in the host before it opened any); `nil`
-    ///   for a policy without its paths, for a process that restricts itself with the ruleset
-    ///   the host made of them.
-    package static func policy(for name: String, runtime: HostRuntime, mapped: [String]?) -> (SandboxPolicy, folder: String?) {
+    /// - Parameters:
+    ///   - capabilities: What the module's library declares, less what modules.json denies.
+    ///   - library: The path its library was checked at.
+    ///   - mapped: The files a module's process maps before its module's library is opened
+    ///     (``mappedFiles()``, in that process or in the host before it opened any); `nil` for a
+    ///     policy without its paths, for a process that restricts itself with the ruleset the
+    ///     host made of them.
+    package static func policy(
+        for name: String, runtime: HostRuntime, capabilities: ModuleCapabilities, library: String?, mapped: [String]?
+    ) -> (SandboxPolicy, folder: String?) {
         var policy = SandboxPolicy()
         let folder = (try? runtime.storage(of: name).files())?.path
-        let capabilities = runtime.capabilities(of: name)
         policy.network = capabilities.network
         policy.exec = capabilities.exec
         policy.environment = capabilities.environment
@@ -34,7 +38,7 @@ package enum ModuleSandbox {
         let kept = [runtime.options.dataFolder, runtime.configuration.path, ProcessEnvironment.value("HOME") ?? ""]
             .filter { $0.hasPrefix("/") }.map { FilePaths.resolved($0) ?? $0 }
         var files = mapped
-        if let library = runtime.checkedLibraryPath(of: name) { files.append(FilePaths.resolved(library) ?? library) }
+        if let library { files.append(FilePaths.resolved(library) ?? library) }
         var runs = SandboxPolicy.systemLibraries
         for folder in unique(files.map(FilePaths.folder(of:))) {
             if kept.contains(where: { isWithin($0, folder) }) {

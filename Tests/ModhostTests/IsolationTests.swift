@@ -238,6 +238,17 @@ import Testing
         #expect(result.stderr.contains("was ended by the host (signal 9"), "\(result)")
     }
 
+    /// A module that hangs in its stop is named as one that hangs anywhere: its process ends
+    /// after its answer to the stop, and no answer is not taken for that end.
+    @Test func aHangInStopIsNamed() throws {
+        let host = try world(#"{"in": "stop", "how": "block"}"#, startTimeout: 1)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "modules")
+        #expect(result.stdout.contains("FixtureIsolatedGeo active"), "\(result)")
+        #expect(
+            result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: it did not answer '__module.stop' within 1 s"),
+            "\(result)")
+    }
+
     /// A process that keeps sending a byte now and then never answers: its call is cut at its
     /// limit all the same.
     @Test func aTrickleOfBytesDoesNotKeepACallAlive() throws {

@@ -7,7 +7,7 @@ import Testing
 /// app is open, runs at once in a new process; the old process ends and no other module starts
 /// again. A file that fails its checks leaves the running library serving, and the host says
 /// why. FixtureLiveOne and FixtureLiveTwo are two builds of module FixtureLive, whose Home entry
-/// says which build answers.
+/// says which build answers; build two declares a file to read that build one does not.
 @Suite struct LiveRestartTests {
     @Test func aLibraryReplacedWhileTheAppIsOpenRunsAtOnceAndABrokenOneIsRefused() throws {
         let host = try TestHost(entries: [("Geo", "")])
@@ -35,6 +35,8 @@ import Testing
         try Self.wait(for: "module 'FixtureLive': now runs its new library", in: app)
         app.write("\(entry)\n")
         try app.waitForOutput(containing: "Build two answers from process")
+        // Its sandbox is the new build's: it reads what build two declares.
+        #expect(app.stdout.contains("/etc/passwd is read"), "\(app.stdout)")
         let second = Self.processes(of: app.processIdentifier, running: "FixtureLive")
         #expect(second.count == 1 && second != first, "a new process: \(first) → \(second)")
         #expect(Self.processes(of: app.processIdentifier, running: "Geo") == geo, "Geo's process was not started again")

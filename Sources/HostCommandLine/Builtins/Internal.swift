@@ -165,6 +165,12 @@ extension Builtins {
                 let (library, program, ruleset) = (
                     descriptor(Hello.library, at: 0), descriptor(Hello.filter, at: 1), descriptor(Hello.ruleset, at: 2)
                 )
+                // A host's hello that names what it passes passes the library it checked.
+                if !theirs.passes.isEmpty, library == nil {
+                    try? channel.send(
+                        Frame(kind: ModuleProcess.Kind.failure, payload: Array("the host's hello passes no library to compare with".utf8)))
+                    return ModhostCommandLine.exitFailure
+                }
                 if let why = Hello.mismatch(mine: mine, theirs: theirs) {
                     try? channel.send(
                         Frame(kind: ModuleProcess.Kind.failure, payload: Array("the host's hello does not agree: \(why)".utf8)))
@@ -183,7 +189,8 @@ extension Builtins {
                 do throws(Sandbox.Failure) {
                     // Without its paths when the host made the ruleset of them.
                     let (policy, folder) = ModuleSandbox.policy(
-                        for: name, runtime: runtime, mapped: ruleset == nil ? ModuleSandbox.mappedFiles() : nil)
+                        for: name, runtime: runtime, capabilities: runtime.capabilities(of: name),
+                        library: runtime.checkedLibraryPath(of: name), mapped: ruleset == nil ? ModuleSandbox.mappedFiles() : nil)
                     // What its library needs beside it, asked before the sandbox hands each question to the host.
                     runtime.prepareLibraryLoad(of: name)
                     let missing = Sandbox.notEnforced(policy, abi: Sandbox.landlockABI)

@@ -258,6 +258,16 @@ package final class ModuleProcess {
         }
     }
 
+    /// Whether the child has ended already (reaped, and its end recorded, if so): one started
+    /// early may have been ended from outside while it waited for the host's hello.
+    package var hasEnded: Bool {
+        if ended != nil { return true }
+        guard let status = ChildCommand.poll(pid) else { return false }
+        StrayProcesses.reaped(pid)
+        record(ChildEnd(waitStatus: status, sentByHost: nil, sentByItself: SelfSignals.take(pid)))
+        return true
+    }
+
     /// Ends the child: closes the link (it ends at that), then, when it has not ended after
     /// `grace`, kills it. How it ended.
     package func end(grace: Duration = .seconds(2)) -> ChildEnd? {

@@ -3,7 +3,7 @@ import Foundation
 import ModuleKit
 
 /// Test module: provides GeoRoute with one city, and misbehaves where its `config` says,
-/// `{"in": "start" | "call" | "command", "how": …, "announce": PATH}` ("command": its `cities`
+/// `{"in": "start" | "call" | "command" | "stop", "how": …, "announce": PATH}` ("command": its `cities`
 /// command), for the tests of a module in a
 /// process of its own. How:
 /// - "exit": `exit(3)`; "raise": `raise(SIGSEGV)`; "killself": `kill(getpid(), SIGKILL)`;
@@ -52,6 +52,8 @@ final class FixtureIsolatedGeo: Module {
         }
         try Self.misbehave(in: "start")
     }
+
+    func stop() { try? Self.misbehave(in: "stop") }
 
     func commands(_ context: ModuleContext) -> [ModuleCommand] {
         [

@@ -2,7 +2,7 @@ import Glibc
 import ModuleKit
 
 /// Build two of module FixtureLive (see module.manifest): its Home entry says which build
-/// answers, from which process.
+/// answers, from which process, and whether it reads what it declares and build one does not.
 final class FixtureLive: Module {
     init() {}
 
@@ -15,7 +15,9 @@ final class FixtureLive: Module {
 
 @MainActor final class Answer: Screen {
     func show(_ ui: TerminalUI) -> Navigation {
-        ui.print("Build two answers from process \(getpid())")
+        let file = open("/etc/passwd", O_RDONLY | O_CLOEXEC)
+        if file >= 0 { close(file) }
+        ui.print("Build two answers from process \(getpid()); /etc/passwd \(file >= 0 ? "is read" : "is refused")")
         return .pop
     }
 }
