@@ -18,10 +18,11 @@ import Synchronization
 // routes answer "unavailable", named once.
 extension HostRuntime {
     /// How long the host looks for a module's answer to its start or stop before sleeping: a
-    /// wake-up of a sleeping thread costs more than most starts (a halted processor's, on a
-    /// VM). The host waits then, its process works: the process never looks that long for the
-    /// host, whose threads would lose a processor to it.
-    package static let startLook = Duration.milliseconds(1)
+    /// wake-up of a sleeping thread costs more than a small module's start (a halted
+    /// processor's, on a VM). The host waits then, its process works; kept short, since on a
+    /// machine whose processors are busy elsewhere the look takes one the process could use.
+    /// The process never looks that long for the host, whose threads would lose a processor.
+    package static let startLook = Duration.microseconds(250)
 
     /// The word of the module-host mode the child runs (see `Builtins.ModuleHost`).
     package static let moduleHostCommand = "__module-host"

@@ -239,14 +239,16 @@ import Testing
     }
 
     /// A module that hangs in its stop is named as one that hangs anywhere: its process ends
-    /// after its answer to the stop, and no answer is not taken for that end.
+    /// after its answer to the stop, and no answer is not taken for that end. The host's limit
+    /// and its process's own guard, both of 1 s, race: either names it.
     @Test func aHangInStopIsNamed() throws {
         let host = try world(#"{"in": "stop", "how": "block"}"#, startTimeout: 1)
         let result = try host.run("--isolate", "FixtureIsolatedGeo", "modules")
         #expect(result.stdout.contains("FixtureIsolatedGeo active"), "\(result)")
-        #expect(
-            result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: it did not answer '__module.stop' within 1 s"),
-            "\(result)")
+        let named =
+            result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: it did not answer '__module.stop' within 1 s")
+            || result.stderr.contains("module 'FixtureIsolatedGeo' is unavailable: its process closed the link")
+        #expect(named, "\(result)")
     }
 
     /// A process that keeps sending a byte now and then never answers: its call is cut at its
