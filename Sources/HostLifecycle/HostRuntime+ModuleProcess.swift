@@ -87,6 +87,8 @@ extension HostRuntime {
         do throws(ModuleProcess.StartError) {
             try pending.greeting.wait()
         } catch {
+            // Ended already when its hello failed; ended here when the wait itself did.
+            _ = pending.process.end(grace: .seconds(1))
             return .failure(HostTextError(Self.startProblem(error)))
         }
         let (entry, manifest, offered, process) = (pending.entry, pending.manifest, pending.offered, pending.process)

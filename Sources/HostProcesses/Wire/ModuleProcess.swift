@@ -141,7 +141,10 @@ package final class ModuleProcess {
         /// - Throws: ``StartError`` as ``ModuleProcess/greet(_:passing:helloLimit:refusals:)`` does.
         package func wait() throws(StartError) {
             if !waited {
-                while sem_wait(done) != 0 && errno == EINTR {}
+                while sem_wait(done) != 0 {
+                    // Only an interrupted wait is waited again; any other failure is one of the hello's.
+                    guard errno == EINTR else { throw .link(.system("sem_wait", String(cString: strerror(errno)))) }
+                }
                 waited = true
             }
             if let outcome { throw outcome }
