@@ -85,7 +85,7 @@ extension HostRuntime {
         ProcessScope.keepFromModules()
         StrayProcesses.adopt()
         // One that fails to start here is started again, and its failure said, at the load phase.
-        guard let process = try? ModuleProcess(spawning: .host(options.moduleHostOptions + [moduleHostCommand, name])) else {
+        guard let process = try? ModuleProcess(spawning: .host(moduleHostArguments(name, options: options))) else {
             return nil
         }
         options.earlyProcesses.put(name, process)

@@ -31,9 +31,8 @@ extension HostRuntime {
 
     /// A module's process started and greeted at the load phase, its hello not yet read.
     struct PendingLaunch {
-        let entry: ModuleEntry
         let inspected: InspectedLibrary
-        let manifest: ModuleManifest
+        /// Its process, with the entry and the manifest it was started for.
         let spawn: PendingSpawn
     }
 
@@ -47,13 +46,14 @@ extension HostRuntime {
         }
         let offered = offeredRoutes(manifest, plan: plan)
         return beginSpawn(entry, manifest: manifest, offered: offered, library: inspected).map {
-            PendingLaunch(entry: entry, inspected: inspected, manifest: manifest, spawn: $0)
+            PendingLaunch(inspected: inspected, spawn: $0)
         }
     }
 
     /// The module of `pending` once its process said its hello; its routes are served over the link.
     func finishLaunch(_ pending: PendingLaunch) -> Result<IsolatedModule, HostTextError> {
-        let (entry, inspected, manifest, offered) = (pending.entry, pending.inspected, pending.manifest, pending.spawn.offered)
+        let (entry, manifest, offered) = (pending.spawn.entry, pending.spawn.manifest, pending.spawn.offered)
+        let inspected = pending.inspected
         // Weak: the module, which keeps these closures, is kept by this runtime.
         let spawn: @Sendable (InspectedLibrary) -> Result<IsolatedModule.Launched, HostTextError> = { [weak self] library in
             guard let self else { return .failure(HostTextError(HostText("", "the host is ending", []))) }

@@ -149,7 +149,7 @@ extension HostRuntime {
     /// Module `entry`'s process, started; once it has ended, its temporary folder is removed
     /// (its own way out leaves it when its sandbox watches removals, and a crash always does).
     private func startProcess(of entry: ModuleEntry) throws(ModuleProcess.StartError) -> ModuleProcess {
-        let process = try ModuleProcess(spawning: .host(moduleHostArguments(entry)))
+        let process = try ModuleProcess(spawning: .host(Self.moduleHostArguments(entry.name, options: options)))
         process.afterEnd = afterEnd(of: entry)
         return process
     }
@@ -160,9 +160,9 @@ extension HostRuntime {
         return { pid in FolderTree.remove(ModuleProcess.temporaryFolderName(of: pid), inFolderAt: folder) }
     }
 
-    /// The command line of module `entry`'s process: the routes it may call come with the
-    /// host's hello.
-    private func moduleHostArguments(_ entry: ModuleEntry) -> [String] {
-        options.moduleHostOptions + [Self.moduleHostCommand, entry.name]
+    /// The command line of module `name`'s process, whenever it is started: the routes it may
+    /// call come with the host's hello.
+    static func moduleHostArguments(_ name: String, options: RuntimeOptions) -> [String] {
+        options.moduleHostOptions + [moduleHostCommand, name]
     }
 }

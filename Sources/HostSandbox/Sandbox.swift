@@ -235,29 +235,24 @@ package enum Sandbox {
     /// module reads no secret it did not declare (an API key meant for another module),
     /// neither with `getenv` nor in `/proc/self/environ`, whose copy is zeroed.
     static func keepOnly(_ declared: [String]) {
-        // Copied as bytes before the environment is cleared: a value is kept exactly as it was
-        // (one that is not UTF-8 too), and a name read up to its first '='.
-        var kept: [(name: String, entry: [CChar])] = []
+        // Copied as bytes before the environment is cleared: a name and its value are kept
+        // exactly as they were (bytes that are not UTF-8 too), the name read up to its first '='.
+        var kept: [(name: String, cName: [CChar], value: [CChar])] = []
         var entry = environ
         while let pointer = entry.pointee {
             entry += 1
             guard let equals = strchr(pointer, Int32(UInt8(ascii: "="))) else { continue }
-            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals)), as: UTF8.self)
+            let length = pointer.distance(to: equals)
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
             let keeps =
                 declared.contains(name) || SandboxPolicy.hostEnvironment.contains(name)
                 || SandboxPolicy.hostEnvironmentPrefixes.contains { name.hasPrefix($0) }
             guard keeps, !kept.contains(where: { $0.name == name }) else { continue }
-            kept.append((name, Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))))
+            let cName: [CChar] = Array(UnsafeBufferPointer(start: pointer, count: length)) + [0]
+            kept.append((name, cName, Array(UnsafeBufferPointer(start: equals + 1, count: strlen(equals + 1) + 1))))
         }
         clearenv()
-        for (_, entry) in kept {
-            entry.withUnsafeBufferPointer { bytes in
-                guard let base = bytes.baseAddress, let equals = strchr(base, Int32(UInt8(ascii: "="))) else { return }
-                var name = Array(bytes[..<base.distance(to: equals)])
-                name.append(0)
-                _ = setenv(name, equals + 1, 1)
-            }
-        }
+        for (_, cName, value) in kept { _ = setenv(cName, value, 1) }
         _ = modhost_sandbox_wipe_initial_environment()
     }
 

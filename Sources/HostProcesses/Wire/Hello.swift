@@ -109,16 +109,18 @@ package struct Hello: Equatable, Sendable {
         protocolVersion = version
         hostVersion = try value("host", at: 1)
         sdkVersion = try value("sdk", at: 2)
-        var routes: [String] = []
-        if lines.count > 3, let last = lines.last, last.hasPrefix("routes=") {
-            routes = last.dropFirst("routes=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard routes.count <= Self.maximumContracts * 16, routes.allSatisfy(Self.isWord) else {
-                throw .malformedHello(
-                    "routes '\(last.dropFirst("routes=".count).prefix(200))' in line \(lines.count), not names separated by commas")
+        /// The names of the last line when it is `key=a,b,c` (taken off the lines then), else none.
+        func names(_ key: String, atMost most: Int) throws(WireError) -> [String] {
+            guard lines.count > 3, let last = lines.last, last.hasPrefix(key + "=") else { return [] }
+            let listed = last.dropFirst(key.count + 1)
+            let names = listed.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard names.count <= most, names.allSatisfy(Self.isWord) else {
+                throw .malformedHello("\(key) '\(listed.prefix(200))' in line \(lines.count), not names separated by commas")
             }
             lines.removeLast()
+            return names
         }
-        self.routes = routes
+        routes = try names("routes", atMost: Self.maximumContracts * 16)
         var language: String?
         if lines.count > 3, let last = lines.last, last.hasPrefix("language=") {
             let code = String(last.dropFirst("language=".count))
@@ -129,16 +131,7 @@ package struct Hello: Equatable, Sendable {
             lines.removeLast()
         }
         self.language = language
-        var passes: [String] = []
-        if lines.count > 3, let last = lines.last, last.hasPrefix("passes=") {
-            passes = last.dropFirst("passes=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard passes.count <= 16, passes.allSatisfy(Self.isWord) else {
-                throw .malformedHello(
-                    "passes '\(last.dropFirst("passes=".count).prefix(200))' in line \(lines.count), not names separated by commas")
-            }
-            lines.removeLast()
-        }
-        self.passes = passes
+        passes = try names("passes", atMost: 16)
         guard lines.count - 3 <= Self.maximumContracts else {
             throw .malformedHello("more than \(Self.maximumContracts) contracts libraries")
         }
