@@ -2,7 +2,9 @@ import FoundationEssentials
 import Glibc
 import HostLoading
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
+import Synchronization
 
 // Inspection: a module's library found (modules.json's 'library', else the search paths) and
 // checked without opening it (LibraryInspection).
@@ -14,6 +16,55 @@ extension HostRuntime {
     /// scan of every loaded conformance, to learn that `LoadError` is an `Error`.
     func inspect(_ entry: ModuleEntry, hashing: Bool) throws(LoadError) -> InspectedLibrary {
         try LibraryInspection.inspect(name: entry.name, path: try locate(entry), pinned: entry.sha256, hashing: hashing)
+    }
+
+    /// What checking one enabled module's library found, and how long it took.
+    struct Inspection: Sendable {
+        let outcome: Outcome
+        let took: Duration
+
+        enum Outcome: Sendable {
+            case inspected(InspectedLibrary)
+            case refused(LoadError)
+        }
+
+        /// The checked library, or why it cannot be loaded. (Not a `Result`: see `inspect`.)
+        func library() throws(LoadError) -> InspectedLibrary {
+            switch outcome {
+            case .inspected(let library): return library
+            case .refused(let error): throw error
+            }
+        }
+    }
+
+    /// Inspects every enabled module's library (see ``inspect(_:hashing:)``), shared between
+    /// this thread and a helper on a machine with a second processor: each is files read and
+    /// parsed, independent of the others. Keyed by module name.
+    func inspectEnabled(hashing: Bool) -> [String: Inspection] {
+        let entries = configuration.modules.filter(\.enabled)
+        let found = Mutex<[Inspection?]>(Array(repeating: nil, count: entries.count))
+        SharedWork.forEach(entries.count) { index in
+            let inspection = timedInspection(of: entries[index], hashing: hashing)
+            found.withLock { $0[index] = inspection }
+        }
+        var inspections: [String: Inspection] = [:]
+        inspections.reserveCapacity(entries.count)
+        found.withLock { found in
+            for (entry, inspection) in zip(entries, found) { inspections[entry.name] = inspection }
+        }
+        return inspections
+    }
+
+    /// Inspects one module's library and says how long that took.
+    func timedInspection(of entry: ModuleEntry, hashing: Bool) -> Inspection {
+        let began = ContinuousClock.now
+        let outcome: Inspection.Outcome
+        do throws(LoadError) {
+            outcome = .inspected(try inspect(entry, hashing: hashing))
+        } catch {
+            outcome = .refused(error)
+        }
+        return Inspection(outcome: outcome, took: ContinuousClock.now - began)
     }
 
     /// The library's path: `library` from modules.json, else `lib<Name>.so` in the search paths.

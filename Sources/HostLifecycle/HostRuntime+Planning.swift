@@ -27,6 +27,9 @@ extension HostRuntime {
         for record in crashes.vanished { logger.warn(record.warningText.description) }
         moduleGuard.watch(crashes.warnings)
         var reports: [ModuleReport] = []
+        // Every enabled library checked and described first, two at a time where the machine
+        // has a second processor (no module code runs); what each found is reported in order.
+        let inspections = KitOrigin.problem == nil ? inspectEnabled(hashing: options.hashLibraries) : [:]
         for entry in configuration.modules {
             // Active until the plan says otherwise (see `apply`).
             var report = ModuleReport(name: entry.name, outcome: .active)
@@ -42,10 +45,10 @@ extension HostRuntime {
                 reports.append(report)
                 continue
             }
+            let inspection = inspections[entry.name] ?? timedInspection(of: entry, hashing: options.hashLibraries)
+            state.timings[entry.name, default: ModuleTiming()].checks += inspection.took
             do throws(LoadError) {
-                let mark = ModuleTiming.Mark.now(measuringMemory: false)
-                defer { state.timings[entry.name, default: ModuleTiming()].add(\.checks, since: mark) }
-                let inspected = try inspect(entry, hashing: options.hashLibraries)
+                let inspected = try inspection.library()
                 report.library = inspected.path
                 report.version = inspected.descriptor.version
                 report.sdk = inspected.descriptor.sdkVersion

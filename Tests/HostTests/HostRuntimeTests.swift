@@ -67,6 +67,34 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         #expect(runtime.modules.first { $0.name == "Geo" }?.version == nil)
     }
 
+    @Test func manyModulesCheckedTwoAtATimeEachKeepItsOwnOutcome() throws {
+        // Sixteen enabled modules and more are checked on two threads: each report must still
+        // be its own module's, in the file's order.
+        let folder = try TestEnvironment.temporaryFolder()
+        var modules: [(String, String)] = [("FixtureProvider", ""), ("FixtureConsumer", "")]
+        for index in 0..<10 { modules.append(("Missing\(index)", #""library": "\#(folder)/libMissing\#(index).so""#)) }
+        for index in 0..<8 {
+            let path = folder + "/libText\(index).so"
+            try Data("not a library \(index)\n".utf8).write(to: URL(fileURLWithPath: path))
+            modules.append(("Text\(index)", #""library": "\#(path)""#))
+        }
+        let runtime = try makeRuntime(modules)
+        runtime.start()
+        defer { runtime.stop() }
+        #expect(runtime.modules.map(\.name) == modules.map(\.0))
+        #expect(state(runtime, "FixtureProvider").0 == .active && state(runtime, "FixtureConsumer").0 == .active)
+        for index in 0..<10 {
+            let (moduleState, reason) = state(runtime, "Missing\(index)")
+            #expect(moduleState == .failed)
+            #expect(reason?.hasPrefix("library '\(folder)/libMissing\(index).so' does not exist") == true, "\(reason ?? "")")
+        }
+        for index in 0..<8 {
+            let (moduleState, reason) = state(runtime, "Text\(index)")
+            #expect(moduleState == .failed)
+            #expect(reason?.hasPrefix("library '\(folder)/libText\(index).so' is not an ELF file") == true, "\(reason ?? "")")
+        }
+    }
+
     @Test func optionalRoutesResolveOrExplainAndUndeclaredOnesAreRefused() throws {
         let runtime = try makeRuntime([("FixtureProvider", ""), ("FixtureThrowsOnStart", ""), ("FixtureOptional", "")])
         runtime.start()

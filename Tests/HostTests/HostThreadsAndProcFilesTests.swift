@@ -1,3 +1,4 @@
+import CHostProcess
 import Foundation
 import Synchronization
 import TestSupport
@@ -85,6 +86,28 @@ import Testing
         let result = try #require(seen.withLock { $0 })
         #expect(result.ran && !result.main)
         #expect(result.name == "a long thread n", "cut to the kernel's 15 bytes")
+    }
+
+    @Test func sharedWorkCallsEachIndexOnceAndUsesASecondThreadWhereThereIsAProcessor() {
+        let count = 40
+        let calls = Mutex<[Int: Int]>([:])
+        let threads = Mutex<Set<pthread_t>>([])
+        let twoProcessors = modhost_usable_processors() > 1
+        SharedWork.forEach(count, minimum: 16) { index in
+            let thread = pthread_self()
+            threads.withLock { _ = $0.insert(thread) }
+            calls.withLock { $0[index, default: 0] += 1 }
+            // The first index waits (a minute at most) until another thread has taken one, so
+            // that both threads are seen whatever the machine's speed.
+            guard index == 0, twoProcessors else { return }
+            for _ in 0..<60_000 where threads.withLock({ $0.count }) < 2 { usleep(1_000) }
+        }
+        #expect(calls.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<count).map { ($0, 1) }))
+        #expect(threads.withLock { $0.count } == (twoProcessors ? 2 : 1))
+        // Fewer than the minimum: all on the calling thread.
+        let alone = Mutex<Set<pthread_t>>([])
+        SharedWork.forEach(3, minimum: 16) { _ in alone.withLock { _ = $0.insert(pthread_self()) } }
+        #expect(alone.withLock { $0 } == [pthread_self()])
     }
 
     @Test func theRecursiveLockIsTakenAgainByItsHolderAndNotByAnotherThread() {

@@ -188,7 +188,7 @@ public struct ModulesFileDecoder {
             var written: String?
             if case .string(let name)? = fields["name"] { written = name }
             var entryProblems: [HostText] = []
-            for key in fields.keys.sorted() where !moduleKeys.contains(key) {
+            for key in fields.keys.filter({ !moduleKeys.contains($0) }).sorted() {
                 entryProblems.append(
                     HostText("config.unknown.key", "unknown key '%@'%@", [.plain("\(Escaped(key))"), .text(suggest(key, moduleKeys))]))
             }
@@ -202,7 +202,7 @@ public struct ModulesFileDecoder {
                 entryProblems.append(HostText("config.name.missing", "'name' is missing"))
             case .string(let value)?:
                 name = value
-                if value.count > Self.maximumNameLength {
+                if value.utf8.count > Self.maximumNameLength && value.count > Self.maximumNameLength {
                     // As a descriptor holds it: a longer name can never load.
                     named = false
                     entryProblems.append(
@@ -349,7 +349,9 @@ public struct ModulesFileDecoder {
     static let maximumNameLength = 128
 
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        // On bytes: every byte of a valid name is an ASCII letter, digit or '_'.
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard let first = name.utf8.first, isLetter(first) else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") }
     }
 }

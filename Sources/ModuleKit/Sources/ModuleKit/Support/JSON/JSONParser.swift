@@ -106,32 +106,38 @@ public struct JSONParser {
 
     private mutating func parseString() throws(SyntaxError) -> String {
         position += 1
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() throws(SyntaxError) {
-            guard !run.isEmpty else { return }
-            guard let text = String(validating: run, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
-            scalars.append(contentsOf: text.unicodeScalars)
-            run.removeAll(keepingCapacity: true)
+        let start = position
+        // Most strings hold no escape: they are the bytes between the quotes, checked once.
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { position += 1 }
+        if current == UInt8(ascii: "\"") {
+            let text = try validated(bytes[start..<position])
+            position += 1
+            return text
         }
+        var utf8 = Array(bytes[start..<position])
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
-                try flush()
+                let text = try validated(utf8[...])
                 position += 1
-                return String(scalars)
+                return text
             case UInt8(ascii: "\\"):
-                try flush()
                 position += 1
-                scalars.append(try parseEscape())
+                UTF8.encode(try parseEscape()) { utf8.append($0) }
             case 0..<0x20:
                 throw error("a control character in a string must be escaped")
             default:
-                run.append(byte)
+                utf8.append(byte)
                 position += 1
             }
         }
         throw error("unexpected end of file inside a string")
+    }
+
+    /// A string's bytes as text, refused (at its closing quote) when they are not UTF-8.
+    private func validated(_ utf8: ArraySlice<UInt8>) throws(SyntaxError) -> String {
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+        return text
     }
 
     private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
