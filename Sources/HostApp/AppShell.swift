@@ -56,6 +56,9 @@ extension StringKey {
     static let quit: StringKey = "app.quit"
     static let goodbye: StringKey = "app.goodbye"
     static let homeTitle: StringKey = "home.title"
+    /// The host's strings its screens are titled with: what a lent terminal's breadcrumb says
+    /// again in the language chosen in the borrowing process.
+    static let titleKeys: [StringKey] = [homeTitle]
     static let homeGreeting: StringKey = "home.greeting"
     static let homeLogOut: StringKey = "home.logout"
     static let homeLoggedOut: StringKey = "home.loggedout"

@@ -18,7 +18,10 @@ package enum TerminalLoan {
     ) -> Navigation {
         let fullScreen = FullScreenMode.isActive
         // Taken before full screen is left: its reader and its breadcrumb go with it.
-        let lent = LentTerminal(fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: ui.breadcrumbTrail)
+        let trail = ui.breadcrumbTrail
+        let lent = LentTerminal(
+            fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: trail,
+            trailKeys: trail.map { step in StringKey.titleKeys.first { strings[$0] == step }?.rawValue })
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?
         var end = LentTerminalEnd(quit: false, typedAhead: [])
@@ -50,7 +53,8 @@ package enum TerminalLoan {
             // Left only when entered here: a screen shown while already full screen stays so.
             let entered = lent.fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
             let above = navigator.ui.screensShownUnder
-            if entered { navigator.ui.showScreens(under: lent.trail) }
+            // Asked again at each screen: a language chosen here retitles the host's steps.
+            if entered { navigator.ui.showScreens(under: { lent.trail(in: runtime.strings) }) }
             navigator.ui.giveTypedAhead(lent.typedAhead)
             // Someone logging in or out here (on Settings' screen in its own process): these
             // screens end, and the host's Welcome or Home, which it asked for, comes next, as

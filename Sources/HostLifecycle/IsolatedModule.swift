@@ -342,12 +342,27 @@ package final class OwnedProcess: @unchecked Sendable {
 package struct LentTerminal: Codable, Sendable, Equatable {
     package var fullScreen: Bool
     package var typedAhead: [UInt8]
+    /// The breadcrumb's steps as the lender read them.
     package var trail: [String]
+    /// For each step of `trail`, the key of the host's string it reads, when it is one (Home):
+    /// the borrower says it again in the language chosen there (Settings in its own process).
+    package var trailKeys: [String?]
 
-    package init(fullScreen: Bool, typedAhead: [UInt8], trail: [String]) {
+    package init(fullScreen: Bool, typedAhead: [UInt8], trail: [String], trailKeys: [String?] = []) {
         self.fullScreen = fullScreen
         self.typedAhead = typedAhead
         self.trail = trail
+        self.trailKeys = trailKeys
+    }
+
+    /// The breadcrumb's steps in the language of `strings` (the host's strings of the
+    /// borrowing process): a step with a key reads as that string now, any other as lent.
+    package func trail(in strings: ModuleStrings) -> [String] {
+        trail.enumerated().map { index, text in
+            guard trailKeys.indices.contains(index), let key = trailKeys[index] else { return text }
+            let said = strings[StringKey(key)]
+            return said == key ? text : said
+        }
     }
 }
 

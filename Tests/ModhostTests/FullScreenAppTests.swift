@@ -64,6 +64,36 @@ import Testing
         #expect(app.screen.contains("Goodbye."))
     }
 
+    /// The number of the menu item that reads `label` on `screen`.
+    func number(of label: String, on screen: TerminalScreen) -> String? {
+        for line in screen.lines {
+            guard let found = line.range(of: ". " + label) else { continue }
+            let digits = line[..<found.lowerBound].reversed().prefix { $0.isNumber }
+            if !digits.isEmpty { return String(digits.reversed()) }
+        }
+        return nil
+    }
+
+    /// A language chosen on the Settings screen is the breadcrumb's at once, the steps above
+    /// the screen included, with Settings in the host's process and in one of its own (where
+    /// the steps above are the host's, sent with the terminal it lends).
+    @Test(arguments: [[], ["--isolate", "Settings"]])
+    func theBreadcrumbTakesALanguageChosenOnTheSettingsScreen(isolation: [String]) throws {
+        let host = try world()
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(arguments: isolation, fullScreen: true)
+        try app.waitUntil(describing: "Home") { bars($0).title == "Home" }
+        app.type("3")
+        var screen = try app.waitUntil(describing: "Settings") { bars($0).title == "Home › Settings" && $0.contains("Language:") }
+        app.type(try #require(number(of: "Language:", on: screen), "\(screen)"))
+        screen = try app.waitUntil(describing: "the languages") { $0.contains("Deutsch") }
+        app.type(try #require(number(of: "Deutsch", on: screen), "\(screen)"))
+        try app.waitUntil(describing: "Settings in German, under Home in German") { bars($0).title == "Start › Einstellungen" }
+        app.type("q")
+        let ended = try app.waitForExit()
+        #expect(ended.succeeded, "\(ended)")
+    }
+
     @Test func aResizeMidScreenRedrawsAtTheNewSize() throws {
         let host = try world()
         defer { withExtendedLifetime(host) {} }

@@ -94,6 +94,7 @@ public final class Navigator {
             ui.fullScreen?.depth = stack.count
             // The screens below, as they would title themselves now (the language may change).
             ui.fullScreen?.liveTitles = stack.dropLast().map(\.title)
+            ui.refreshTrailAbove()
             apply(top.show(ui))
         }
         pending.removeAll()

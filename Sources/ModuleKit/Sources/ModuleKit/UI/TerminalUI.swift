@@ -9,8 +9,9 @@ public final class TerminalUI {
     /// draws every call below; `nil` in the line mode.
     var fullScreen: FullScreenPresenter?
     /// The breadcrumb of the process that lent this one the terminal, above every screen here
-    /// (``showScreens(under:)``); kept across full screen left and entered again meanwhile.
-    private var trailAbove: [String] = []
+    /// (``showScreens(under:)``), as it reads now; kept across full screen left and entered
+    /// again meanwhile.
+    private var trailAbove: @MainActor () -> [String] = { [] }
 
     nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
         self.terminal = terminal
@@ -210,7 +211,7 @@ public final class TerminalUI {
             whileWaiting { event = read() }
             return event
         }
-        fullScreen?.trailAbove = trailAbove
+        fullScreen?.trailAbove = trailAbove()
         return true
     }
 
@@ -251,18 +252,34 @@ public final class TerminalUI {
 
     /// What every screen shows under now (``showScreens(under:)``).
     @_spi(Host)
-    public var screensShownUnder: [String] { trailAbove }
+    public var screensShownUnder: @MainActor () -> [String] { trailAbove }
 
     /// Shows every screen from now on under `trail` (the lender's ``breadcrumbTrail``; another
     /// process's words, so at most 16 steps of 200 characters, cleaned as a title is), full
     /// screen left and entered again included, until told another (`[]`: none).
     @_spi(Host)
     public func showScreens(under trail: [String]) {
-        // Cut before anything reads it: one character may carry any number of combining marks.
-        trailAbove = trail.prefix(16).map {
-            Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
+        showScreens(under: { trail })
+    }
+
+    /// Shows every screen from now on under the steps `trail` gives, asked again at each
+    /// screen (a step may follow the language chosen meanwhile), cleaned as
+    /// ``showScreens(under:)-([String])`` cleans them.
+    @_spi(Host)
+    public func showScreens(under trail: @escaping @MainActor () -> [String]) {
+        trailAbove = {
+            // Cut before anything reads it: one character may carry any number of combining marks.
+            trail().prefix(16).map {
+                Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
+            }
         }
-        fullScreen?.trailAbove = trailAbove
+        refreshTrailAbove()
+    }
+
+    /// Asks the steps above the screens here again (``showScreens(under:)``): the navigator
+    /// does before each screen, as it asks the screens below for their titles.
+    func refreshTrailAbove() {
+        fullScreen?.trailAbove = trailAbove()
     }
 
     /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status
