@@ -19,9 +19,14 @@ package enum TerminalLoan {
         let fullScreen = FullScreenMode.isActive
         // Taken before full screen is left: its reader and its breadcrumb go with it.
         let trail = ui.breadcrumbTrail
-        let lent = LentTerminal(
-            fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: trail,
-            trailKeys: trail.map { step in StringKey.titleKeys.first { strings[$0] == step }?.rawValue })
+        // The first step is the app's first screen (Home), titled by the host's string, unless
+        // steps lent from another process are above it: said again by the borrower in a
+        // language chosen there. A module's screen that reads the same is not taken for it.
+        let ownFirst = ui.screensShownUnder().isEmpty
+        let keys = trail.indices.map { index in
+            index == 0 && ownFirst ? StringKey.titleKeys.first { strings[$0] == trail[index] }?.rawValue : nil
+        }
+        let lent = LentTerminal(fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: trail, trailKeys: keys)
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?
         var end = LentTerminalEnd(quit: false, typedAhead: [])
@@ -54,7 +59,7 @@ package enum TerminalLoan {
             let entered = lent.fullScreen && !FullScreenMode.isActive && FullScreenMode.enter(navigator.ui, strings: runtime.strings)
             let above = navigator.ui.screensShownUnder
             // Asked again at each screen: a language chosen here retitles the host's steps.
-            if entered { navigator.ui.showScreens(under: { lent.trail(in: runtime.strings) }) }
+            if entered { navigator.ui.showScreens(under: { lent.trail(in: runtime.strings, honouring: StringKey.titleKeys) }) }
             navigator.ui.giveTypedAhead(lent.typedAhead)
             // Someone logging in or out here (on Settings' screen in its own process): these
             // screens end, and the host's Welcome or Home, which it asked for, comes next, as

@@ -356,12 +356,16 @@ package struct LentTerminal: Codable, Sendable, Equatable {
     }
 
     /// The breadcrumb's steps in the language of `strings` (the host's strings of the
-    /// borrowing process): a step with a key reads as that string now, any other as lent.
-    package func trail(in strings: ModuleStrings) -> [String] {
-        trail.enumerated().map { index, text in
-            guard trailKeys.indices.contains(index), let key = trailKeys[index] else { return text }
-            let said = strings[StringKey(key)]
-            return said == key ? text : said
+    /// borrowing process): a step lent with one of `keys` reads as that string now, any other
+    /// as lent. At most the 16 steps a screen shows (the lender may be a module's process).
+    package func trail(in strings: ModuleStrings, honouring keys: [StringKey]) -> [String] {
+        trail.prefix(16).enumerated().map { (index: Int, text: String) -> String in
+            guard trailKeys.indices.contains(index), let key = trailKeys[index].map({ StringKey($0) }), keys.contains(key) else {
+                return text
+            }
+            let said = strings[key]
+            // A key the strings lack reads as itself (in the pseudo-locale, accented).
+            return said == key.rawValue || said == ModuleStrings.pseudo(key.rawValue) ? text : said
         }
     }
 }

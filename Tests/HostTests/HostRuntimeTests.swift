@@ -303,3 +303,39 @@ func state(_ runtime: HostRuntime, _ name: String) -> (ModuleState?, String?) {
         runtime.stop()
     }
 }
+
+/// The breadcrumb a terminal is lent with, as the borrowing process says it: the host's Home
+/// step in the language chosen there, every other step as lent, and no more than a screen
+/// shows whatever another process sends.
+@Suite struct LentTrailTests {
+    func hostStrings(_ language: String) throws -> ModuleStrings {
+        let folder = TestEnvironment.buildFolder + "/ModuleHost_HostModel.resources/Strings"
+        let locale = LocaleSetting(environment: ["LANG": language])
+        #expect(locale.current == language.prefix { $0.isLetter })
+        return try ModuleStrings.loadEveryLocale(module: "modhost", from: folder, locale: locale)
+    }
+
+    @Test func theHostsStepIsSaidAgainAndOthersAreKeptAsLent() throws {
+        let german = try hostStrings("de")
+        let lent = LentTerminal(
+            fullScreen: true, typedAhead: [], trail: ["Home", "Photos", "Goodbye"], trailKeys: ["home.title", nil, "app.goodbye"])
+        // Only the keys of the host's screen titles are honoured: a lender cannot have another of
+        // the host's strings shown as a step.
+        #expect(lent.trail(in: german, honouring: ["home.title"]) == ["Start", "Photos", "Goodbye"])
+        #expect(lent.trail(in: german, honouring: []) == ["Home", "Photos", "Goodbye"])
+        // Keys shorter or longer than the steps, or one the strings lack: the step as lent.
+        let ragged = LentTerminal(fullScreen: true, typedAhead: [], trail: ["Home", "x"], trailKeys: ["no.such.key"])
+        #expect(ragged.trail(in: german, honouring: ["no.such.key"]) == ["Home", "x"])
+        let pseudo = try hostStrings("qps-ploc")
+        #expect(ragged.trail(in: pseudo, honouring: ["no.such.key"]) == ["Home", "x"])
+        #expect(
+            LentTerminal(fullScreen: true, typedAhead: [], trail: ["Home"], trailKeys: ["home.title", "home.title"])
+                .trail(in: german, honouring: ["home.title"]) == ["Start"])
+    }
+
+    @Test func aLongTrailIsCutBeforeAnyStepIsLookedUp() throws {
+        let steps = Array(repeating: "Home", count: 100_000)
+        let lent = LentTerminal(fullScreen: true, typedAhead: [], trail: steps, trailKeys: steps.map { _ in "home.title" })
+        #expect(lent.trail(in: try hostStrings("de"), honouring: ["home.title"]) == Array(repeating: "Start", count: 16))
+    }
+}

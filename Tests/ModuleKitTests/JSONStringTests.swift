@@ -57,6 +57,26 @@ import Testing
         }
     }
 
+    /// A bad byte is named where its run of the file's bytes ends: at the escape after it, before
+    /// anything the escape or the rest of the string would say (line and column as the person
+    /// reads them: the backslash is the third character here).
+    @Test(
+        arguments: [
+            [0x22, 0xC3, 0x5C, 0x71, 0x22],  // then an invalid escape
+            [0x22, 0xC3, 0x5C, 0x6E],  // then the end of the file
+            [0x22, 0xC3, 0x5C, 0x6E, 0x01, 0x22],  // then a raw control character
+            [0x22, 0xC3, 0x5C, 0x6E, 0x22],
+        ] as [[UInt8]])
+    func aBadByteIsNamedAtTheEscapeAfterIt(_ bytes: [UInt8]) {
+        #expect(foundation(bytes) == nil)
+        do {
+            _ = try JSONParser.parse(bytes)
+            Issue.record("\(bytes) was read")
+        } catch {
+            #expect(error.description == "line 1, column 3: a string is not valid UTF-8")
+        }
+    }
+
     @Test func aKeyAndAValueInAnObjectAreReadTheSameWay() throws {
         let document = Array(#"{"na\u006De": "Gen001", "plain": "é\"x\""}"#.utf8)
         #expect(

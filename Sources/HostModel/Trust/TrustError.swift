@@ -78,7 +78,13 @@ extension HostText {
     /// `root` for root, else the running user's name.
     private static var ownerFix: String {
         let uid = geteuid()
-        guard uid != 0, let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "root" }
+        // Reentrant: libraries are checked two at a time (see `SharedWork`).
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard uid != 0, getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+            return "root"
+        }
         return String(cString: name)
     }
 }

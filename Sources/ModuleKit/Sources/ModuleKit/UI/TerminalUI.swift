@@ -9,8 +9,8 @@ public final class TerminalUI {
     /// draws every call below; `nil` in the line mode.
     var fullScreen: FullScreenPresenter?
     /// The breadcrumb of the process that lent this one the terminal, above every screen here
-    /// (``showScreens(under:)``), as it reads now; kept across full screen left and entered
-    /// again meanwhile.
+    /// (``showScreens(under:)``), asked before each screen; kept across full screen left and
+    /// entered again meanwhile.
     private var trailAbove: @MainActor () -> [String] = { [] }
 
     nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
@@ -211,7 +211,7 @@ public final class TerminalUI {
             whileWaiting { event = read() }
             return event
         }
-        fullScreen?.trailAbove = trailAbove()
+        refreshTrailAbove()
         return true
     }
 
@@ -250,7 +250,7 @@ public final class TerminalUI {
         fullScreen?.trailBelowCurrent ?? []
     }
 
-    /// What every screen shows under now (``showScreens(under:)``).
+    /// What every screen shows under now (``showScreens(under:)``), as given.
     @_spi(Host)
     public var screensShownUnder: @MainActor () -> [String] { trailAbove }
 
@@ -262,24 +262,27 @@ public final class TerminalUI {
         showScreens(under: { trail })
     }
 
-    /// Shows every screen from now on under the steps `trail` gives, asked again at each
+    /// Shows every screen from now on under the steps `trail` gives, asked again before each
     /// screen (a step may follow the language chosen meanwhile), cleaned as
     /// ``showScreens(under:)-([String])`` cleans them.
     @_spi(Host)
     public func showScreens(under trail: @escaping @MainActor () -> [String]) {
-        trailAbove = {
-            // Cut before anything reads it: one character may carry any number of combining marks.
-            trail().prefix(16).map {
-                Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
-            }
-        }
+        trailAbove = trail
         refreshTrailAbove()
     }
 
     /// Asks the steps above the screens here again (``showScreens(under:)``): the navigator
     /// does before each screen, as it asks the screens below for their titles.
     func refreshTrailAbove() {
-        fullScreen?.trailAbove = trailAbove()
+        fullScreen?.trailAbove = Self.cleaned(trailAbove())
+    }
+
+    /// At most 16 steps of 200 characters, redacted: another process's words.
+    private static func cleaned(_ trail: [String]) -> [String] {
+        // Cut before anything reads it: one character may carry any number of combining marks.
+        trail.prefix(16).map {
+            Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
+        }
     }
 
     /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status

@@ -114,16 +114,22 @@ public struct JSONParser {
             position += 1
             return text
         }
+        // With escapes: put together as UTF-8, each run of the file's bytes checked where it
+        // ends (at an escape, as at the closing quote), so that a bad byte is named there.
         var utf8 = Array(bytes[start..<position])
+        var run = 0
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
-                let text = try validated(utf8[...])
+                _ = try validated(utf8[run...])
                 position += 1
-                return text
+                // Every run checked, and an escape's UTF-8 is whole: the bytes are UTF-8.
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
+                _ = try validated(utf8[run...])
                 position += 1
                 UTF8.encode(try parseEscape()) { utf8.append($0) }
+                run = utf8.count
             case 0..<0x20:
                 throw error("a control character in a string must be escaped")
             default:
@@ -134,7 +140,7 @@ public struct JSONParser {
         throw error("unexpected end of file inside a string")
     }
 
-    /// A string's bytes as text, refused (at its closing quote) when they are not UTF-8.
+    /// A string's bytes as text, refused (where the run of them ends) when they are not UTF-8.
     private func validated(_ utf8: ArraySlice<UInt8>) throws(SyntaxError) -> String {
         guard let text = String(validating: utf8, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
         return text
