@@ -30,6 +30,14 @@ package enum FullScreenMode {
             modhost_guard_resume()
         }
         if !entered { modhost_guard_set_screen_reset(nil) }
+        if entered && !isActive {
+            // A line written to standard error now would land anywhere on the screen: held,
+            // and shown above the next screen as the screen's own notes are.
+            StandardError.hold()
+            ui.beforeEachScreen = { ui in
+                for line in StandardError.takeHeld() { ui.print(line.hasSuffix("\n") ? String(line.dropLast()) : line) }
+            }
+        }
         isActive = entered
         return entered
     }
@@ -37,6 +45,10 @@ package enum FullScreenMode {
     package static func leave(_ ui: TerminalUI) {
         ui.leaveFullScreen()
         modhost_guard_set_screen_reset(nil)
+        if isActive {
+            ui.beforeEachScreen = nil
+            StandardError.unhold()
+        }
         isActive = false
     }
 }

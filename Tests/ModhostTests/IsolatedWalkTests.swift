@@ -73,6 +73,46 @@ import Testing
         #expect(!app.output.contains("refused by its sandbox"), "\(app.output)")
     }
 
+    /// A line the host says while a module's process has the full screen (its sandbox refused
+    /// a folder the person chose for a download) does not write over that screen: it is told
+    /// above the host's next screen, once the terminal is back.
+    @Test func theHostsWordsDoNotWriteOverAModulesFullScreen() throws {
+        let host = try NavigationWalkTests.app(loggedIn: true)
+        let folder = try TestEnvironment.temporaryFolder() + "/not-declared"
+        let app = try host.app(arguments: ["--isolate", "Photos"], rows: 30, columns: 110, fullScreen: true)
+        try app.waitFor("Places")
+        app.type("2")
+        try app.waitFor("Search photos")
+        app.type("1")
+        try app.waitFor("What are you looking for?")
+        app.type("mountain\r")
+        try app.waitFor("alps")
+        app.type("1")
+        try app.waitFor("Download")
+        app.type("1")
+        try app.waitFor("Save in which folder")
+        app.type(folder + "\r")
+        try app.waitFor("Create the folder?")
+        app.type("1")
+        let failed = try app.waitFor("could not be saved")
+        // The module's screen as it drew it: its breadcrumb on top, its footer at the bottom,
+        // nothing of the host's in between.
+        #expect(failed.lines.first?.contains("Home › Photos") == true, "\(failed)")
+        #expect(failed.lines.last?.contains("? keys") == true, "\(failed)")
+        #expect(!failed.contains("modhost: warn"), "\(failed)")
+        app.press(.escape)
+        app.press(.escape)
+        app.press(.escape)
+        app.press(.escape)
+        let home = try app.waitUntil(describing: "Home, with the host's line above it") {
+            $0.lines.first?.trimmingCharacters(in: .whitespaces) == "Home" && $0.contains("refused by its sandbox")
+        }
+        #expect(home.contains("module 'Photos' tried to make the folder"), "\(home)")
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
     /// A setting of an isolated module changed on the Settings screen: its title, how its value
     /// reads and how a typed choice is read all come from the module's process (Geo reads
     /// "France" as FR and shows it as France; it refuses a country it does not know in the

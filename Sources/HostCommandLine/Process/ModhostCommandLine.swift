@@ -168,6 +168,8 @@ public enum ModhostCommandLine {
     /// as the host, so the guard does not take the exit for a module's.
     public static func exit(_ status: Int32) -> Never {
         StandardOutput.flush()
+        // Lines held while a screen was full (see FullScreenMode) are not lost with the process.
+        StandardError.writeHeld()
         modhost_guard_host_exiting()
         Glibc.exit(status)
     }

@@ -95,6 +95,7 @@ public final class Navigator {
             // The screens below, as they would title themselves now (the language may change).
             ui.fullScreen?.liveTitles = stack.dropLast().map(\.title)
             ui.refreshTrailAbove()
+            ui.beforeEachScreen?(ui)
             apply(top.show(ui))
         }
         pending.removeAll()

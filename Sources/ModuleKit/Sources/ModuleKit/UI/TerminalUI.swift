@@ -277,6 +277,11 @@ public final class TerminalUI {
         fullScreen?.trailAbove = Self.cleaned(trailAbove())
     }
 
+    /// Called by the navigator before each screen: the host shows there what was said while
+    /// the screen was full (lines held from standard error).
+    @_spi(Host)
+    public var beforeEachScreen: (@MainActor (TerminalUI) -> Void)?
+
     /// At most 16 steps of 200 characters, redacted: another process's words.
     private static func cleaned(_ trail: [String]) -> [String] {
         // Cut before anything reads it: one character may carry any number of combining marks.
