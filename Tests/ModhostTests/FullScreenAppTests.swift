@@ -94,6 +94,27 @@ import Testing
         #expect(ended.succeeded, "\(ended)")
     }
 
+    /// Text pasted into a field (the terminal marks it, once the app asks) is the field's text:
+    /// its line break submits nothing, its escape goes back nowhere and is shown, not obeyed.
+    @Test func pastedTextIsTypedIntoTheFieldAndNothingElse() throws {
+        let host = try TestHost(entries: [("Auth", ""), ("Settings", "")])
+        defer { withExtendedLifetime(host) {} }
+        let app = try host.app(fullScreen: true)
+        try app.waitUntil(describing: "Welcome") { bars($0).title == "Welcome" }
+        #expect(app.output.contains("\u{1B}[?2004h"), "the app asks the terminal to mark what is pasted")
+        app.type("2")
+        try app.waitFor("Email")
+        app.type("\u{1B}[200~ann@example.com\u{1B}]2;owned\u{07}\nq\u{1B}[201~")
+        let typed = try app.waitFor("ann@example.com?]2;owned? q")
+        #expect(bars(typed).title == "Welcome › Register", "still on the field: \(typed)")
+        #expect(!typed.contains("Display name"), "the pasted line break submitted nothing")
+        app.press(.escape)
+        try app.waitUntil(describing: "Welcome") { bars($0).title == "Welcome" }
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+        #expect(app.output.contains("\u{1B}[?2004l"), "and to stop as it leaves")
+    }
+
     @Test func aResizeMidScreenRedrawsAtTheNewSize() throws {
         let host = try world()
         defer { withExtendedLifetime(host) {} }

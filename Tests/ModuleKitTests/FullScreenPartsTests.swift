@@ -41,6 +41,36 @@ import Testing
         #expect(cut.keys.isEmpty && cut.rest.count == 7, "a report cut by the read waits for its end")
     }
 
+    /// Text a terminal marks as pasted is text: an escape, a line break or a `q` in it is no
+    /// key, its control characters are shown, and a paste cut by the reads goes on where the
+    /// next read begins.
+    @Test func pastedTextIsTextNeverKeys() {
+        let bytes = Array("a\u{1B}[200~ann@example.com\u{1B}]2;x\u{07}\tq\r\n\u{1B}[201~\u{1B}[Aq".utf8)
+        var pasting = false
+        let (keys, rest) = Key.decode(bytes, escapeIsComplete: false, pasting: &pasting)
+        #expect(keys == [.character("a"), .paste("ann@example.com?]2;x? q"), .up, .character("q")])
+        #expect(rest.isEmpty && !pasting)
+        // Cut by the reads: inside the text, in a character, in the end marker.
+        let whole = Array("\u{1B}[200~zoé\u{1B}[201~x".utf8)
+        for cut in 1..<whole.count {
+            var pasting = false
+            var found = Key.decode(Array(whole[..<cut]), escapeIsComplete: false, pasting: &pasting)
+            let next = found.rest + whole[cut...]
+            found.keys += Key.decode(next, escapeIsComplete: false, pasting: &pasting).keys
+            let text = found.keys.compactMap { key -> String? in if case .paste(let text) = key { text } else { nil } }.joined()
+            #expect(text == "zoé", "cut at \(cut): \(found.keys)")
+            #expect(found.keys.last == .character("x") && !pasting, "cut at \(cut): \(found.keys)")
+        }
+        // A paste whose end never comes is text to the end; a line takes it, a menu does not.
+        var open = false
+        #expect(Key.decode(Array("\u{1B}[200~q".utf8), escapeIsComplete: true, pasting: &open).keys == [.paste("q")])
+        #expect(open, "still inside the paste")
+        var editor = LineEditor("ab")
+        #expect(editor.apply(.paste("cd")) && editor.string == "abcd" && editor.cursorColumn == 4)
+        // Typed ahead to another reader, it is marked as pasted again.
+        #expect(Key.decode(Key.paste("q w").typedBytes, escapeIsComplete: true).keys == [.paste("q w")])
+    }
+
     @Test func aSequenceCutAtTheEndWaitsAndALoneEscapeIsEscape() {
         #expect(Key.decode([0x1B, UInt8(ascii: "[")], escapeIsComplete: false) == ([], [0x1B, UInt8(ascii: "[")]))
         #expect(Key.decode([0x1B], escapeIsComplete: false) == ([], [0x1B]))

@@ -15,10 +15,11 @@ final class FullScreenSession {
     let usesColor: Bool
     /// What leaving writes: no more mouse reports, the cursor back, normal style, off the
     /// alternate screen.
-    nonisolated static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    nonisolated static let leaveSequence = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
     /// The alternate screen, cleared; mouse clicks and the wheel reported (1000), in SGR form
     /// (1006: no limit on the column). Most terminals still select text with Shift held.
-    nonisolated static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h"
+    /// Pasted text marked as such (2004): a line break or an escape in it is text, not a key.
+    nonisolated static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?2004h"
 
     private var saved = termios()
     /// The settings of this mode, put back after a Ctrl-Z and `fg`.
@@ -29,6 +30,8 @@ final class FullScreenSession {
     /// Bytes read but not yet a whole key, and keys decoded but not yet asked for.
     private var pending: [UInt8] = []
     private var queued: [Key] = []
+    /// Whether the bytes read so far end inside a pasted text.
+    private var pasting = false
     private(set) var rows = 24
     private(set) var columns = 80
 
@@ -155,13 +158,13 @@ final class FullScreenSession {
             }
             // A sequence cut at the end of a read: its rest follows at once, or a lone ESC was
             // the Escape key (a person cannot type the rest of a sequence that fast).
-            var (keys, rest) = Key.decode(pending, escapeIsComplete: false)
+            var (keys, rest) = Key.decode(pending, escapeIsComplete: false, pasting: &pasting)
             if !rest.isEmpty {
                 if hasInput(waitingMilliseconds: 30), let more = readBytes() {
                     pending = rest + more
                 } else {
                     // What is still not a key (half a sequence) is dropped.
-                    keys = Key.decode(pending, escapeIsComplete: true).keys
+                    keys += Key.decode(rest, escapeIsComplete: true, pasting: &pasting).keys
                     pending = []
                 }
             } else {

@@ -8,6 +8,9 @@ enum Key: Equatable, Sendable {
     case control(Character)
     /// A click of the main button or a turn of the wheel, at a cell counted from 0.
     case mouse(Mouse)
+    /// Text the terminal marked as pasted (bracketed paste): only a line being typed takes it,
+    /// never as keys (a pasted `q` quits nothing); its control characters are shown as `?`.
+    case paste(String)
     /// Bytes that make no key this UI knows (a function key, a release): ignored.
     case unknown
 
@@ -20,10 +23,24 @@ enum Key: Equatable, Sendable {
 
     /// Decodes the keys in `bytes`; an incomplete sequence at the end is left in `rest` for
     /// the next read (a lone `ESC` at the end is the Escape key only once no more follows).
-    static func decode(_ bytes: [UInt8], escapeIsComplete: Bool) -> (keys: [Key], rest: [UInt8]) {
+    /// `pasting` is whether the bytes begin inside a pasted text, and is left as they end.
+    static func decode(_ bytes: [UInt8], escapeIsComplete: Bool, pasting: inout Bool) -> (keys: [Key], rest: [UInt8]) {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {
+            if pasting {
+                let scan = Self.pasted(bytes, from: index, escapeIsComplete: escapeIsComplete)
+                if !scan.text.isEmpty { keys.append(.paste(scan.text)) }
+                index = scan.end
+                if scan.needsMore { return (keys, Array(bytes[index...])) }
+                pasting = !scan.ended
+                continue
+            }
+            if bytes[index...].starts(with: Self.pasteStart) {
+                pasting = true
+                index += Self.pasteStart.count
+                continue
+            }
             let byte = bytes[index]
             switch byte {
             case 0x1B:
@@ -80,6 +97,61 @@ enum Key: Equatable, Sendable {
             }
         }
         return (keys, [])
+    }
+
+    /// ``decode(_:escapeIsComplete:pasting:)`` of bytes that do not begin inside a paste.
+    static func decode(_ bytes: [UInt8], escapeIsComplete: Bool) -> (keys: [Key], rest: [UInt8]) {
+        var pasting = false
+        return decode(bytes, escapeIsComplete: escapeIsComplete, pasting: &pasting)
+    }
+
+    /// What a terminal sends around pasted text once asked to (mode 2004).
+    static let pasteStart = Array("\u{1B}[200~".utf8)
+    static let pasteEnd = Array("\u{1B}[201~".utf8)
+
+    /// The pasted text from `start` up to the paste's end (`ended`, `end` past its marker), or
+    /// to the end of `bytes`; `needsMore` when they end in what may be half of the end marker
+    /// or of a character, left for the next read unless none follows (`escapeIsComplete`).
+    private static func pasted(_ bytes: [UInt8], from start: Int, escapeIsComplete: Bool)
+        -> (text: String, end: Int, ended: Bool, needsMore: Bool)
+    {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == 0x1B, bytes[index...].starts(with: pasteEnd) {
+                return (shownAsPasted(bytes[start..<index]), index + pasteEnd.count, true, false)
+            }
+            index += 1
+        }
+        // Half of the end marker, or of a character, at the end: the rest follows.
+        if !escapeIsComplete {
+            let tail = max(start, bytes.count - pasteEnd.count + 1)
+            if let cut = (tail..<bytes.count).first(where: { pasteEnd.starts(with: bytes[$0...]) }) {
+                return (shownAsPasted(bytes[start..<cut]), cut, false, true)
+            }
+            if let cut = (max(start, bytes.count - 3)..<bytes.count).first(where: { bytes[$0] >= 0xC0 }),
+                bytes.count - cut < (bytes[cut] >= 0xF0 ? 4 : bytes[cut] >= 0xE0 ? 3 : 2)
+            {
+                return (shownAsPasted(bytes[start..<cut]), cut, false, true)
+            }
+        }
+        return (shownAsPasted(bytes[start...]), bytes.count, false, false)
+    }
+
+    /// Pasted bytes as text to insert: the line breaks at its end dropped (a copied line
+    /// carries its own), every other control character shown (a break or a tab as a space,
+    /// the rest as `?`), never obeyed.
+    private static func shownAsPasted(_ bytes: ArraySlice<UInt8>) -> String {
+        var text = String(decoding: bytes, as: UTF8.self)
+        while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" {
+                shown.append(" ")
+            } else {
+                shown.append(TerminalText.isControl(scalar) ? "?" : scalar)
+            }
+        }
+        return String(shown)
     }
 
     private static func sequence(final: UInt8, parameters: String) -> Key? {
@@ -148,6 +220,7 @@ enum Key: Equatable, Sendable {
         case .pageUp: Array("\u{1B}[5~".utf8)
         case .pageDown: Array("\u{1B}[6~".utf8)
         case .control(let letter): letter.asciiValue.map { [$0 & 0x1F] } ?? []
+        case .paste(let text): Key.pasteStart + Array(text.utf8) + Key.pasteEnd
         case .mouse, .unknown: []
         }
     }

@@ -22,6 +22,10 @@ struct LineEditor: Equatable {
             guard text.count < Self.maximumLength else { return true }
             text.insert(character, at: cursor)
             cursor += 1
+        case .paste(let pasted):
+            let taken = Array(pasted.prefix(Self.maximumLength - text.count))
+            text.insert(contentsOf: taken, at: cursor)
+            cursor += taken.count
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(text.count, cursor + 1)
         case .home, .control("a"): cursor = 0
