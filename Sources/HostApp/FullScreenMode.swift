@@ -30,9 +30,10 @@ package enum FullScreenMode {
             modhost_guard_resume()
         }
         if !entered { modhost_guard_set_screen_reset(nil) }
-        if entered && !isActive {
+        if entered && !isActive && errorsGoToTheScreen {
             // A line written to standard error now would land anywhere on the screen: held,
             // and shown above the next screen as the screen's own notes are.
+            holding = true
             StandardError.hold()
             ui.beforeEachScreen = { ui in
                 for line in StandardError.takeHeld() { ui.print(line.hasSuffix("\n") ? String(line.dropLast()) : line) }
@@ -43,12 +44,34 @@ package enum FullScreenMode {
     }
 
     package static func leave(_ ui: TerminalUI) {
+        // What the screen was to show above its next question (held lines among it) is not
+        // lost with it: held again, or written once nothing holds.
+        let unshown = ui.takeUnshownNotes()
         ui.leaveFullScreen()
         modhost_guard_set_screen_reset(nil)
-        if isActive {
+        if holding {
+            holding = false
             ui.beforeEachScreen = nil
+            StandardError.putBack(unshown)
             StandardError.unhold()
+        } else {
+            StandardError.putBack(unshown)
         }
         isActive = false
+    }
+
+    /// Whether this mode holds standard error (see ``enter(_:strings:)``).
+    private static var holding = false
+
+    /// Whether lines written to standard error are held while the screen is full.
+    package static var holdsErrors: Bool { holding }
+
+    /// Whether standard error is the terminal the screen is drawn on: a redirected one
+    /// (`2>log`) gets its lines as they come.
+    private static var errorsGoToTheScreen: Bool {
+        var error = stat()
+        var output = stat()
+        guard isatty(STDERR_FILENO) == 1, fstat(STDERR_FILENO, &error) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return error.st_rdev == output.st_rdev
     }
 }

@@ -19,8 +19,9 @@ package enum TerminalLoan {
         let fullScreen = FullScreenMode.isActive
         // What this process writes to standard error while the borrower's screen is up would
         // land on it: held until this one's screen is back, then shown above its next screen.
-        if fullScreen { StandardError.hold() }
-        defer { if fullScreen { StandardError.unhold() } }
+        let holds = fullScreen && FullScreenMode.holdsErrors
+        if holds { StandardError.hold() }
+        defer { if holds { StandardError.unhold() } }
         // Taken before full screen is left: its reader and its breadcrumb go with it.
         let trail = ui.breadcrumbTrail
         // The first step is the app's first screen (Home), titled by the host's string, unless

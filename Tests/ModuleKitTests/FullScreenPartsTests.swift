@@ -71,6 +71,28 @@ import Testing
         #expect(Key.decode(Key.paste("q w").typedBytes, escapeIsComplete: true).keys == [.paste("q w")])
     }
 
+    /// A long paste comes in pieces: a line break inside it is a space wherever the reads cut
+    /// it (only the paste's own last break is dropped), a character cut after a whole one
+    /// waits for its rest, and a line already at its longest takes no more without failing.
+    @MainActor @Test func aLongPasteReadsAsOneText() {
+        var pasting = false
+        var keys = Key.decode(Array("\u{1B}[200~foo\n".utf8), escapeIsComplete: false, pasting: &pasting).keys
+        keys += Key.decode(Array("bar\n\u{1B}[201~".utf8), escapeIsComplete: false, pasting: &pasting).keys
+        #expect(keys == [.paste("foo "), .paste("bar")] && !pasting)
+        pasting = true
+        let cut = Key.decode([0x61, 0xC3, 0xA9, 0xE2], escapeIsComplete: false, pasting: &pasting)
+        #expect(cut.keys == [.paste("aé")] && cut.rest == [0xE2], "the € whose first byte came waits for the rest")
+        var full = LineEditor(String(repeating: "x", count: LineEditor.maximumLength + 10))
+        #expect(full.apply(.paste("more")) && full.string.count == LineEditor.maximumLength + 10)
+        // Handed to the terminal's next reader in the middle of a paste, it stays a paste there.
+        let session = FullScreenSession(input: -1, output: -1, usesColor: false)
+        session.giveTypedAhead(Array("x\u{1B}[200~ab".utf8))
+        let taken = session.takeTypedAhead()
+        var open = false
+        #expect(Key.decode(taken, escapeIsComplete: false, pasting: &open).keys == [.character("x"), .paste("ab")])
+        #expect(open, "the rest of the paste, still to come from the terminal, is pasted text too")
+    }
+
     @Test func aSequenceCutAtTheEndWaitsAndALoneEscapeIsEscape() {
         #expect(Key.decode([0x1B, UInt8(ascii: "[")], escapeIsComplete: false) == ([], [0x1B, UInt8(ascii: "[")]))
         #expect(Key.decode([0x1B], escapeIsComplete: false) == ([], [0x1B]))

@@ -78,6 +78,9 @@ enum SignalTrap {
         // echoed, so the shell's prompt starts on a line of its own.
         _ = modhost_flush_stdout()
         _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
+        // Lines held while the screen was full (see FullScreenMode), once the terminal is back.
+        modhost_guard_restore_terminal()
+        StandardError.writeHeld()
         modhost_guard_exit_now(128 + (signal == 0 ? SIGINT : signal))
     }
 }

@@ -45,6 +45,20 @@ public enum StandardError {
         state.withLock { $0.take() }
     }
 
+    /// Puts `lines` back before what is held (a screen that is left before it showed them), or
+    /// writes them when nothing holds.
+    @_spi(Host)
+    public static func putBack(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        let written = lines.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+        let held = state.withLock { state in
+            guard state.holds > 0 else { return false }
+            state.lines = Array((written + state.lines).prefix(mostHeld))
+            return true
+        }
+        if !held { for line in written { writeNow(TerminalText.visible(line)) } }
+    }
+
     /// Writes what is held, holding or not: the process ends.
     @_spi(Host)
     public static func writeHeld() {

@@ -220,6 +220,14 @@ public final class TerminalUI {
     @_spi(Host)
     public static var fullScreenResetSequence: String { FullScreenSession.leaveSequence }
 
+    /// The notes printed on the screen and not shown yet (shown above the next question), taken:
+    /// what leaving full screen would otherwise drop.
+    @_spi(Host)
+    public func takeUnshownNotes() -> [String] {
+        defer { fullScreen?.notes = [] }
+        return fullScreen?.notes.map(\.text) ?? []
+    }
+
     /// Back to the line mode: the terminal as it was.
     @_spi(Host)
     public func leaveFullScreen() {

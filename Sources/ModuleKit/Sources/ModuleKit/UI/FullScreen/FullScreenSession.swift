@@ -117,8 +117,10 @@ final class FullScreenSession {
         defer {
             pending = []
             queued = []
+            pasting = false
         }
-        return queued.flatMap(\.typedBytes) + pending
+        // Inside a paste, what follows is still pasted text for the next reader too.
+        return queued.flatMap(\.typedBytes) + (pasting ? Key.pasteStart : []) + pending
     }
 
     /// Keys typed ahead at the terminal's last reader (``takeTypedAhead()``), read before
@@ -126,13 +128,19 @@ final class FullScreenSession {
     /// (no mouse report, which could click on this screen; nothing unknown), at most 64.
     func giveTypedAhead(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let keys = Key.decode(Array(bytes.prefix(1_024)), escapeIsComplete: true).keys.filter { key in
+        var open = false
+        let keys = Key.decode(Array(bytes.prefix(1_024)), escapeIsComplete: true, pasting: &open).keys.filter { key in
             switch key {
             case .mouse, .unknown: false
             default: true
             }
         }
-        pending = keys.prefix(64).flatMap(\.typedBytes) + pending
+        var given = keys.prefix(64).flatMap(\.typedBytes)
+        // A paste that goes on past them goes on here: its end is still to come from the terminal.
+        if open {
+            if case .paste? = keys.prefix(64).last { given.removeLast(Key.pasteEnd.count) } else { given += Key.pasteStart }
+        }
+        pending = given + pending
     }
 
     /// The next key, or `nil` at end of input; `.resized` when the terminal changed size.
@@ -152,6 +160,9 @@ final class FullScreenSession {
             }
             if !queued.isEmpty { return .key(queued.removeFirst()) }
             if pending.isEmpty {
+                // A paste comes in one burst: one whose end has not come within a second is
+                // over, so that a terminal that never ends it does not take every later key.
+                if pasting && !hasInput(waitingMilliseconds: 1_000) { pasting = false }
                 guard waitForInput() else { continue }
                 guard let bytes = readBytes() else { return nil }
                 pending = bytes
@@ -160,8 +171,13 @@ final class FullScreenSession {
             // the Escape key (a person cannot type the rest of a sequence that fast).
             var (keys, rest) = Key.decode(pending, escapeIsComplete: false, pasting: &pasting)
             if !rest.isEmpty {
-                if hasInput(waitingMilliseconds: 30), let more = readBytes() {
+                // Inside a paste, the rest of its end marker may come later over a slow link.
+                if hasInput(waitingMilliseconds: pasting ? 1_000 : 30), let more = readBytes() {
                     pending = rest + more
+                } else if pasting {
+                    // A paste whose end never came: half a marker dropped, keys are keys again.
+                    pasting = false
+                    pending = []
                 } else {
                     // What is still not a key (half a sequence) is dropped.
                     keys += Key.decode(rest, escapeIsComplete: true, pasting: &pasting).keys

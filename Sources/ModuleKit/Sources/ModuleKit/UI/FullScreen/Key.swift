@@ -118,7 +118,7 @@ enum Key: Equatable, Sendable {
         var index = start
         while index < bytes.count {
             if bytes[index] == 0x1B, bytes[index...].starts(with: pasteEnd) {
-                return (shownAsPasted(bytes[start..<index]), index + pasteEnd.count, true, false)
+                return (shownAsPasted(bytes[start..<index], ending: true), index + pasteEnd.count, true, false)
             }
             index += 1
         }
@@ -126,23 +126,24 @@ enum Key: Equatable, Sendable {
         if !escapeIsComplete {
             let tail = max(start, bytes.count - pasteEnd.count + 1)
             if let cut = (tail..<bytes.count).first(where: { pasteEnd.starts(with: bytes[$0...]) }) {
-                return (shownAsPasted(bytes[start..<cut]), cut, false, true)
+                return (shownAsPasted(bytes[start..<cut], ending: false), cut, false, true)
             }
-            if let cut = (max(start, bytes.count - 3)..<bytes.count).first(where: { bytes[$0] >= 0xC0 }),
+            // The last lead byte among the last three, and whether its character is whole.
+            if let cut = (max(start, bytes.count - 3)..<bytes.count).last(where: { bytes[$0] >= 0xC0 }),
                 bytes.count - cut < (bytes[cut] >= 0xF0 ? 4 : bytes[cut] >= 0xE0 ? 3 : 2)
             {
-                return (shownAsPasted(bytes[start..<cut]), cut, false, true)
+                return (shownAsPasted(bytes[start..<cut], ending: false), cut, false, true)
             }
         }
-        return (shownAsPasted(bytes[start...]), bytes.count, false, false)
+        return (shownAsPasted(bytes[start...], ending: false), bytes.count, false, false)
     }
 
-    /// Pasted bytes as text to insert: the line breaks at its end dropped (a copied line
-    /// carries its own), every other control character shown (a break or a tab as a space,
-    /// the rest as `?`), never obeyed.
-    private static func shownAsPasted(_ bytes: ArraySlice<UInt8>) -> String {
+    /// Pasted bytes as text to insert: at the paste's end (`ending`) its line breaks dropped
+    /// (a copied line carries its own), every other control character shown (a break or a tab
+    /// as a space, the rest as `?`), never obeyed.
+    private static func shownAsPasted(_ bytes: ArraySlice<UInt8>, ending: Bool) -> String {
         var text = String(decoding: bytes, as: UTF8.self)
-        while let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
+        while ending, let last = text.unicodeScalars.last, last == "\n" || last == "\r" { text.unicodeScalars.removeLast() }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar == "\n" || scalar == "\r" || scalar == "\t" {

@@ -23,7 +23,7 @@ struct LineEditor: Equatable {
             text.insert(character, at: cursor)
             cursor += 1
         case .paste(let pasted):
-            let taken = Array(pasted.prefix(Self.maximumLength - text.count))
+            let taken = Array(pasted.prefix(max(0, Self.maximumLength - text.count)))
             text.insert(contentsOf: taken, at: cursor)
             cursor += taken.count
         case .left: cursor = max(0, cursor - 1)
