@@ -11,7 +11,7 @@ public final class TerminalUI {
     /// The breadcrumb of the process that lent this one the terminal, above every screen here
     /// (``showScreens(under:)``), asked before each screen; kept across full screen left and
     /// entered again meanwhile.
-    private var trailAbove: @MainActor () -> [String] = { [] }
+    var trailAbove: @MainActor () -> [String] = { [] }
 
     nonisolated public init(terminal: any Terminal, labels: @escaping @Sendable (UILabel) -> String) {
         self.terminal = terminal
@@ -220,14 +220,6 @@ public final class TerminalUI {
     @_spi(Host)
     public static var fullScreenResetSequence: String { FullScreenSession.leaveSequence }
 
-    /// The notes printed on the screen and not shown yet (shown above the next question), taken:
-    /// what leaving full screen would otherwise drop.
-    @_spi(Host)
-    public func takeUnshownNotes() -> [String] {
-        defer { fullScreen?.notes = [] }
-        return fullScreen?.notes.map(\.text) ?? []
-    }
-
     /// Back to the line mode: the terminal as it was.
     @_spi(Host)
     public func leaveFullScreen() {
@@ -235,68 +227,10 @@ public final class TerminalUI {
         fullScreen = nil
     }
 
-    /// Keys typed ahead and not yet read, taken (full screen; none in the line mode, which
-    /// reads the terminal a byte at a time and leaves the rest to the next reader): the host
-    /// sends them with the terminal when it lends it to another process.
-    @_spi(Host)
-    public func takeTypedAhead() -> [UInt8] {
-        fullScreen?.session.takeTypedAhead() ?? []
-    }
-
-    /// Keys another process read ahead on the terminal it lends back or lends here: read first
-    /// (full screen; the line mode has nowhere to put them and drops them).
-    @_spi(Host)
-    public func giveTypedAhead(_ bytes: [UInt8]) {
-        fullScreen?.session.giveTypedAhead(bytes)
-    }
-
-    /// The breadcrumb's steps above the screen on view (full screen; none in the line mode):
-    /// the host sends them with the terminal it lends from that screen, for the screens there
-    /// to show under.
-    @_spi(Host)
-    public var breadcrumbTrail: [String] {
-        fullScreen?.trailBelowCurrent ?? []
-    }
-
-    /// What every screen shows under now (``showScreens(under:)``), as given.
-    @_spi(Host)
-    public var screensShownUnder: @MainActor () -> [String] { trailAbove }
-
-    /// Shows every screen from now on under `trail` (the lender's ``breadcrumbTrail``; another
-    /// process's words, so at most 16 steps of 200 characters, cleaned as a title is), full
-    /// screen left and entered again included, until told another (`[]`: none).
-    @_spi(Host)
-    public func showScreens(under trail: [String]) {
-        showScreens(under: { trail })
-    }
-
-    /// Shows every screen from now on under the steps `trail` gives, asked again before each
-    /// screen (a step may follow the language chosen meanwhile), cleaned as
-    /// ``showScreens(under:)-([String])`` cleans them.
-    @_spi(Host)
-    public func showScreens(under trail: @escaping @MainActor () -> [String]) {
-        trailAbove = trail
-        refreshTrailAbove()
-    }
-
-    /// Asks the steps above the screens here again (``showScreens(under:)``): the navigator
-    /// does before each screen, as it asks the screens below for their titles.
-    func refreshTrailAbove() {
-        fullScreen?.trailAbove = Self.cleaned(trailAbove())
-    }
-
     /// Called by the navigator before each screen: the host shows there what was said while
     /// the screen was full (lines held from standard error).
     @_spi(Host)
     public var beforeEachScreen: (@MainActor (TerminalUI) -> Void)?
-
-    /// At most 16 steps of 200 characters, redacted: another process's words.
-    private static func cleaned(_ trail: [String]) -> [String] {
-        // Cut before anything reads it: one character may carry any number of combining marks.
-        trail.prefix(16).map {
-            Redaction.redact(String(String.UnicodeScalarView($0.unicodeScalars.prefix(200))), jsonFields: false)
-        }
-    }
 
     /// Runs `work`, saying meanwhile that the app works: full screen, `text` on the status
     /// line at once (the screen stays), and keys typed meanwhile are dropped afterwards, since
