@@ -49,13 +49,11 @@ package enum FullScreenMode {
         let unshown = ui.takeUnshownNotes()
         ui.leaveFullScreen()
         modhost_guard_set_screen_reset(nil)
+        StandardError.putBack(unshown)
         if holding {
             holding = false
             ui.beforeEachScreen = nil
-            StandardError.putBack(unshown)
             StandardError.unhold()
-        } else {
-            StandardError.putBack(unshown)
         }
         isActive = false
     }

@@ -27,10 +27,7 @@ package enum TerminalLoan {
         // The first step is the app's first screen (Home), titled by the host's string, unless
         // steps lent from another process are above it: said again by the borrower in a
         // language chosen there. A module's screen that reads the same is not taken for it.
-        let ownFirst = ui.screensShownUnder().isEmpty
-        let keys = trail.indices.map { index in
-            index == 0 && ownFirst ? StringKey.titleKeys.first { strings[$0] == trail[index] }?.rawValue : nil
-        }
+        let keys: [String?] = ui.screensShownUnder().isEmpty ? [StringKey.titleKeys.first { strings[$0] == trail.first }?.rawValue] : []
         let lent = LentTerminal(fullScreen: fullScreen, typedAhead: ui.takeTypedAhead(), trail: trail, trailKeys: keys)
         if fullScreen { FullScreenMode.leave(ui) }
         var failure: String?

@@ -78,13 +78,6 @@ extension HostText {
     /// `root` for root, else the running user's name.
     private static var ownerFix: String {
         let uid = geteuid()
-        // Reentrant: libraries are checked two at a time (see `SharedWork`).
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 1024)
-        guard uid != 0, getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
-            return "root"
-        }
-        return String(cString: name)
+        return uid == 0 ? "root" : TrustedPath.accountName(uid) ?? "root"
     }
 }

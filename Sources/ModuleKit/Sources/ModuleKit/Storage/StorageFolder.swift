@@ -206,8 +206,8 @@ public final class StorageFolder: Sendable {
     static func octal(_ mode: mode_t) -> String { "0" + String(mode & 0o7777, radix: 8) }
 
     static func userName(_ uid: uid_t, bare: Bool = false) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return bare ? "\(uid)" : "uid \(uid)" }
-        return bare ? String(cString: name) : "\(String(cString: name)) (uid \(uid))"
+        guard let name = TrustedPath.accountName(uid) else { return bare ? "\(uid)" : "uid \(uid)" }
+        return bare ? name : "\(name) (uid \(uid))"
     }
 
     static func checkName(_ name: String) throws(StorageError) {

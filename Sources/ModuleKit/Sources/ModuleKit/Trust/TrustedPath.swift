@@ -156,13 +156,19 @@ import Synchronization
 
     /// "name (uid N)", or "uid N" for a user the system does not know.
     public static func userName(_ uid: uid_t) -> String {
+        accountName(uid).map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
+    }
+
+    /// The account name of `uid`, or nil for a user the system does not know; reentrant (a
+    /// run checks libraries on two threads).
+    public static func accountName(_ uid: uid_t) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 1024)
         guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
-            return "uid \(uid)"
+            return nil
         }
-        return "\(String(cString: name)) (uid \(uid))"
+        return String(cString: name)
     }
 
     /// The user the host runs as, asked once: the host never changes it.
