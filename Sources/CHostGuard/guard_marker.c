@@ -39,8 +39,8 @@ enum { MARKER_SIZE = RECORD_SIZE + 64 };
  * system calls. */
 static char *marker_map;
 
-void guard_write_marker(const char *text, size_t length) {
-    if (marker_fd < 0) return;
+int guard_write_marker(const char *text, size_t length) {
+    if (marker_fd < 0) return 0;
     if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
     char buffer[MARKER_SIZE];
     char *map = marker_map;
@@ -48,7 +48,7 @@ void guard_write_marker(const char *text, size_t length) {
     memcpy(target, text, length);
     memset(target + length, ' ', MARKER_SIZE - 1 - length);
     target[MARKER_SIZE - 1] = '\n';
-    if (map == NULL) (void)pwrite(marker_fd, buffer, MARKER_SIZE, 0);
+    return map != NULL || pwrite(marker_fd, buffer, MARKER_SIZE, 0) == MARKER_SIZE;
 }
 
 /* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */
@@ -93,7 +93,8 @@ void guard_set_record(const char *module, const char *phase, const char *tail) {
 
 int guard_has_marker(void) { return marker_fd >= 0; }
 
-void guard_remove_marker(void) {
+void modhost_guard_remove_marker(void) {
+    (void)guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
     if (marker_path[0] != '\0') unlink(marker_path);
 }
 
@@ -149,20 +150,20 @@ void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
     /* Never unmapped: a write on the signal or watchdog path may hold the old address (one
      * page, kept until the process ends). */
     marker_map = NULL;
-    /* Its blocks reserved first: a store into a hole of a full disk would be SIGBUS, not an
-     * error. Without them (a full disk, a file system without fallocate, one that copies on
-     * write), pwrite. */
-    if (fd >= 0 && !copies_on_write(fd) && posix_fallocate(fd, 0, MARKER_SIZE) == 0) {
+    marker_fd = fd;
+    /* Its whole length written first (idle), so that the mapping has no hole: a store into a
+     * hole of a full disk would be SIGBUS, not an error, where this write fails with ENOSPC
+     * (then every update is a pwrite). The write reserves the file's block as fallocate did,
+     * for about half the time. On a file system that copies on write a changed page needs new
+     * blocks whatever was reserved: there, pwrite. */
+    if (fd >= 0 && guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE)) && !copies_on_write(fd)) {
         void *mapped = mmap(NULL, MARKER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (mapped != MAP_FAILED) marker_map = mapped;
     }
-    marker_fd = fd;
     marker_path[0] = '\0';
     backtrace_path[0] = '\0';
     if (path != NULL && strlen(path) < sizeof marker_path) strcpy(marker_path, path);
     if (backtrace != NULL && strlen(backtrace) < sizeof backtrace_path) strcpy(backtrace_path, backtrace);
-    /* A file made longer reads as zeros until its first update: idle, as an empty one reads. */
-    if (fd >= 0) guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
 }
 
 void modhost_guard_set_report(int fd, const char *prefix) {

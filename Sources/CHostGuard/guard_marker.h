@@ -10,7 +10,8 @@
 #define GUARD_HIDDEN __attribute__((visibility("hidden")))
 
 /* The marker's whole text: `text`, padded with spaces, in one store (or one pwrite). */
-GUARD_HIDDEN void guard_write_marker(const char *text, size_t length);
+/* 1 when the marker holds `text` (padded) afterwards: a store into its mapping, or a whole pwrite. */
+GUARD_HIDDEN int guard_write_marker(const char *text, size_t length);
 /* The prepared record plus `outcome` to the marker (and the report, for an end). */
 GUARD_HIDDEN void guard_write_outcome(const char *outcome);
 /* The marker of a crash in `module`'s code outside a call the host made to it. */
@@ -23,8 +24,6 @@ GUARD_HIDDEN const char *guard_signal_name(int signal);
 GUARD_HIDDEN int guard_write_backtrace(int signal, void *const *frames, int count);
 /* Whether there is a marker to write to. */
 GUARD_HIDDEN int guard_has_marker(void);
-/* Removes the marker file (the host ends as itself). */
-GUARD_HIDDEN void guard_remove_marker(void);
 /* Where a crash's backtrace goes; empty for nowhere. */
 GUARD_HIDDEN const char *guard_backtrace_path(void);
 

@@ -65,7 +65,7 @@ void modhost_guard_exit_now(int status) {
     atomic_store(&host_exiting, 1);
     guard_end_child_group();
     modhost_guard_restore_terminal();
-    guard_remove_marker();
+    modhost_guard_remove_marker();
     _exit(status);
 }
 

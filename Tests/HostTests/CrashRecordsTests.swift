@@ -68,6 +68,50 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data + "/.modhost/running-\(Self.dead[0])"))
     }
 
+    /// A slot (a marker kept from run to run) that an ended process left inside a call is
+    /// turned into a record once, and kept, emptied, for the next process.
+    @Test func aSlotLeftInACallIsRecordedOnceAndKeptEmpty() throws {
+        let data = try dataFolder(markersOf: [])
+        let slot = data + "/.modhost/marker-0"
+        let line =
+            CrashRecord.markerPrefix(module: "Geo", phase: .start, library: "/x/libGeo.so", identity: nil, timeout: 10) + "running\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: slot))
+        chmod(slot, 0o600)
+        let records = CrashRecords(dataFolder: data, collect: true)
+        #expect(records.vanished.map(\.module) == ["Geo"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: slot)).isEmpty, "the slot stays, emptied")
+        #expect(CrashRecords(dataFolder: data, collect: true).vanished.isEmpty, "read once")
+        // A read-only look (check) reads it (the second in a row) but leaves it for the next start.
+        try Data(line.utf8).write(to: URL(fileURLWithPath: slot))
+        #expect(CrashRecords(dataFolder: data, collect: false).records["Geo"]?.outcome == .vanishedTwice)
+        #expect(try String(contentsOfFile: slot, encoding: .utf8) == line)
+    }
+
+    /// A slot a live process holds (its `flock`) is its own: no start reads it as ended, and
+    /// none takes it; nor does one take a slot an ended process left busy before it is read.
+    @Test func aHeldSlotIsNeitherCollectedNorTakenAndABusyOneNotTaken() throws {
+        let data = try dataFolder(markersOf: [])
+        let line =
+            CrashRecord.markerPrefix(module: "Geo", phase: .start, library: "/x/libGeo.so", identity: nil, timeout: 10) + "running\n"
+        for name in ["marker-0", "marker-1"] {
+            try Data(line.utf8).write(to: URL(fileURLWithPath: data + "/.modhost/" + name))
+            chmod(data + "/.modhost/" + name, 0o600)
+        }
+        // marker-0 held, as a running host holds its own; marker-1 left by an ended one.
+        let held = open(data + "/.modhost/marker-0", O_RDWR | O_CLOEXEC)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+        let folder = try #require(try CrashRecords.open(data, create: false))
+        let slot = try #require(MarkerSlots.claim(in: folder))
+        defer { close(slot.descriptor) }
+        #expect(slot.name == "marker-2")
+        // Only the ended process's marker is read; the held one is left as it is.
+        let records = CrashRecords(dataFolder: data, collect: true)
+        #expect(records.vanished.count == 1)
+        #expect(try String(contentsOfFile: data + "/.modhost/marker-0", encoding: .utf8) == line)
+        #expect(try String(contentsOfFile: data + "/.modhost/marker-1", encoding: .utf8) == "")
+    }
+
     @Test func everyOutcomeReadsBackAsItselfAndTheWordsAreTheGuards() {
         let outcomes: [GuardOutcome] = [.signal("SIGSEGV"), .exit("3"), .hang, .vanished, .vanishedTwice]
         for outcome in outcomes { #expect(GuardOutcome(outcome.text) == outcome) }

@@ -19,8 +19,7 @@ import Testing
 
     /// No module is marked failed, no marker or record is left, nothing is warned.
     func expectNobodyBlamed(_ config: String, _ data: String, _ context: String) throws {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: data + "/.modhost")) ?? []
-        #expect(!names.contains { $0.hasPrefix("running-") }, "a marker was left: \(context)")
+        #expect(MarkerFiles.busy(in: data).isEmpty, "a marker was left: \(context)")
         #expect(((try? String(contentsOfFile: data + "/.modhost/crashes", encoding: .utf8)) ?? "") == "", "\(context)")
         let next = try modhost(["--config", config, "modules"], environment: ["MODHOST_DATA_DIR": data])
         #expect(next.stderr == "", "\(context): \(next.stderr)")

@@ -203,13 +203,37 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(after.stdout.contains("FixtureMisbehaves active"), "\(after.stdout)")
     }
 
-    /// Waits until this test's running marker (of process `pid`, if given) holds `text`.
+    /// Each run takes the first marker slot no running host holds and leaves it idle: two hosts
+    /// at once use two, later runs reuse them, and no file is made or removed per run.
+    @Test func runsShareTheMarkerSlotsAndLeaveThemIdle() throws {
+        let host = try TestHost(entries: [
+            ("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "block"}, "startTimeout": 600"#),
+        ])
+        let data = host.data
+        let blocked = try host.start(arguments: ["modules"])
+        try waitForMarker(in: data, containing: "FixtureMisbehaves\tstart\t", of: blocked.processIdentifier)
+        let beside = try host.run("--only", "Geo", "modules")
+        #expect(beside.succeeded, "\(beside)")
+        var markers = MarkerFiles.all(in: data)
+        #expect(markers.map { ($0.path as NSString).lastPathComponent } == ["marker-0", "marker-1"])
+        #expect(MarkerFiles.holder(of: data + "/.modhost/marker-0") == blocked.processIdentifier)
+        #expect(markers.last?.text == "idle" && MarkerFiles.holder(of: data + "/.modhost/marker-1") == nil)
+        // Ended by a signal from outside: its marker is left idle, not blamed.
+        blocked.send(SIGTERM)
+        _ = try blocked.wait()
+        for _ in 0..<3 { #expect(try host.run("--only", "Geo", "modules").succeeded) }
+        markers = MarkerFiles.all(in: data)
+        #expect(markers.map { ($0.path as NSString).lastPathComponent } == ["marker-0", "marker-1"])
+        #expect(markers.allSatisfy { $0.text == "idle" }, "\(markers)")
+        #expect(host.crashRecords == "")
+    }
+
+    /// Waits until a marker (the one process `pid` holds, if given) holds `text`.
     func waitForMarker(in data: String, containing text: String, of pid: Int32? = nil) throws {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: data + "/.modhost")) ?? []
-            for name in names where pid.map({ name == "running-\($0)" }) ?? name.hasPrefix("running-") {
-                if ((try? String(contentsOfFile: data + "/.modhost/" + name, encoding: .utf8)) ?? "").contains(text) { return }
+            for marker in MarkerFiles.all(in: data) where marker.text.contains(text) {
+                if pid == nil || MarkerFiles.holder(of: marker.path) == pid { return }
             }
             usleep(20_000)
         }

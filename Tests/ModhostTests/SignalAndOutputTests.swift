@@ -18,11 +18,7 @@ import Testing
         let deadline = Date().addingTimeInterval(60)
         var inStart = false
         while !inStart && Date() < deadline {
-            let markers = (try? FileManager.default.contentsOfDirectory(atPath: data + "/.modhost")) ?? []
-            inStart = markers.contains { name in
-                name.hasPrefix("running-")
-                    && ((try? String(contentsOfFile: data + "/.modhost/" + name, encoding: .utf8)) ?? "").contains("\tstart\t")
-            }
+            inStart = MarkerFiles.busy(in: data).contains { $0.text.contains("\tstart\t") }
             usleep(20_000)
         }
         #expect(inStart)
@@ -95,7 +91,7 @@ import Testing
         let data = try TestEnvironment.temporaryFolder()
         let command = """
             \(TestEnvironment.modhost) --config \(config) modules & pid=$!
-            for i in $(seq 600); do grep -qs "$(printf '\\tstart\\t')" \(data)/.modhost/running-* && break; sleep 0.1; done
+            for i in $(seq 600); do grep -qs "$(printf '\\tstart\\t')" \(data)/.modhost/marker-* && break; sleep 0.1; done
             kill -INT $pid; sleep 1
             kill -0 $pid && echo "alive after SIGINT"
             kill -TERM $pid; wait $pid; echo "status=$?"

@@ -33,8 +33,12 @@ void modhost_guard_set_victim(const char *victim);
 void modhost_guard_keep_standard_descriptors(void);
 
 /* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries);
- * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. */
+ * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. A marker
+ * given no path is a slot kept from run to run: ending leaves it idle, never removes it. */
 void modhost_guard_set_marker(int fd, const char *path, const char *backtrace_path);
+
+/* The host ends as itself: leaves the marker idle, and removes it when it has a path. */
+void modhost_guard_remove_marker(void);
 
 /* Also reports how a module call ended on `fd` (-1: nowhere), once per process, as one line:
  * a newline, `prefix`, then the marker's outcome ("signal SIGSEGV", "exit 3", "hang") and a

@@ -70,25 +70,40 @@ package struct CrashRecords {
         let earlier = records
         // Plain system calls: this runs at every start, usually to find nothing.
         for name in readingMarkers ? storage.names() : [] {
+            if MarkerSlots.isSlot(name) {
+                // A slot a live process holds is skipped; one left idle stays for the next.
+                MarkerSlots.withEnded(name, in: storage) { text in
+                    guard !MarkerSlots.isIdle(text) else { return false }
+                    changed = take(text, of: name, previous: earlier) || changed
+                    return collect
+                }
+                continue
+            }
+            // A file of a process's own (a file system without `flock`, or an older host's).
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
             if let bytes = try? storage.read(name, limit: 1 << 16) {
                 let text = String(decoding: bytes, as: UTF8.self).trimmedOfWhitespace()
-                if text.isEmpty || text == MODHOST_MARKER_IDLE {
-                    // Ended between module calls (or before the first): nobody's doing.
-                } else if let found = CrashRecord(line: Substring(text)) {
-                    let record = found.afterVanishing(previous: earlier[found.module])
-                    if !record.skips { vanished.append(record) }
-                    records[record.module] = record
-                    changed = true
-                } else {
-                    // Another version's marker, or a damaged one: said, never guessed at.
-                    unreadableMarkers.append(name)
-                }
+                // Ended between module calls (or before the first): nobody's doing.
+                if !MarkerSlots.isIdle(text) { changed = take(text, of: name, previous: earlier) || changed }
             }
             if collect { try? storage.remove(name) }
         }
         if changed && collect { save() }
+    }
+
+    /// Turns the text of a marker an ended process left inside a module call into a record;
+    /// whether it did (a marker no record can be read from is named instead).
+    private mutating func take(_ text: String, of name: String, previous earlier: [String: CrashRecord]) -> Bool {
+        guard let found = CrashRecord(line: Substring(text)) else {
+            // Another version's marker, or a damaged one: said, never guessed at.
+            unreadableMarkers.append(name)
+            return false
+        }
+        let record = found.afterVanishing(previous: earlier[found.module])
+        if !record.skips { vanished.append(record) }
+        records[record.module] = record
+        return true
     }
 
     /// The record that still skips `module` loaded from a file of `identity`.

@@ -8,8 +8,8 @@ import Synchronization
 /// The host's record of whose code it is running.
 ///
 /// Before each call into a module it tells the C guard the module, the phase and the lines to
-/// print, and writes a marker file (`<data>/.modhost/running-<pid>`); after the call the marker
-/// reads `idle`. A fatal signal, an `exit()` or a hang inside the call is then named as it
+/// print, and writes a marker file (a slot, `<data>/.modhost/marker-N`, see ``MarkerSlots``);
+/// after the call the marker reads `idle`. A fatal signal, an `exit()` or a hang inside the call is then named as it
 /// happens and left in the marker, which the next start turns into a ``CrashRecord``.
 package final class ModuleGuard: Sendable {
     /// Default time limit of the entry point, `register`, `start` and `stop`.
@@ -18,6 +18,8 @@ package final class ModuleGuard: Sendable {
     private struct Marker: Sendable {
         let descriptor: Int32
         let path: String
+        /// A slot kept from run to run (see ``MarkerSlots``), else a file of this process's own.
+        let isSlot: Bool
     }
 
     private let marker: Mutex<Marker?> = Mutex(nil)
@@ -141,28 +143,35 @@ package final class ModuleGuard: Sendable {
         modhost_guard_set_report(descriptor, prefix)
     }
 
-    /// Removes this process's marker: the host ends normally.
+    /// Leaves this process's marker idle, or removes a file of its own: the host ends normally.
     package func finish() {
         marker.withLock { marker in
             guard let current = marker else { return }
+            modhost_guard_remove_marker()
             modhost_guard_set_marker(-1, nil, nil)
             close(current.descriptor)
-            unlink(current.path)
             marker = nil
         }
     }
 
-    /// Creates this process's marker in the checked `.modhost` folder (see ``CrashRecords``);
-    /// without one (a folder that fails its checks) crashes are still named, not remembered.
+    /// Takes this process's marker in the checked `.modhost` folder (see ``CrashRecords``): a
+    /// slot, else (a file system without `flock`) a file of its own; without one (a folder that
+    /// fails its checks) crashes are still named, not remembered.
     private func ensureMarker() {
         guard recordsCrashes else { return }
         marker.withLock { marker in
             guard marker == nil, let folder = try? CrashRecords.open(dataFolder, create: true) else { return }
-            let name = "running-\(getpid())"
-            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR | O_TRUNC, create: true) else { return }
-            let path = folder.path + "/" + name
-            marker = Marker(descriptor: descriptor, path: path)
-            modhost_guard_set_marker(descriptor, path, folder.path + "/backtrace-\(getpid()).txt")
+            let made: Marker
+            if let slot = MarkerSlots.claim(in: folder) {
+                made = Marker(descriptor: slot.descriptor, path: folder.path + "/" + slot.name, isSlot: true)
+            } else {
+                let name = "running-\(getpid())"
+                guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR | O_TRUNC, create: true) else { return }
+                made = Marker(descriptor: descriptor, path: folder.path + "/" + name, isSlot: false)
+            }
+            marker = made
+            // A slot is never removed, only left idle: the guard is given no path to unlink.
+            modhost_guard_set_marker(made.descriptor, made.isSlot ? nil : made.path, folder.path + "/backtrace-\(getpid()).txt")
         }
     }
 

@@ -1,0 +1,69 @@
+import CHostGuard
+import Glibc
+@_spi(Host) import ModuleKit
+
+/// The guard's marker files, `<data>/.modhost/marker-N`, kept from run to run.
+///
+/// Each is held by one live process at a time with an exclusive `flock`, which the kernel
+/// drops however the process ends (a crash, SIGKILL, `_exit`). A process takes the first slot
+/// that no live process holds and that reads idle; one that does not read idle was left by a
+/// process that ended inside a module call, and stays for the next start to turn into a record
+/// (see ``CrashRecords``). A file of its own per process (`running-<pid>`, which older hosts
+/// left and a start still collects) cost a create, a block reservation and an unlink in the
+/// data folder at every run; and a process number used again made a dead process look alive.
+enum MarkerSlots {
+    static let prefix = "marker-"
+    /// How many slots a start tries: as many hosts at once on one data folder.
+    static let count = 64
+
+    /// The slot's file name, when `name` is one.
+    static func isSlot(_ name: String) -> Bool {
+        name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)).map { $0 >= 0 && $0 < count } == true
+    }
+
+    /// Takes a free slot in `folder`: its descriptor, held until the process ends or closes
+    /// it, and its name. `nil` when the folder refuses a file or the file system has no `flock`
+    /// (the guard then makes a file of the process's own).
+    static func claim(in folder: StorageFolder) -> (descriptor: Int32, name: String)? {
+        for index in 0..<count {
+            let name = prefix + String(index)
+            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: true), descriptor >= 0 else { return nil }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                if readsIdle(descriptor) { return (descriptor, name) }
+            } else if errno != EWOULDBLOCK {
+                close(descriptor)
+                return nil
+            }
+            close(descriptor)
+        }
+        return nil
+    }
+
+    /// Shows `body` what an ended process left in the slot `name` of `folder`, the slot held
+    /// meanwhile so that no process starts using it; `body` is not called when a live process
+    /// holds it or it cannot be opened, and says whether to empty it.
+    static func withEnded(_ name: String, in folder: StorageFolder, _ body: (_ text: String) -> Bool) {
+        guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: false), descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let text = read(descriptor) else { return }
+        if body(text) { _ = ftruncate(descriptor, 0) }
+    }
+
+    /// Whether the open slot holds nothing, or `idle`.
+    static func readsIdle(_ descriptor: Int32) -> Bool {
+        read(descriptor).map(isIdle) ?? false
+    }
+
+    static func isIdle(_ text: String) -> Bool {
+        text.isEmpty || text == MODHOST_MARKER_IDLE
+    }
+
+    /// The slot's text, trimmed (a marker is padded with spaces to 1 088 bytes; a longer one
+    /// reads cut, which no record is).
+    private static func read(_ descriptor: Int32) -> String? {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { return nil }
+        return String(decoding: bytes.prefix(count), as: UTF8.self).trimmedOfWhitespace()
+    }
+}
