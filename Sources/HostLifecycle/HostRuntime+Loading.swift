@@ -2,7 +2,9 @@ import Contracts
 import HostGraph
 import HostLoading
 import HostModel
+import HostProcesses
 @_spi(Host) import ModuleKit
+import Synchronization
 
 // Loading: the planned libraries opened under the guard, their configurations checked and
 // their strings read; the same steps the probe of `check` takes one module at a time.
@@ -27,7 +29,8 @@ extension HostRuntime {
         // once the others are loaded: the host loads them while it starts. Its load time is the
         // host's time on it, the greeting and the wait for that hello.
         var launches: [(name: String, launch: PendingLaunch)] = []
-        for name in state.plan.order {
+        let preparations = prepareLoads(state)
+        for (index, name) in state.plan.order.enumerated() {
             guard let inspected = state.inspected[name], let entry = configuration.entry(named: name) else { continue }
             if entry.isolation == .process {
                 let mark = ModuleTiming.Mark.now(measuringMemory: false)
@@ -41,7 +44,7 @@ extension HostRuntime {
             do {
                 let mark = ModuleTiming.Mark.now(measuringMemory: options.measuresMemory)
                 defer { state.timings[name, default: ModuleTiming()].add(\.load, since: mark) }
-                state.loaded[name] = try open(entry, inspected)
+                state.loaded[name] = try open(entry, inspected, preparation: preparations[index])
             } catch {
                 failures[name] = Self.loadProblem(error)
             }
@@ -74,10 +77,32 @@ extension HostRuntime {
 
     // MARK: - The two steps, shared with the probe
 
-    /// Opens module `entry`'s checked library under the guard and makes its module object.
+    /// What loading each planned library in this process reads of its file (the libraries
+    /// beside it it needs), read two at a time where there are many (see `SharedWork`); in the
+    /// plan's order, `nil` where none was read ahead. Fewer are read by each load in its turn.
+    private func prepareLoads(_ state: Snapshot) -> [TrustedLibrary.Preparation?] {
+        let files = state.plan.order.map { name in
+            configuration.entry(named: name)?.isolation == .process ? nil : state.inspected[name]?.file
+        }
+        var preparations = [TrustedLibrary.Preparation?](repeating: nil, count: files.count)
+        guard files.count >= SharedWork.helpedFrom else { return preparations }
+        let found = Mutex(preparations)
+        SharedWork.forEach(files.count) { index in
+            guard let file = files[index] else { return }
+            let prepared = TrustedLibrary.prepare(file)
+            found.withLock { $0[index] = prepared }
+        }
+        found.withLock { preparations = $0 }
+        return preparations
+    }
+
+    /// Opens module `entry`'s checked library under the guard and makes its module object
+    /// (from `preparation`, when its file was read ahead).
     ///
     /// - Throws: ``LoadError``.
-    func open(_ entry: ModuleEntry, _ inspected: InspectedLibrary) throws -> LoadedModule {
+    func open(_ entry: ModuleEntry, _ inspected: InspectedLibrary, preparation: TrustedLibrary.Preparation? = nil) throws
+        -> LoadedModule
+    {
         let before = TrustedLibrary.loadedCount
         defer {
             for path in TrustedLibrary.loadedPaths(after: before) {
@@ -87,7 +112,7 @@ extension HostRuntime {
         return try moduleGuard.run(
             entry.name, .load, library: inspected.path, identity: inspected.identity, timeout: entry.timeout
         ) { () throws(LoadError) -> LoadedModule in
-            try loader.load(name: entry.name, file: inspected.file, descriptor: inspected.descriptor)
+            try loader.load(name: entry.name, file: inspected.file, descriptor: inspected.descriptor, preparation: preparation)
         }
     }
 

@@ -58,12 +58,18 @@ enum MarkerSlots {
         text.isEmpty || text == MODHOST_MARKER_IDLE
     }
 
-    /// The slot's text, trimmed (a marker is padded with spaces to 1 088 bytes; a longer one
-    /// reads cut, which no record is).
+    /// The slot's text, trimmed of the ASCII spaces and line breaks that pad it to 1 088 bytes
+    /// (a longer one reads cut, which no record is). Trimmed as bytes: asking Unicode whether
+    /// each of a thousand spaces is white space took longer than the read, at every start.
     private static func read(_ descriptor: Int32) -> String? {
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { return nil }
-        return String(decoding: bytes.prefix(count), as: UTF8.self).trimmedOfWhitespace()
+        let read = bytes[..<count]
+        func isPadding(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+        guard let first = read.firstIndex(where: { !isPadding($0) }), let last = read.lastIndex(where: { !isPadding($0) }) else {
+            return ""
+        }
+        return String(decoding: read[first...last], as: UTF8.self)
     }
 }

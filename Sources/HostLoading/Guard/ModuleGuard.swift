@@ -28,7 +28,11 @@ package final class ModuleGuard: Sendable {
     private let vanishings = Mutex<(watched: Set<String>, passed: Set<String>)>(([], []))
     /// How many guarded calls are under way: module code that reaches the host, which calls
     /// into a module again, stays attributed to the outermost module.
-    private let depth = Mutex(0)
+    private let depth = Atomic(0)
+    /// Whether the marker was made (or could not be): each call asks, the first makes it.
+    private let markerTaken = Atomic(false)
+    /// Whether any record only warns: each call asks, and only then looks it up.
+    private let watchesVanishings = Atomic(false)
     /// Whether crashes are written down for the next start (not in bisect tries or probes).
     let recordsCrashes: Bool
     private let dataFolder: String
@@ -46,21 +50,16 @@ package final class ModuleGuard: Sendable {
         _ module: String, _ phase: GuardPhase, library: String?, identity: FileIdentity?, timeout: Duration? = nil,
         _ body: () throws -> T
     ) rethrows -> T {
-        let isOutermost = depth.withLock { depth in
-            depth += 1
-            return depth == 1
-        }
-        defer { depth.withLock { $0 -= 1 } }
+        let isOutermost = depth.wrappingAdd(1, ordering: .relaxed).newValue == 1
+        defer { depth.wrappingSubtract(1, ordering: .relaxed) }
         guard isOutermost else { return try body() }
         let seconds = timeout.map { Self.seconds($0) } ?? 0
         let shared = texts(of: module, library: library, identity: identity, seconds: seconds)
-        ensureMarker()
-        modhost_guard_enter(
-            module, phase.rawValue, shared.secondsText, shared.suffix, shared.tail,
-            timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0)
+        if !markerTaken.load(ordering: .acquiring) { ensureMarker() }
+        shared.enter(phase, timeout: timeout)
         defer { Self.sayRestored(modhost_guard_leave(), by: module, in: phase) }
         let result = try body()
-        notePassed(module, phase)
+        if watchesVanishings.load(ordering: .acquiring) { notePassed(module, phase) }
         return result
     }
 
@@ -69,35 +68,66 @@ package final class ModuleGuard: Sendable {
     package func watch(_ warnings: [CrashRecord]) {
         guard !warnings.isEmpty else { return }
         vanishings.withLock { $0.watched = Set(warnings.map { "\($0.module)\t\($0.phase)" }) }
+        watchesVanishings.store(true, ordering: .releasing)
     }
 
     /// What every guarded call of one module shares, made at its first call: a start makes
     /// five calls of each module, and the library's fields and the time limit do not change.
-    /// The guard puts its lines together from these only when it says one.
-    private struct CallTexts: Sendable {
+    /// The guard puts its lines together from these only when it says one. Kept as the C
+    /// strings the guard copies: a short Swift string (a module's name, "10") is made into one
+    /// at each call otherwise.
+    private final class CallTexts: Sendable {
         let library: String?
         let identity: FileIdentity?
         let seconds: Double
+        let module: ContiguousArray<CChar>
         /// The marker's fields after the time (see
         /// ``CrashRecord/markerParts(module:phase:library:identity:timeout:)``).
-        let tail: String
-        let suffix: String
-        let secondsText: String
+        let tail: ContiguousArray<CChar>
+        let suffix: ContiguousArray<CChar>
+        let secondsText: ContiguousArray<CChar>
+
+        init(module: String, library: String?, identity: FileIdentity?, seconds: Double, recordsCrashes: Bool) {
+            self.library = library
+            self.identity = identity
+            self.seconds = seconds
+            self.module = module.utf8CString
+            let (_, tail) = CrashRecord.markerParts(module: module, phase: .load, library: library, identity: identity, timeout: seconds)
+            self.tail = tail.utf8CString
+            suffix = (recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : "").utf8CString
+            secondsText = ModuleGuard.format(seconds).utf8CString
+        }
+
+        func matches(library: String?, identity: FileIdentity?, seconds: Double) -> Bool {
+            self.library == library && self.identity == identity && self.seconds == seconds
+        }
+
+        /// Tells the C guard a call of this module in `phase` begins.
+        func enter(_ phase: GuardPhase, timeout: Duration?) {
+            let milliseconds = timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0
+            // withCString, not the implicit conversion, which allocates for a short string.
+            phase.rawValue.withCString { phase in
+                module.withUnsafeBufferPointer { module in
+                    tail.withUnsafeBufferPointer { tail in
+                        suffix.withUnsafeBufferPointer { suffix in
+                            secondsText.withUnsafeBufferPointer { seconds in
+                                modhost_guard_enter(
+                                    module.baseAddress, phase, seconds.baseAddress, suffix.baseAddress, tail.baseAddress, milliseconds)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private let callTexts = Mutex<[String: CallTexts]>([:])
 
     private func texts(of module: String, library: String?, identity: FileIdentity?, seconds: Double) -> CallTexts {
-        if let known = callTexts.withLock({ $0[module] }), known.library == library, known.identity == identity,
-            known.seconds == seconds
-        {
+        if let known = callTexts.withLock({ $0[module] }), known.matches(library: library, identity: identity, seconds: seconds) {
             return known
         }
-        let (_, tail) = CrashRecord.markerParts(module: module, phase: .load, library: library, identity: identity, timeout: seconds)
-        let made = CallTexts(
-            library: library, identity: identity, seconds: seconds, tail: tail,
-            suffix: recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : "",
-            secondsText: Self.format(seconds))
+        let made = CallTexts(module: module, library: library, identity: identity, seconds: seconds, recordsCrashes: recordsCrashes)
         callTexts.withLock { $0[module] = made }
         return made
     }
@@ -158,6 +188,7 @@ package final class ModuleGuard: Sendable {
     /// slot, else (a file system without `flock`) a file of its own; without one (a folder that
     /// fails its checks) crashes are still named, not remembered.
     private func ensureMarker() {
+        defer { markerTaken.store(true, ordering: .releasing) }
         guard recordsCrashes else { return }
         marker.withLock { marker in
             guard marker == nil, let folder = try? CrashRecords.open(dataFolder, create: true) else { return }

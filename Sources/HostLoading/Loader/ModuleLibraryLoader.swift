@@ -49,10 +49,13 @@ public final class ModuleLibraryLoader: Sendable {
     /// Loads `name` from `file` and instantiates it. The file was checked and its descriptor
     /// read before (see `HostRuntime.inspect`), and it is that open file that is loaded (see
     /// ``TrustedLibrary``); the entry point's answer and the module's own declarations must
-    /// agree with that descriptor.
+    /// agree with that descriptor. `preparation`, what the load reads of that file, may have
+    /// been read ahead (on another thread); it is read here otherwise.
     ///
     /// - Throws: ``LoadError`` naming the module, the path and the cause.
-    package func load(name: String, file: TrustedFile, descriptor: ModuleDescriptor) throws(LoadError) -> LoadedModule {
+    package func load(
+        name: String, file: TrustedFile, descriptor: ModuleDescriptor, preparation: TrustedLibrary.Preparation? = nil
+    ) throws(LoadError) -> LoadedModule {
         let path = file.path
         func refuse(_ kind: LoadError.Kind, _ text: HostText) -> LoadError {
             LoadError(kind: kind, module: name, path: path, text: text)
@@ -69,7 +72,7 @@ public final class ModuleLibraryLoader: Sendable {
                 }
                 return open
             }
-            let open = try open(name: name, file: file, descriptor: descriptor, refuse: refuse)
+            let open = try open(name: name, file: file, descriptor: descriptor, preparation: preparation, refuse: refuse)
             libraries[name] = open
             return open
         }
@@ -110,11 +113,13 @@ public final class ModuleLibraryLoader: Sendable {
     }
 
     private func open(
-        name: String, file: TrustedFile, descriptor described: ModuleDescriptor, refuse: (LoadError.Kind, HostText) -> LoadError
+        name: String, file: TrustedFile, descriptor described: ModuleDescriptor, preparation: TrustedLibrary.Preparation?,
+        refuse: (LoadError.Kind, HostText) -> LoadError
     ) throws(LoadError) -> OpenLibrary {
         let handle: UnsafeMutableRawPointer
         do {
-            handle = try TrustedLibrary.open(file, maximumSize: LibraryFile.maximumSize)
+            let prepared = preparation.flatMap { $0.file === file ? $0 : nil } ?? TrustedLibrary.prepare(file)
+            handle = try TrustedLibrary.open(prepared, maximumSize: LibraryFile.maximumSize)
         } catch {
             switch error {
             case .dependency(let needed, let path, let problem):

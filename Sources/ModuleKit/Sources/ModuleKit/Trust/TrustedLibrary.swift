@@ -33,17 +33,49 @@ import Synchronization
         keptOpen.withLock { $0.dropFirst(count).map(\.resolvedPath) }
     }
 
+    /// What loading a checked file needs to know of it, read ahead of the load: the names of
+    /// the libraries it needs that lie beside it, or why it cannot be loaded. Made on any
+    /// thread (a run reads these for many modules two at a time), and loaded with `open`.
+    public struct Preparation: Sendable {
+        /// The file it was read from, the one it loads.
+        public let file: TrustedFile
+        fileprivate let outcome: Outcome
+
+        fileprivate enum Outcome: Sendable {
+            case ready(beside: [String])
+            case refused(LibraryError)
+        }
+    }
+
+    /// Reads what loading `file` needs (see ``Preparation``); nothing is opened or run.
+    public static func prepare(_ file: TrustedFile) -> Preparation {
+        do throws(LibraryError) {
+            return Preparation(file: file, outcome: .ready(beside: try namesBeside(file, in: FilePaths.folder(of: file.resolvedPath))))
+        } catch {
+            return Preparation(file: file, outcome: .refused(error))
+        }
+    }
+
     /// Loads `file` (`RTLD_NOW | RTLD_LOCAL`) and returns its handle.
     ///
     /// - Parameter maximumSize: The largest dependency accepted, in bytes.
     /// - Throws: ``LibraryError``: a dependency beside it fails the trust rules, or the dynamic
     ///   linker refuses it (its own message).
     public static func open(_ file: TrustedFile, maximumSize: Int) throws(LibraryError) -> UnsafeMutableRawPointer {
+        try open(prepare(file), maximumSize: maximumSize)
+    }
+
+    /// Loads the file `prepared` was read from, as `open` of that file does.
+    public static func open(_ prepared: Preparation, maximumSize: Int) throws(LibraryError) -> UnsafeMutableRawPointer {
+        let file = prepared.file
         let folder = FilePaths.folder(of: file.resolvedPath)
         let name = fileName(of: file.resolvedPath)
         // The library itself counts as beside it: a dependency that needs it back finds it.
         var beside: [(name: String, file: TrustedFile)] = [(name, file)]
-        try collectDependencies(of: file, in: folder, into: &beside, maximumSize: maximumSize)
+        switch prepared.outcome {
+        case .ready(let names): try collect(names, in: folder, into: &beside, maximumSize: maximumSize)
+        case .refused(let error): throw error
+        }
         beside.removeFirst()
         let handle: UnsafeMutableRawPointer?
         _ = dlerror()
@@ -72,11 +104,11 @@ import Synchronization
         }
     }
 
-    /// Adds to `beside` each library `file` needs that no loaded library answers to yet and
-    /// that lies in `folder`, checked, with what it needs in turn.
-    private static func collectDependencies(
-        of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
-    ) throws(LibraryError) {
+    /// The libraries `file` needs that lie in `folder`, in its order.
+    ///
+    /// - Throws: ``LibraryError`` when its tables cannot be read, or its run path is relative
+    ///   to its own folder.
+    private static func namesBeside(_ file: TrustedFile, in folder: String) throws(LibraryError) -> [String] {
         let dependencies = try LibraryDependencies(fileDescriptor: file.descriptor, size: file.identity.size)
         // Loaded from its descriptor (or the link folder), the library's $ORIGIN is no longer
         // its folder: a run path relative to it ("$ORIGIN/../lib") would send the linker to a
@@ -88,11 +120,26 @@ import Synchronization
                 if text != "$ORIGIN" && text != "${ORIGIN}" { throw .relativeRunPath(text) }
             }
         }
-        for name in dependencies.needed {
-            guard !name.utf8.contains(UInt8(ascii: "/")), !beside.contains(where: { $0.name == name }) else { continue }
-            // Only what lies beside it matters (the rest the linker finds in system folders);
-            // looking there first spares a dlopen for each of the toolchain's libraries.
-            guard isBeside(name, in: folder) else { continue }
+        // Only what lies beside it matters (the rest the linker finds in system folders);
+        // looking there first spares a dlopen for each of the toolchain's libraries.
+        return dependencies.needed.filter { !$0.utf8.contains(UInt8(ascii: "/")) && isBeside($0, in: folder) }
+    }
+
+    /// Adds to `beside` each library `file` needs that no loaded library answers to yet and
+    /// that lies in `folder`, checked, with what it needs in turn.
+    private static func collectDependencies(
+        of file: TrustedFile, in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
+    ) throws(LibraryError) {
+        try collect(namesBeside(file, in: folder), in: folder, into: &beside, maximumSize: maximumSize)
+    }
+
+    /// Adds to `beside` each of `names` (libraries lying in `folder`) that no loaded library
+    /// answers to yet, checked, with what it needs in turn.
+    private static func collect(
+        _ names: [String], in folder: String, into beside: inout [(name: String, file: TrustedFile)], maximumSize: Int
+    ) throws(LibraryError) {
+        for name in names {
+            guard !beside.contains(where: { $0.name == name }) else { continue }
             let path = folder + "/" + name
             if isLoaded(name) { continue }
             let dependency: TrustedFile
