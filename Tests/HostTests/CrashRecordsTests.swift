@@ -88,7 +88,8 @@ import Testing
     }
 
     /// A slot a live process holds (its `flock`) is its own: no start reads it as ended, and
-    /// none takes it; nor does one take a slot an ended process left busy before it is read.
+    /// none takes it; nor does one take a slot an ended process left busy before it is read,
+    /// or a name planted as a symlink.
     @Test func aHeldSlotIsNeitherCollectedNorTakenAndABusyOneNotTaken() throws {
         let data = try dataFolder(markersOf: [])
         let line =
@@ -101,10 +102,14 @@ import Testing
         let held = open(data + "/.modhost/marker-0", O_RDWR | O_CLOEXEC)
         defer { close(held) }
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+        // marker-2 planted as a symlink: passed over, what it points at untouched.
+        let target = try TestEnvironment.write("not a marker\n", named: "target")
+        #expect(symlink(target, data + "/.modhost/marker-2") == 0)
         let folder = try #require(try CrashRecords.open(data, create: false))
         let slot = try #require(MarkerSlots.claim(in: folder))
         defer { close(slot.descriptor) }
-        #expect(slot.name == "marker-2")
+        #expect(slot.name == "marker-3")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "not a marker\n")
         // Only the ended process's marker is read; the held one is left as it is.
         let records = CrashRecords(dataFolder: data, collect: true)
         #expect(records.vanished.count == 1)

@@ -22,12 +22,13 @@ enum MarkerSlots {
     }
 
     /// Takes a free slot in `folder`: its descriptor, held until the process ends or closes
-    /// it, and its name. `nil` when the folder refuses a file or the file system has no `flock`
-    /// (the guard then makes a file of the process's own).
+    /// it, and its name. A name that is no file of the user's (a symlink, a folder) is passed
+    /// over. `nil` when none is free or the file system has no `flock` (the guard then makes a
+    /// file of the process's own).
     static func claim(in folder: StorageFolder) -> (descriptor: Int32, name: String)? {
         for index in 0..<count {
             let name = prefix + String(index)
-            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: true), descriptor >= 0 else { return nil }
+            guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: true), descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 if readsIdle(descriptor) { return (descriptor, name) }
             } else if errno != EWOULDBLOCK {
