@@ -8,6 +8,7 @@
 
 #include <execinfo.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -39,7 +40,15 @@ enum { MARKER_SIZE = RECORD_SIZE + 64 };
  * system calls. */
 static char *marker_map;
 
-int guard_write_marker(const char *text, size_t length) {
+/* Set once the process ends as itself (see modhost_guard_remove_marker): no write starts after
+ * the last one, which says idle. A slot outlives the process: a call entered on another
+ * thread as a signal ends the process must not leave it saying "running". */
+static atomic_int marker_closed;
+/* Writes under way, which the last one waits for (briefly: one this thread's signal handler
+ * interrupted never ends). */
+static atomic_int marker_writers;
+
+static int write_marker_now(const char *text, size_t length) {
     if (marker_fd < 0) return 0;
     if (length > MARKER_SIZE - 1) length = MARKER_SIZE - 1;
     char buffer[MARKER_SIZE];
@@ -49,6 +58,13 @@ int guard_write_marker(const char *text, size_t length) {
     memset(target + length, ' ', MARKER_SIZE - 1 - length);
     target[MARKER_SIZE - 1] = '\n';
     return map != NULL || pwrite(marker_fd, buffer, MARKER_SIZE, 0) == MARKER_SIZE;
+}
+
+int guard_write_marker(const char *text, size_t length) {
+    atomic_fetch_add(&marker_writers, 1);
+    int written = atomic_load(&marker_closed) ? 0 : write_marker_now(text, length);
+    atomic_fetch_sub(&marker_writers, 1);
+    return written;
 }
 
 /* Reports how the call ended, once, on the report descriptor: "\n" prefix outcome "\n". */
@@ -94,9 +110,35 @@ void guard_set_record(const char *module, const char *phase, const char *tail) {
 int guard_has_marker(void) { return marker_fd >= 0; }
 
 void modhost_guard_remove_marker(void) {
-    (void)guard_write_marker(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
+    if (atomic_exchange(&marker_closed, 1)) return;
+    /* A write on another thread ends within microseconds; wait at most 20 ms. */
+    for (int round = 0; round < 2000 && atomic_load(&marker_writers) > 0; round++) {
+        struct timespec pause = {0, 10 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    (void)write_marker_now(MODHOST_MARKER_IDLE, strlen(MODHOST_MARKER_IDLE));
     if (marker_path[0] != '\0') unlink(marker_path);
 }
+
+/* In a child a module forks (and does not exec), the host's marker is not the child's: its
+ * copy of the descriptor would hold the slot's lock after the host ended, so that the next
+ * start took the host for alive and never read a crash it left; and a crash of the child
+ * would write over the host's record. */
+static void forget_marker_in_child(void) {
+    int fd = marker_fd;
+    char *map = marker_map;
+    marker_fd = -1;
+    marker_map = NULL;
+    marker_path[0] = '\0';
+    backtrace_path[0] = '\0';
+    report_fd = -1;
+    if (map != NULL) munmap(map, MARKER_SIZE);
+    if (fd >= 0) close(fd);
+}
+
+static pthread_once_t child_handler_once = PTHREAD_ONCE_INIT;
+
+static void install_child_handler(void) { (void)pthread_atfork(NULL, NULL, forget_marker_in_child); }
 
 const char *guard_backtrace_path(void) { return backtrace_path; }
 
@@ -147,10 +189,12 @@ static int copies_on_write(int fd) {
 }
 
 void modhost_guard_set_marker(int fd, const char *path, const char *backtrace) {
+    if (fd >= 0) pthread_once(&child_handler_once, install_child_handler);
     /* Never unmapped: a write on the signal or watchdog path may hold the old address (one
      * page, kept until the process ends). */
     marker_map = NULL;
     marker_fd = fd;
+    if (fd >= 0) atomic_store(&marker_closed, 0);
     /* Its whole length written first (idle), so that the mapping has no hole: a store into a
      * hole of a full disk would be SIGBUS, not an error, where this write fails with ENOSPC
      * (then every update is a pwrite). The write reserves the file's block as fallocate did,

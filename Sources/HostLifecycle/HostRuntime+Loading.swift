@@ -85,7 +85,7 @@ extension HostRuntime {
             configuration.entry(named: name)?.isolation == .process ? nil : state.inspected[name]?.file
         }
         var preparations = [TrustedLibrary.Preparation?](repeating: nil, count: files.count)
-        guard files.count >= SharedWork.helpedFrom else { return preparations }
+        guard files.count(where: { $0 != nil }) >= SharedWork.helpedFrom else { return preparations }
         let found = Mutex(preparations)
         SharedWork.forEach(files.count) { index in
             guard let file = files[index] else { return }

@@ -203,6 +203,16 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
         #expect(after.stdout.contains("FixtureMisbehaves active"), "\(after.stdout)")
     }
 
+    /// A child the module forked (as a daemon would) outlives the host it crashed: it holds no
+    /// copy of the host's marker, so the next start, while the child still runs, reads the
+    /// crash and skips the module.
+    @Test func aCrashIsRecordedThoughAChildTheModuleForkedOutlivesTheHost() throws {
+        let host = try TestHost(entries: [("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "forkThenRaise"}"#)])
+        #expect(try host.run("modules").signaled)
+        let next = try host.run("modules")
+        #expect(next.stdout.contains(" in start (SIGSEGV); 'modhost --retry FixtureMisbehaves' tries it again"), "\(next.stdout)")
+    }
+
     /// Each run takes the first marker slot no running host holds and leaves it idle: two hosts
     /// at once use two, later runs reuse them, and no file is made or removed per run.
     @Test func runsShareTheMarkerSlotsAndLeaveThemIdle() throws {

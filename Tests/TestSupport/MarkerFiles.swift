@@ -32,11 +32,17 @@ public enum MarkerFiles {
         if name.hasPrefix("running-") { return Int32(name.dropFirst("running-".count)) }
         var status = stat()
         guard stat(path, &status) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
-        // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234567 0 EOF": the holder, then device:inode.
+        // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234567 0 EOF": the holder, then the device's
+        // major and minor numbers (hexadecimal) and the inode.
+        let device = UInt64(status.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
         for line in locks.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]),
-                fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == UInt64(status.st_ino)
+            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]) else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                UInt64(file[2]) == UInt64(status.st_ino)
             else { continue }
             return pid
         }

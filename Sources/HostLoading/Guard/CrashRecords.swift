@@ -72,7 +72,7 @@ package struct CrashRecords {
         for name in readingMarkers ? storage.names() : [] {
             if MarkerSlots.isSlot(name) {
                 // A slot a live process holds is skipped; one left idle stays for the next.
-                MarkerSlots.withEnded(name, in: storage) { text in
+                MarkerSlots.withEnded(name, in: storage, readOnly: !collect) { text in
                     guard !MarkerSlots.isIdle(text) else { return false }
                     changed = take(text, of: name, previous: earlier) || changed
                     return collect

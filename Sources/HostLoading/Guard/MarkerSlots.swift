@@ -42,12 +42,14 @@ enum MarkerSlots {
 
     /// Shows `body` what an ended process left in the slot `name` of `folder`, the slot held
     /// meanwhile so that no process starts using it; `body` is not called when a live process
-    /// holds it or it cannot be opened, and says whether to empty it.
-    static func withEnded(_ name: String, in folder: StorageFolder, _ body: (_ text: String) -> Bool) {
-        guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: false), descriptor >= 0 else { return }
+    /// holds it or it cannot be opened, and says whether to empty it. A look that `reads only`
+    /// (`check`) opens it for reading, with a shared lock: it works on a folder it may not write.
+    static func withEnded(_ name: String, in folder: StorageFolder, readOnly: Bool, _ body: (_ text: String) -> Bool) {
+        guard let descriptor = try? folder.openDescriptor(name, flags: readOnly ? O_RDONLY : O_RDWR, create: false), descriptor >= 0
+        else { return }
         defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let text = read(descriptor) else { return }
-        if body(text) { _ = ftruncate(descriptor, 0) }
+        guard flock(descriptor, (readOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0, let text = read(descriptor) else { return }
+        if body(text) && !readOnly { _ = ftruncate(descriptor, 0) }
     }
 
     /// Whether the open slot holds nothing, or `idle`.

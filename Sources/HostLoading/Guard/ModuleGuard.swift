@@ -29,7 +29,8 @@ package final class ModuleGuard: Sendable {
     /// How many guarded calls are under way: module code that reaches the host, which calls
     /// into a module again, stays attributed to the outermost module.
     private let depth = Atomic(0)
-    /// Whether the marker was made (or could not be): each call asks, the first makes it.
+    /// Whether the marker was made (or crashes are not recorded): each call asks, and a call
+    /// makes it while it is not.
     private let markerTaken = Atomic(false)
     /// Whether any record only warns: each call asks, and only then looks it up.
     private let watchesVanishings = Atomic(false)
@@ -188,9 +189,13 @@ package final class ModuleGuard: Sendable {
     /// slot, else (a file system without `flock`) a file of its own; without one (a folder that
     /// fails its checks) crashes are still named, not remembered.
     private func ensureMarker() {
-        defer { markerTaken.store(true, ordering: .releasing) }
-        guard recordsCrashes else { return }
+        guard recordsCrashes else {
+            markerTaken.store(true, ordering: .releasing)
+            return
+        }
         marker.withLock { marker in
+            // Asked again at the next call when it could not be made (a full disk, no descriptor
+            // left): one failure does not turn the records off for the run.
             guard marker == nil, let folder = try? CrashRecords.open(dataFolder, create: true) else { return }
             let made: Marker
             if let slot = MarkerSlots.claim(in: folder) {
@@ -201,6 +206,7 @@ package final class ModuleGuard: Sendable {
                 made = Marker(descriptor: descriptor, path: folder.path + "/" + name, isSlot: false)
             }
             marker = made
+            markerTaken.store(true, ordering: .releasing)
             // A slot is never removed, only left idle: the guard is given no path to unlink.
             modhost_guard_set_marker(made.descriptor, made.isSlot ? nil : made.path, folder.path + "/backtrace-\(getpid()).txt")
         }

@@ -86,6 +86,21 @@ final class FixtureMisbehaves: Module, Sendable {
         case "block": while true { sleep(60) }
         case "exit": exit(0)
         case "raise": raise(SIGSEGV)
+        case "forkThenRaise":
+            // A child that outlives the host a few seconds, as a daemon would, with a copy of
+            // every descriptor the host holds that is not closed at exec but its pipes (so
+            // that whoever reads the host's output sees it end with the host).
+            if fork() == 0 {
+                for descriptor: Int32 in 0..<1024 {
+                    var status = stat()
+                    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK) {
+                        close(descriptor)
+                    }
+                }
+                sleep(5)
+                _exit(0)
+            }
+            raise(SIGSEGV)
         case "flood":
             let line = String(repeating: "x", count: 99)
             for _ in 0..<1_000_000 { print(line) }
