@@ -1,6 +1,7 @@
 import CHostGuard
 import Glibc
 @_spi(Host) import ModuleKit
+import Synchronization
 
 /// The guard's marker files, `<data>/.modhost/marker-N`, kept from run to run.
 ///
@@ -28,9 +29,13 @@ enum MarkerSlots {
     static func claim(in folder: StorageFolder) -> (descriptor: Int32, name: String)? {
         for index in 0..<count {
             let name = prefix + String(index)
+            if isHeldHere(name, in: folder) { continue }
             guard let descriptor = try? folder.openDescriptor(name, flags: O_RDWR, create: true), descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                if readsIdle(descriptor) { return (descriptor, name) }
+                if readsIdle(descriptor) {
+                    heldHere.withLock { _ = $0.insert(folder.path + "/" + name) }
+                    return (descriptor, name)
+                }
             } else if errno != EWOULDBLOCK {
                 close(descriptor)
                 return nil
@@ -45,11 +50,26 @@ enum MarkerSlots {
     /// holds it or it cannot be opened, and says whether to empty it. A look that `reads only`
     /// (`check`) opens it for reading, with a shared lock: it works on a folder it may not write.
     static func withEnded(_ name: String, in folder: StorageFolder, readOnly: Bool, _ body: (_ text: String) -> Bool) {
-        guard let descriptor = try? folder.openDescriptor(name, flags: readOnly ? O_RDONLY : O_RDWR, create: false), descriptor >= 0
+        guard !isHeldHere(name, in: folder),
+            let descriptor = try? folder.openDescriptor(name, flags: readOnly ? O_RDONLY : O_RDWR, create: false), descriptor >= 0
         else { return }
         defer { close(descriptor) }
         guard flock(descriptor, (readOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0, let text = read(descriptor) else { return }
         if body(text) && !readOnly { _ = ftruncate(descriptor, 0) }
+    }
+
+    /// The slots this process took (by path), never opened again here: where `flock` is made
+    /// of record locks (NFS), a second open and close of the file in the process would drop
+    /// its lock, and its own lock would not keep it out.
+    private static let heldHere = Mutex<Set<String>>([])
+
+    /// The slot at `path` was closed: this process no longer holds it.
+    static func released(_ path: String) {
+        _ = heldHere.withLock { $0.remove(path) }
+    }
+
+    private static func isHeldHere(_ name: String, in folder: StorageFolder) -> Bool {
+        heldHere.withLock { $0.contains(folder.path + "/" + name) }
     }
 
     /// Whether the open slot holds nothing, or `idle`.

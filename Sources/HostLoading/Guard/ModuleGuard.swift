@@ -181,6 +181,7 @@ package final class ModuleGuard: Sendable {
             modhost_guard_remove_marker()
             modhost_guard_set_marker(-1, nil, nil)
             close(current.descriptor)
+            if current.isSlot { MarkerSlots.released(current.path) }
             marker = nil
         }
     }
