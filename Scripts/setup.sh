@@ -8,7 +8,8 @@ packages=(
     libsqlite3-dev    # module storage (ModuleKit's CSQLite)
     libcrypt-dev      # Auth's password hashing (CCrypt)
     libssl3           # libcrypto: the kit's SHA-256 (library pins, reset tokens, cache names), opened on first use
-    util-linux        # setpriv(1): the trust tests run a swapper as nobody
+    util-linux        # setpriv(1): the trust tests run a swapper as nobody; unshare(1): a full disk's namespace
+    mount             # mount(8): the full-disk tests mount a small tmpfs in a namespace of their own
     gcc               # the trust tests build a C library with a run path of its own
     tmux              # the reference terminal the integration-test library's screen model is checked against
     zsh               # the completion scripts are loaded by the real shells in the tests

@@ -77,7 +77,7 @@ static void write_report(const char *outcome) {
 }
 
 /* Writes the prepared record plus `outcome` to the marker (and the report, for an end). */
-void guard_write_outcome(const char *outcome) {
+int guard_write_outcome(const char *outcome) {
     write_report(outcome);
     char buffer[MARKER_SIZE];
     size_t length = record_length;
@@ -85,7 +85,7 @@ void guard_write_outcome(const char *outcome) {
     size_t extra = strlen(outcome);
     if (length + extra >= sizeof buffer) extra = sizeof buffer - length - 1;
     memcpy(buffer + length, outcome, extra);
-    guard_write_marker(buffer, length + extra);
+    return guard_write_marker(buffer, length + extra);
 }
 
 static const char *decimal(int64_t value, char *buffer, size_t size);
@@ -240,9 +240,15 @@ int guard_write_backtrace(int signal, void *const *frames, int count) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return 0;
     const char *header = "modhost crashed: ";
-    (void)write(fd, header, strlen(header));
-    (void)write(fd, guard_signal_name(signal), strlen(guard_signal_name(signal)));
-    (void)write(fd, "\n", 1);
+    const char *name = guard_signal_name(signal);
+    /* A file that cannot take its first line (a full disk) is not named: the backtrace goes to
+     * standard error instead. */
+    if (write(fd, header, strlen(header)) != (ssize_t)strlen(header) || write(fd, name, strlen(name)) != (ssize_t)strlen(name) ||
+        write(fd, "\n", 1) != 1) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
     backtrace_symbols_fd(frames, count, fd);
     crash_site_write_legend(fd);
     close(fd);

@@ -61,6 +61,15 @@ static void put(const char *text) {
     }
 }
 
+/* What the line of a module's crash, exit or hang adds (the skip and the retry), when crashes
+ * are recorded: only if its marker holds the record, which a full disk can keep it from. */
+static void put_suffix(int recorded) {
+    if (crash_suffix[0] == '\0') return;
+    put(recorded ? crash_suffix
+                 : "; the crash could not be written down in the data folder (is its disk full?), so it is not skipped from "
+                   "the next start");
+}
+
 void modhost_guard_exit_now(int status) {
     atomic_store(&host_exiting, 1);
     guard_end_child_group();
@@ -136,8 +145,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
             put(" (");
             put(guard_signal_name(signal));
             put(")");
-            put(crash_suffix);
-            guard_write_outcome(outcome);
+            put_suffix(guard_write_outcome(outcome));
         } else {
             put("the host crashed (");
             put(guard_signal_name(signal));
@@ -195,11 +203,10 @@ static void on_exit_hook(int status, void *argument) {
         put(number + position);
         put(") in ");
         put(active_phase);
-        put(crash_suffix);
-        put("\n");
         char outcome[32] = MODHOST_OUTCOME_EXIT;
         strcat(outcome, number + position);
-        guard_write_outcome(outcome);
+        put_suffix(guard_write_outcome(outcome));
+        put("\n");
         /* Never exit 0 when a module ended the process. */
         _exit(1);
     }
@@ -227,9 +234,8 @@ static void *watchdog(void *argument) {
             put(" after ");
             put(active_seconds);
             put(" s");
-            put(crash_suffix);
+            put_suffix(guard_write_outcome(MODHOST_OUTCOME_HANG));
             put("\n");
-            guard_write_outcome(MODHOST_OUTCOME_HANG);
             guard_end_child_group();
             modhost_guard_restore_terminal();
             /* The module still holds the thread that called it; end cleanly rather than run on

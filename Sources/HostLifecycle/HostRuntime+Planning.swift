@@ -20,6 +20,9 @@ extension HostRuntime {
             crashes.forgetAll()
         }
         if let problem = crashes.problem { logger.warn("crash records are neither read nor obeyed: \(problem)") }
+        if let problem = crashes.saveProblem {
+            logger.warn("crash records cannot be saved: \(problem); what ended a run stays in its marker, obeyed until they can")
+        }
         for marker in crashes.unreadableMarkers {
             logger.warn(
                 "crash marker '\(marker)' holds no record this host can read (another version's, or damaged); nothing is skipped for it")

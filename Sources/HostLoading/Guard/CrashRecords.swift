@@ -35,6 +35,9 @@ package struct CrashRecords {
     package private(set) var vanished: [CrashRecord] = []
     /// Why the records cannot be read or kept, if so (the folder or a file fails its checks).
     package private(set) var problem: String?
+    /// Why the records file could not be written (a full disk), if so: what this start read
+    /// is obeyed, and what an ended process left stays in its marker for the next.
+    package private(set) var saveProblem: String?
     /// Markers of ended processes that hold no record this host can read (an outcome that is
     /// none of the guard's words, a field out of range): removed with the others, and named.
     package private(set) var unreadableMarkers: [String] = []
@@ -68,28 +71,39 @@ package struct CrashRecords {
         // A vanishing counts twice only after one recorded by an earlier start: two processes
         // killed together leave two markers, and that is once, not twice in a row.
         let earlier = records
+        // Markers that held a record, emptied or removed only once the records are saved: on a
+        // full disk the record stays in its marker, read again by the next start.
+        var slots: [MarkerSlots.Ended] = []
+        var files: [String] = []
+        defer { for slot in slots { slot.close() } }
         // Plain system calls: this runs at every start, usually to find nothing.
         for name in readingMarkers ? storage.names() : [] {
             if MarkerSlots.isSlot(name) {
                 // A slot a live process holds is skipped; one left idle stays for the next.
-                MarkerSlots.withEnded(name, in: storage, readOnly: !collect) { text in
-                    guard !MarkerSlots.isIdle(text) else { return false }
-                    changed = take(text, of: name, previous: earlier) || changed
-                    return collect
+                guard let slot = MarkerSlots.ended(name, in: storage, readOnly: !collect) else { continue }
+                if MarkerSlots.isIdle(slot.text) {
+                    slot.close()
+                } else {
+                    changed = take(slot.text, of: name, previous: earlier) || changed
+                    slots.append(slot)
                 }
                 continue
             }
             // A file of a process's own (a file system without `flock`, or an older host's).
             guard name.hasPrefix("running-"), let pid = Int32(name.dropFirst("running-".count)), pid != getpid(), !Self.isAlive(pid)
             else { continue }
-            if let bytes = try? storage.read(name, limit: 1 << 16) {
-                let text = String(decoding: bytes, as: UTF8.self).trimmedOfWhitespace()
-                // Ended between module calls (or before the first): nobody's doing.
-                if !MarkerSlots.isIdle(text) { changed = take(text, of: name, previous: earlier) || changed }
+            let text = (try? storage.read(name, limit: 1 << 16)).map { String(decoding: $0, as: UTF8.self).trimmedOfWhitespace() }
+            // Ended between module calls (or before the first): nobody's doing.
+            if let text, !MarkerSlots.isIdle(text) {
+                changed = take(text, of: name, previous: earlier) || changed
+                files.append(name)
+            } else if collect {
+                try? storage.remove(name)
             }
-            if collect { try? storage.remove(name) }
         }
-        if changed && collect { save() }
+        guard collect, !changed || save() else { return }
+        for slot in slots { slot.empty() }
+        for name in files { try? storage.remove(name) }
     }
 
     /// Turns the text of a marker an ended process left inside a module call into a record;
@@ -126,8 +140,7 @@ package struct CrashRecords {
         var records = CrashRecords(dataFolder: dataFolder, collect: false, readingMarkers: false)
         if let problem = records.problem { return problem }
         records.records[record.module] = record
-        records.save()
-        return nil
+        return records.save() ? nil : records.saveProblem
     }
 
     /// Forgets `module`'s record (a retry, or its library changed).
@@ -142,10 +155,19 @@ package struct CrashRecords {
         save()
     }
 
-    /// Replaces the records file atomically (a temporary file renamed over it, synced).
-    private func save() {
+    /// Replaces the records file atomically (a temporary file renamed over it, synced);
+    /// whether it did. Why not is kept in ``saveProblem``.
+    @discardableResult
+    private mutating func save() -> Bool {
         let text = records.values.sorted { $0.module < $1.module }.map { $0.line + "\n" }.joined()
-        try? storage?.write("crashes", Array(text.utf8))
+        guard let storage else { return false }
+        do throws(StorageError) {
+            try storage.write("crashes", Array(text.utf8))
+            return true
+        } catch {
+            saveProblem = error.message
+            return false
+        }
     }
 
     private static func isAlive(_ pid: Int32) -> Bool {

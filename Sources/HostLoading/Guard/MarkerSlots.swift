@@ -45,17 +45,37 @@ enum MarkerSlots {
         return nil
     }
 
-    /// Shows `body` what an ended process left in the slot `name` of `folder`, the slot held
-    /// meanwhile so that no process starts using it; `body` is not called when a live process
-    /// holds it or it cannot be opened, and says whether to empty it. A look that `reads only`
-    /// (`check`) opens it for reading, with a shared lock: it works on a folder it may not write.
-    static func withEnded(_ name: String, in folder: StorageFolder, readOnly: Bool, _ body: (_ text: String) -> Bool) {
+    /// A slot an ended process left, held (its lock taken, so that no process starts using it)
+    /// until ``close()``.
+    struct Ended {
+        let name: String
+        let text: String
+        private let descriptor: Int32
+
+        fileprivate init(name: String, text: String, descriptor: Int32) {
+            self.name = name
+            self.text = text
+            self.descriptor = descriptor
+        }
+
+        /// Empties it for the next process: what it said is kept elsewhere now.
+        func empty() { _ = ftruncate(descriptor, 0) }
+
+        func close() { _ = Glibc.close(descriptor) }
+    }
+
+    /// The slot `name` of `folder` as an ended process left it; `nil` when a live process holds
+    /// it or it cannot be opened. A look that `readOnly` (`check`) opens it for reading, with a
+    /// shared lock: it works on a folder it may not write.
+    static func ended(_ name: String, in folder: StorageFolder, readOnly: Bool) -> Ended? {
         guard !isHeldHere(name, in: folder),
             let descriptor = try? folder.openDescriptor(name, flags: readOnly ? O_RDONLY : O_RDWR, create: false), descriptor >= 0
-        else { return }
-        defer { close(descriptor) }
-        guard flock(descriptor, (readOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0, let text = read(descriptor) else { return }
-        if body(text) && !readOnly { _ = ftruncate(descriptor, 0) }
+        else { return nil }
+        guard flock(descriptor, (readOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0, let text = read(descriptor) else {
+            close(descriptor)
+            return nil
+        }
+        return Ended(name: name, text: text, descriptor: descriptor)
     }
 
     /// The slots this process took (by path), never opened again here: where `flock` is made

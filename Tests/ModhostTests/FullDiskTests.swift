@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A data folder on a disk that is really full: a 64 KiB tmpfs, mounted in a mount namespace
+/// of the test's own (`unshare`), filled with `dd`. A full disk is nobody's fault, a module's
+/// crash there is told as it is, and no crash record is lost to it.
+@Suite struct FullDiskTests {
+    /// Runs `steps` (sh) with a fresh 64 KiB tmpfs at `$DISK`, a data folder on it at
+    /// `$MODHOST_DATA_DIR`, and `$MODHOST` and `$CONFIG` set; its output.
+    func onASmallDisk(config: String, _ steps: String) throws -> String {
+        let disk = try TestEnvironment.temporaryFolder()
+        let script = """
+            mount -t tmpfs -o size=64k tmpfs "$DISK" || exit 3
+            mkdir -m 700 "$DISK/data"
+            \(steps)
+            """
+        // Root may mount in a mount namespace of its own; anyone else, in a user namespace too.
+        let namespaces = geteuid() == 0 ? ["--mount"] : ["--user", "--map-root-user", "--mount"]
+        let result = try ChildProcess.run(
+            "/usr/bin/unshare", namespaces + ["/bin/sh", "-c", script],
+            environment: [
+                "DISK": disk, "MODHOST_DATA_DIR": disk + "/data", "MODHOST": TestEnvironment.modhost, "CONFIG": config,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout + result.stderr
+    }
+
+    static let fill = #"dd if=/dev/zero of="$DISK/filler" bs=4k 2>/dev/null; echo "free: $(df -k "$DISK" | tail -1 | awk '{print $4}')""#
+
+    /// A crash with the disk full after a first run: the marker kept from that run holds it,
+    /// so the line says it is skipped and the next start skips it, though the records file
+    /// cannot be written then (said); once there is room it is written down, nothing lost.
+    @Test func aCrashOnAFullDiskIsStillSkippedAndWrittenDownOnceThereIsRoom() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "raise"}"#)]))
+        let calm = try TestEnvironment.write(TestEnvironment.modulesJSON([("Geo", "")]))
+        let output = try onASmallDisk(
+            config: config,
+            """
+            "$MODHOST" --config \(calm) modules > /dev/null || echo "first run failed"
+            \(Self.fill)
+            echo "== crash"; "$MODHOST" --config "$CONFIG" modules 2>&1 >/dev/null; echo "status $?"
+            echo "== full"; "$MODHOST" --config "$CONFIG" modules 2>&1; echo "status $?"
+            rm "$DISK/filler"
+            echo "== room"; "$MODHOST" --config "$CONFIG" modules 2>&1; echo "status $?"
+            echo "== records"; cat "$DISK/data/.modhost/crashes"
+            """)
+        let parts = output.components(separatedBy: "== ")
+        try #require(parts.count == 5, "\(output)")
+        #expect(parts[0].contains("free: 0"), "\(output)")
+        #expect(!parts[0].contains("first run failed"), "\(output)")
+        #expect(
+            parts[1].contains(
+                "modhost: error: module 'FixtureMisbehaves' crashed the host in start (SIGSEGV); it is skipped from the next start"),
+            "\(parts[1])")
+        #expect(parts[1].contains("status 139"), "\(parts[1])")
+        // The records file cannot be written: said, and the crash is obeyed from its marker.
+        #expect(parts[2].contains("modhost: warn: crash records cannot be saved: "), "\(parts[2])")
+        #expect(parts[2].contains("No space left on device"), "\(parts[2])")
+        #expect(parts[2].contains("reason: crashed the host on "), "\(parts[2])")
+        #expect(parts[2].contains("status 0"), "\(parts[2])")
+        // With room again, the same record is read once more and written down.
+        #expect(parts[3].contains("reason: crashed the host on "), "\(parts[3])")
+        #expect(!parts[3].contains("cannot be saved"), "\(parts[3])")
+        #expect(parts[4].hasPrefix("records\nFixtureMisbehaves\tstart\t"), "\(parts[4])")
+    }
+
+    /// A first run with the disk already full: no marker can be written, and a crash's line
+    /// says so rather than promise a skip that will not happen.
+    @Test func aCrashWhoseMarkerCannotBeWrittenIsNotPromisedASkip() throws {
+        let config = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("Geo", ""), ("FixtureMisbehaves", #""config": {"in": "start", "how": "raise"}"#)]))
+        let output = try onASmallDisk(
+            config: config,
+            """
+            \(Self.fill)
+            echo "== crash"; "$MODHOST" --config "$CONFIG" modules 2>&1 >/dev/null; echo "status $?"
+            """)
+        #expect(output.contains("free: 0"), "\(output)")
+        #expect(
+            output.contains(
+                "modhost: error: module 'FixtureMisbehaves' crashed the host in start (SIGSEGV); the crash could not be written down in the data folder (is its disk full?), so it is not skipped from the next start"
+            ), "\(output)")
+        #expect(output.contains("status 139"), "\(output)")
+    }
+}
