@@ -80,7 +80,7 @@ extension HostRuntime {
         if let found = candidates.first(where: { lstat($0, &status) == 0 }) {
             return found
         }
-        let searched = configuration.searchPaths.map { "'\(Escaped($0))'" }.joined(separator: ", ")
+        let searched = configuration.searchPaths.map { "'\(EscapedPath($0))'" }.joined(separator: ", ")
         throw
             LoadError(
                 kind: .missingFile, module: entry.name, path: file,
@@ -113,6 +113,6 @@ extension HostRuntime {
 
     /// `library 'PATH' CAUSE`, how a problem with a module's library is said.
     static func libraryProblem(_ path: String, _ cause: HostText) -> HostText {
-        HostText("reason.library", "library '%@' %@", [.plain(Escaped(path).description), .text(cause)])
+        HostText("reason.library", "library '%@' %@", [.plain(EscapedPath(path).description), .text(cause)])
     }
 }

@@ -86,7 +86,7 @@ extension HostRuntime {
         module.takeLanguage()
         tookNewLibrary(name, inspected, processID: spawned.process.pid)
         logger.warn(
-            "module '\(name)': now runs its new library '\(Escaped(inspected.path))' (version \(Escaped(new.version))) "
+            "module '\(name)': now runs its new library '\(EscapedPath(inspected.path))' (version \(Escaped(new.version))) "
                 + "in process \(spawned.process.pid); process \(previous.process.pid) stops")
         // The old process ends once the calls it serves are done (a screen shown from it); here,
         // when no thread can wait for them.
@@ -115,6 +115,6 @@ extension HostRuntime {
 
     private func refuse(_ name: String, path: String, _ reason: HostText) {
         logger.warn(
-            "module '\(name)': its new library '\(Escaped(path))' is not used: \(reason.description); the running one goes on serving")
+            "module '\(name)': its new library '\(EscapedPath(path))' is not used: \(reason.description); the running one goes on serving")
     }
 }

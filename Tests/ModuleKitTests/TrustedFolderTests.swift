@@ -95,4 +95,15 @@ import Testing
             _ = try TrustedFile(path: "/dev/null", maximumSize: 1)
         }
     }
+
+    /// A path in a trust refusal is shown whole (its control characters escaped): cut at 120
+    /// characters as a value from outside is, a file in a deep folder lost its own name.
+    @Test func aRefusalNamesALongPathWholeAndAValueIsStillCut() throws {
+        let deep = "/srv/" + String(repeating: "deep-folder/", count: 15) + "lib\u{1B}Odd.so"
+        let said = TrustError.writableByOthers(deep, owner: "root (uid 0)", mode: 0o100666, isFolder: false).description
+        #expect(said.contains("/srv/" + String(repeating: "deep-folder/", count: 15) + "lib\\u{1B}Odd.so' is writable"), "\(said)")
+        #expect(!said.contains("characters)"), "\(said)")
+        #expect(Escaped(deep).description.hasSuffix("… (195 characters)"))
+        #expect(EscapedPath(String(repeating: "x", count: 5_000)).description.hasSuffix("… (5000 characters)"))
+    }
 }

@@ -121,7 +121,7 @@ package enum ContractsCheck {
         } catch {
             return error == .missing
                 ? .nothing
-                : .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .text(HostText.refusal(error, of: path))]))
+                : .refused(HostText("", "'%@' %@", [.plain(EscapedPath(path).description), .text(HostText.refusal(error, of: path))]))
         }
         do {
             guard let found = try DescriptorReader.readContractsVersion(fileDescriptor: file.descriptor, size: file.identity.size) else {
@@ -131,26 +131,29 @@ package enum ContractsCheck {
                 return .refused(
                     HostText(
                         "contracts.other.name", "'%@' records the version of contracts '%@', not '%@'",
-                        [.plain(Escaped(path).description), .plain(found.name), .plain(name)]))
+                        [.plain(EscapedPath(path).description), .plain(found.name), .plain(name)]))
             }
             // Library evolution holds between binaries of one compiler: the kit's.
             if let compiler = found.compiler, compiler != ModuleKitABI.compiler {
                 return .refused(
                     HostText(
                         "contracts.compiler", "'%@' was built by '%@', this host's kit by '%@'; rebuild it with '%@'",
-                        [.plain(Escaped(path).description), .plain(compiler), .plain(ModuleKitABI.compiler), .plain(ModuleKitABI.compiler)])
+                        [
+                            .plain(EscapedPath(path).description), .plain(compiler), .plain(ModuleKitABI.compiler),
+                            .plain(ModuleKitABI.compiler),
+                        ])
                 )
             }
             return .version(found, path: path)
         } catch {
             switch error {
-            case .notELF(let what): return .refused(HostText("", "'%@' %@", [.plain(Escaped(path).description), .plain(what)]))
+            case .notELF(let what): return .refused(HostText("", "'%@' %@", [.plain(EscapedPath(path).description), .plain(what)]))
             case .missing: return .unrecorded(path: path)
             case .malformed(let what):
                 return .refused(
                     HostText(
                         "contracts.malformed", "'%@' has a malformed contracts section: it %@",
-                        [.plain(Escaped(path).description), .plain(what)]))
+                        [.plain(EscapedPath(path).description), .plain(what)]))
             }
         }
     }

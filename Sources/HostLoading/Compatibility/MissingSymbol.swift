@@ -1,6 +1,6 @@
 import CLibraryFile
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// A symbol the dynamic linker could not find while it loaded a module library: read from its
 /// message ("…: undefined symbol: $s9ModuleKit…") and told in Swift's own words.
@@ -52,7 +52,7 @@ package struct MissingSymbol: Equatable {
                 "needs '%@' from %@, which this host's kit (SDK %@) does not have: the module was built against a kit that is not a release of SDK %@ (a changed copy, or a build that added to the kit without a new version); rebuild it against this host's kit, '%@'%@",
                 [
                     .plain(shown), .plain(module), .plain(ModuleKitABI.sdkVersion), .plain(ModuleKitABI.sdkVersion),
-                    .plain("\(Escaped(kitFolder))"), .text(rebuild),
+                    .plain("\(EscapedPath(kitFolder))"), .text(rebuild),
                 ])
         }
         return HostText(

@@ -1,5 +1,5 @@
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// Whether a module library, by its descriptor, can run with the kit this process loaded —
 /// decided from the file, before any of its code runs.
@@ -29,7 +29,7 @@ package enum SDKCompatibility {
             let kit = HostText(
                 "load.kit.folder",
                 "; this host's kit is '%@' (the 'let kit' line of the module's Package.swift names the kit it builds against)",
-                [.plain("\(Escaped(host.kitFolder()))")])
+                [.plain("\(EscapedPath(host.kitFolder()))")])
             return HostText("", "%@%@", [.text(kit), .text(rebuild())])
         }
         guard !descriptor.isBeforeVersioning, let builtText = descriptor.sdkVersion, let built = SDKVersion(builtText),

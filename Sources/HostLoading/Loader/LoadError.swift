@@ -1,5 +1,5 @@
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// A module library the loader refused, and why.
 public struct LoadError: Error, Sendable, Equatable {
@@ -44,6 +44,6 @@ public struct LoadError: Error, Sendable, Equatable {
 
 extension LoadError: CustomStringConvertible {
     public var description: String {
-        "module '\(module)': library '\(Escaped(path))' \(cause)"
+        "module '\(module)': library '\(EscapedPath(path))' \(cause)"
     }
 }

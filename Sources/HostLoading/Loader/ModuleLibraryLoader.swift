@@ -68,7 +68,7 @@ public final class ModuleLibraryLoader: Sendable {
                         HostText(
                             "loader.second.copy",
                             "is a second copy of module '%@', already loaded from '%@'; load a module from one path only",
-                            [.plain(name), .plain("\(Escaped(open.path))")]))
+                            [.plain(name), .plain("\(EscapedPath(open.path))")]))
                 }
                 return open
             }
@@ -127,7 +127,7 @@ public final class ModuleLibraryLoader: Sendable {
                     .untrusted,
                     HostText(
                         "loader.dependency", "needs '%@', and '%@' beside it %@",
-                        [.plain("\(Escaped(needed))"), .plain("\(Escaped(path))"), .text(HostText.refusal(problem, of: path))]))
+                        [.plain("\(Escaped(needed))"), .plain("\(EscapedPath(path))"), .text(HostText.refusal(problem, of: path))]))
             case .dynamicLinker(let message):
                 if let missing = MissingSymbol(dynamicLinkerMessage: message) {
                     throw refuse(.missingSymbol, missing.reason(rebuild: LibraryInspection.rebuildAdvice(name, path: file.path)))

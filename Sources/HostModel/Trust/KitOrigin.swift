@@ -51,7 +51,7 @@ package enum KitOrigin {
             return HostText(
                 "kit.untrusted", "the host's own library '%@' %@; no module runs on it%@",
                 [
-                    .plain("\(Escaped(path))"), .text(HostText.refusal(error, of: path)),
+                    .plain("\(EscapedPath(path))"), .text(HostText.refusal(error, of: path)),
                     .text(
                         fromVariable.map {
                             HostText(

@@ -10,9 +10,11 @@ extension HostText {
     package static func refusal(_ error: TrustError, of file: String) -> HostText {
         func mode(_ value: mode_t) -> String { "0" + String(value & 0o7777, radix: 8) }
         func join(_ path: String, isFolder: Bool, _ rest: HostText) -> HostText {
-            if isFolder { return HostText("trust.in.folder", "is in folder '%@', which %@", [.plain("\(Escaped(path))"), .text(rest)]) }
+            if isFolder {
+                return HostText("trust.in.folder", "is in folder '%@', which %@", [.plain("\(EscapedPath(path))"), .text(rest)])
+            }
             if path == file { return rest }
-            return HostText("trust.resolves", "resolves to '%@', which %@", [.plain("\(Escaped(path))"), .text(rest)])
+            return HostText("trust.resolves", "resolves to '%@', which %@", [.plain("\(EscapedPath(path))"), .text(rest)])
         }
         switch error {
         case .missing:
@@ -27,7 +29,7 @@ extension HostText {
             return HostText(
                 "trust.symlink.untrusted",
                 "goes through symlink '%@', in folder '%@' (owner %@, mode %@), where another user could replace it; point at the file itself, or keep the link in a folder only root or you can write",
-                [.plain("\(Escaped(link))"), .plain("\(Escaped(folder))"), .plain(owner), .plain(mode(value))])
+                [.plain("\(EscapedPath(link))"), .plain("\(EscapedPath(folder))"), .plain(owner), .plain(mode(value))])
         case .nulInPath:
             return HostText("trust.nul", "holds a NUL character (\\u0000); remove it from the path")
         case .notRegular(let path, let kind):
@@ -40,11 +42,11 @@ extension HostText {
                 ? HostText(
                     "trust.owner.root",
                     "is owned by %@ (mode %@), not by root, so another user could change it; fix it with 'chown %@ %@' or move it",
-                    [.plain(owner), .plain(mode(value)), .plain(Self.ownerFix), .plain("\(Escaped(path))")])
+                    [.plain(owner), .plain(mode(value)), .plain(Self.ownerFix), .plain("\(EscapedPath(path))")])
                 : HostText(
                     "trust.owner",
                     "is owned by %@ (mode %@), not by root or %@, so another user could change it; fix it with 'chown %@ %@' or move it",
-                    [.plain(owner), .plain(mode(value)), .plain(user), .plain(Self.ownerFix), .plain("\(Escaped(path))")])
+                    [.plain(owner), .plain(mode(value)), .plain(user), .plain(Self.ownerFix), .plain("\(EscapedPath(path))")])
             return join(path, isFolder: isFolder, rest)
         case .writableByOthers(let path, let owner, let value, let isFolder):
             let who =
@@ -55,7 +57,7 @@ extension HostText {
                 path, isFolder: isFolder,
                 HostText(
                     "trust.writable", "is writable by %@ (mode %@, owner %@), so another user could change it; fix it with 'chmod go-w %@'",
-                    [.text(who), .plain(mode(value)), .plain(owner), .plain("\(Escaped(path))")]))
+                    [.text(who), .plain(mode(value)), .plain(owner), .plain("\(EscapedPath(path))")]))
         case .changed(let path):
             return join(path, isFolder: false, HostText("trust.changed", "changed while it was being opened; try again"))
         case .tooLarge(let path, let size, let limit):

@@ -276,7 +276,7 @@ public final class StorageFolder: Sendable {
         do {
             resolved = try TrustedPath.resolve(existing)
         } catch {
-            throw StorageError(.open, "the data folder '\(Escaped(path))' cannot be used: \(error)")
+            throw StorageError(.open, "the data folder '\(EscapedPath(path))' cannot be used: \(error)")
         }
         var full = resolved == "/" ? "" : resolved
         for component in missing.reversed() { full += "/" + component }

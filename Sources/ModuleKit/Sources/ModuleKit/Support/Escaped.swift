@@ -11,15 +11,19 @@ public struct Escaped: CustomStringConvertible, Sendable {
         self.value = value
     }
 
-    public var description: String {
+    public var description: String { Self.cut(value, at: Self.maximumLength) }
+
+    /// `value` with its control characters escaped, cut after `limit` characters (its length
+    /// said).
+    static func cut(_ value: String, at limit: Int) -> String {
         var kept = String.UnicodeScalarView()
         var count = 0
         for scalar in value.unicodeScalars {
-            if count < Self.maximumLength { kept.append(scalar) }
+            if count < limit { kept.append(scalar) }
             count += 1
         }
-        var text = Self.escapingControlCharacters(String(kept))
-        if count > Self.maximumLength { text += "… (\(count) characters)" }
+        var text = escapingControlCharacters(String(kept))
+        if count > limit { text += "… (\(count) characters)" }
         return text
     }
 
@@ -45,4 +49,20 @@ public struct Escaped: CustomStringConvertible, Sendable {
         scalar == "\n" || scalar == "\t" || TerminalText.isControl(scalar)
             || scalar.properties.generalCategory == .format && scalar.value != 0x200D
     }
+}
+
+/// A path for a message, made safe as ``Escaped`` makes a value, but whole up to `PATH_MAX`
+/// (4 096): cut at 120 characters, a file in a deep folder lost its own name, the part a
+/// person needs to act on what the message says.
+@_spi(Host) public struct EscapedPath: CustomStringConvertible, Sendable {
+    /// Longest path printed whole: any the system opens.
+    public static let maximumLength = 4_096
+
+    public let value: String
+
+    public init(_ value: String) {
+        self.value = value
+    }
+
+    public var description: String { Escaped.cut(value, at: Self.maximumLength) }
 }

@@ -26,7 +26,7 @@ extension TrustError {
     /// ``description`` for a message that names `file` first: "is writable by others …" when
     /// the problem is the file itself, "is refused: '/folder' is …" when it is elsewhere.
     public func reason(for file: String) -> String {
-        let own = "'\(Escaped(file))' "
+        let own = "'\(EscapedPath(file))' "
         return description.hasPrefix(own) ? String(description.dropFirst(own.count)) : "is refused: \(description)"
     }
 }
@@ -36,20 +36,20 @@ extension TrustError: CustomStringConvertible {
         func mode(_ value: mode_t) -> String { "0" + String(value & 0o7777, radix: 8) }
         switch self {
         case .missing: return "does not exist"
-        case .unreadable(let path, let reason): return "'\(Escaped(path))' cannot be read: \(reason)"
-        case .symlinkLoop(let path): return "'\(Escaped(path))' is a symlink loop"
-        case .danglingSymlink(let path): return "'\(Escaped(path))' is a symlink to a file that does not exist"
+        case .unreadable(let path, let reason): return "'\(EscapedPath(path))' cannot be read: \(reason)"
+        case .symlinkLoop(let path): return "'\(EscapedPath(path))' is a symlink loop"
+        case .danglingSymlink(let path): return "'\(EscapedPath(path))' is a symlink to a file that does not exist"
         case .untrustedSymlink(let link, let folder, let owner, let value):
             return
-                "goes through symlink '\(Escaped(link))' in '\(Escaped(folder))' (owner \(owner), mode \(mode(value))), which another user could replace"
-        case .nulInPath(let path): return "'\(Escaped(path))' holds a NUL character"
-        case .notRegular(let path, let kind): return "'\(Escaped(path))' is \(kind), not a regular file"
+                "goes through symlink '\(EscapedPath(link))' in '\(EscapedPath(folder))' (owner \(owner), mode \(mode(value))), which another user could replace"
+        case .nulInPath(let path): return "'\(EscapedPath(path))' holds a NUL character"
+        case .notRegular(let path, let kind): return "'\(EscapedPath(path))' is \(kind), not a regular file"
         case .foreignOwner(let path, let owner, let value, _, _):
-            return "'\(Escaped(path))' is owned by \(owner) (mode \(mode(value))), so another user could change it"
+            return "'\(EscapedPath(path))' is owned by \(owner) (mode \(mode(value))), so another user could change it"
         case .writableByOthers(let path, let owner, let value, _):
-            return "'\(Escaped(path))' is writable by others than its owner (mode \(mode(value)), owner \(owner))"
-        case .changed(let path): return "'\(Escaped(path))' changed while it was being opened"
-        case .tooLarge(let path, let size, let limit): return "'\(Escaped(path))' is \(size) bytes, more than the \(limit) allowed"
+            return "'\(EscapedPath(path))' is writable by others than its owner (mode \(mode(value)), owner \(owner))"
+        case .changed(let path): return "'\(EscapedPath(path))' changed while it was being opened"
+        case .tooLarge(let path, let size, let limit): return "'\(EscapedPath(path))' is \(size) bytes, more than the \(limit) allowed"
         }
     }
 }

@@ -209,11 +209,11 @@ private struct LinkFolder {
         do {
             temporary = try TrustedPath.resolve(given)
         } catch {
-            throw .linkFolder("'\(Escaped(given))' is not a folder to load from: \(error)")
+            throw .linkFolder("'\(EscapedPath(given))' is not a folder to load from: \(error)")
         }
         var template = Array((temporary + "/modhost-load-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw .linkFolder("cannot make a folder in '\(Escaped(temporary))': \(TrustedPath.systemError())")
+            throw .linkFolder("cannot make a folder in '\(EscapedPath(temporary))': \(TrustedPath.systemError())")
         }
         path = String(cString: made)
         names = files.map(\.name)
@@ -222,12 +222,12 @@ private struct LinkFolder {
             try TrustedPath.checkFolders(above: path)
         } catch {
             rmdir(path)
-            throw .linkFolder("'\(Escaped(temporary))' is not a folder to load from: \(error)")
+            throw .linkFolder("'\(EscapedPath(temporary))' is not a folder to load from: \(error)")
         }
         for (name, file) in files where symlink("/proc/self/fd/\(file.descriptor)", path + "/" + name) != 0 {
             let reason = TrustedPath.systemError()
             remove()
-            throw .linkFolder("cannot link '\(Escaped(name))' in '\(Escaped(path))': \(reason)")
+            throw .linkFolder("cannot link '\(Escaped(name))' in '\(EscapedPath(path))': \(reason)")
         }
     }
 
