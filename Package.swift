@@ -152,13 +152,18 @@ var targets: [Target] = [
 
     // MARK: Tests
     // Temporary folders, the build folder and child processes, for the test targets.
-    .target(name: "TestSupport", dependencies: [moduleHostTesting], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: [moduleHostTesting, "CTestRun"], path: "Tests/TestSupport"),
+    // One folder of temporary files per test process, set as TMPDIR as the tests load and
+    // removed as they end (a run used to leave about 2 000 folders in /tmp).
+    .target(name: "CTestRun", path: "Tests/CTestRun"),
     // A route in a plain target, linked statically into two test libraries (a mistake).
     .target(name: "FixtureSplitContracts", path: "Tests/Fixtures/SplitContracts"),
     .testTarget(name: "ModuleKitTests", dependencies: [moduleKit, contracts, networking, moduleKitTesting, "TestSupport"]),
     .testTarget(
         name: "HostTests",
-        dependencies: hostLayers + [moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport", "CHostProcess", "CHostSandbox"]),
+        dependencies: hostLayers + [
+            moduleKit, contracts, moduleABI, fixtureContracts, "TestSupport", "CTestRun", "CHostProcess", "CHostSandbox",
+        ]),
     .testTarget(name: "ModhostTests", dependencies: ["TestSupport", moduleKitTesting, moduleHostTesting]),
     // The integration-test library's own tests: its screen model against tmux, its worlds.
     .testTarget(name: "ModuleHostTestingTests", dependencies: [moduleHostTesting, "TestSupport"]),

@@ -271,10 +271,12 @@ import Testing
         let data = try TestEnvironment.temporaryFolder()
         chmod(data, 0o777)
         let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", TestEnvironment.modhost, "--config", config, "check"]
-        let trusted = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: ["MODHOST_DATA_DIR": data + "/nobody"])
+        // Its probes' folders go in a temporary folder nobody may write in, not the test run's.
+        let environment = ["MODHOST_DATA_DIR": data + "/nobody", "TMPDIR": "/tmp"]
+        let trusted = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: environment)
         #expect(trusted.status == 0, "\(trusted.stderr)")
         chmod(config, 0o646)
-        let refused = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: ["MODHOST_DATA_DIR": data + "/nobody"])
+        let refused = try ChildProcess.run("/usr/bin/setpriv", arguments, environment: environment)
         #expect(refused.status == 1)
         #expect(
             refused.stderr

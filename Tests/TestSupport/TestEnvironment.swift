@@ -1,3 +1,4 @@
+import CTestRun
 import Foundation
 
 /// Where the build left the host and the test libraries, and scratch folders for tests.
@@ -21,7 +22,14 @@ public enum TestEnvironment {
     /// The `modhost` executable in the build folder.
     public static var modhost: String { "\(buildFolder)/modhost" }
 
-    /// A new, empty folder under the system's temporary folder.
+    /// The folder this test process keeps its temporary files in (its `TMPDIR`, see
+    /// `Tests/CTestRun`), or nil when it could not be made.
+    public static var runFolder: String? {
+        let folder = String(cString: modhost_test_run_folder())
+        return folder.isEmpty ? nil : folder
+    }
+
+    /// A new, empty folder under the system's temporary folder (the test run's).
     public static func temporaryFolder() throws -> String {
         let path = NSTemporaryDirectory() + "modhost-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
