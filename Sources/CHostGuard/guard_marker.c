@@ -157,8 +157,8 @@ static const char *decimal(int64_t value, char *buffer, size_t size) {
 }
 
 /* The marker for a crash in `module`'s code outside a call the host made to it. */
-void guard_write_background_outcome(const struct crash_site_module *module, const char *outcome) {
-    if (module->record_head == NULL || module->record_tail == NULL) return;
+int guard_write_background_outcome(const struct crash_site_module *module, const char *outcome) {
+    if (module->record_head == NULL || module->record_tail == NULL) return 0;
     char buffer[MARKER_SIZE], number[24];
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -170,7 +170,7 @@ void guard_write_background_outcome(const struct crash_site_module *module, cons
         memcpy(buffer + length, parts[index], extra);
         length += extra;
     }
-    guard_write_marker(buffer, length);
+    return guard_write_marker(buffer, length);
 }
 
 /* Whether `fd` lies on a file system that writes a changed page to new blocks (btrfs, ZFS,

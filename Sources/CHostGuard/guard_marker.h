@@ -15,7 +15,7 @@ GUARD_HIDDEN int guard_write_marker(const char *text, size_t length);
 /* The prepared record plus `outcome` to the marker (and the report, for an end). */
 GUARD_HIDDEN int guard_write_outcome(const char *outcome);
 /* The marker of a crash in `module`'s code outside a call the host made to it. */
-GUARD_HIDDEN void guard_write_background_outcome(const struct crash_site_module *module, const char *outcome);
+GUARD_HIDDEN int guard_write_background_outcome(const struct crash_site_module *module, const char *outcome);
 /* The record of the call being entered (its fields before the outcome). */
 GUARD_HIDDEN void guard_set_record(const char *module, const char *phase, const char *tail);
 /* The name of a signal the guard reports ("SIGSEGV"). */

@@ -66,8 +66,7 @@ static void put(const char *text) {
 static void put_suffix(int recorded) {
     if (crash_suffix[0] == '\0') return;
     put(recorded ? crash_suffix
-                 : "; the crash could not be written down in the data folder (is its disk full?), so it is not skipped from "
-                   "the next start");
+                 : "; the crash could not be written down in the data folder, so it is not skipped from the next start");
 }
 
 void modhost_guard_exit_now(int status) {
@@ -130,10 +129,13 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
             put(guard_signal_name(signal));
             put(")");
             if (guard_has_marker()) {
-                put("; it is skipped from the next start; 'modhost --retry ");
-                put(culprit->name);
-                put("' tries it again");
-                guard_write_background_outcome(culprit, outcome);
+                if (guard_write_background_outcome(culprit, outcome)) {
+                    put("; it is skipped from the next start; 'modhost --retry ");
+                    put(culprit->name);
+                    put("' tries it again");
+                } else {
+                    put("; the crash could not be written down in the data folder, so it is not skipped from the next start");
+                }
             }
         } else if (in_call && (on_calling_thread || culprit != NULL)) {
             put("module '");

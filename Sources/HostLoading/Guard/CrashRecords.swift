@@ -160,7 +160,10 @@ package struct CrashRecords {
     @discardableResult
     private mutating func save() -> Bool {
         let text = records.values.sorted { $0.module < $1.module }.map { $0.line + "\n" }.joined()
-        guard let storage else { return false }
+        guard let storage else {
+            saveProblem = "their folder (.modhost in the data folder) is missing"
+            return false
+        }
         do throws(StorageError) {
             try storage.write("crashes", Array(text.utf8))
             return true
