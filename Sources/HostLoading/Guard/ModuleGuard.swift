@@ -81,22 +81,27 @@ package final class ModuleGuard: Sendable {
         let library: String?
         let identity: FileIdentity?
         let seconds: Double
-        let module: ContiguousArray<CChar>
-        /// The marker's fields after the time (see
-        /// ``CrashRecord/markerParts(module:phase:library:identity:timeout:)``).
-        let tail: ContiguousArray<CChar>
-        let suffix: ContiguousArray<CChar>
-        let secondsText: ContiguousArray<CChar>
+        /// The module's name, the marker's fields after the time (see
+        /// ``CrashRecord/markerParts(module:phase:library:identity:timeout:)``), the suffix of
+        /// the guard's lines and the time limit: C strings one after another, and where each
+        /// starts.
+        private let strings: ContiguousArray<CChar>
+        private let starts: (module: Int, tail: Int, suffix: Int, seconds: Int)
 
         init(module: String, library: String?, identity: FileIdentity?, seconds: Double, recordsCrashes: Bool) {
             self.library = library
             self.identity = identity
             self.seconds = seconds
-            self.module = module.utf8CString
             let (_, tail) = CrashRecord.markerParts(module: module, phase: .load, library: library, identity: identity, timeout: seconds)
-            self.tail = tail.utf8CString
-            suffix = (recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : "").utf8CString
-            secondsText = ModuleGuard.format(seconds).utf8CString
+            let suffix = recordsCrashes ? "; it is skipped from the next start; 'modhost --retry \(module)' tries it again" : ""
+            var strings = ContiguousArray<CChar>()
+            var starts: [Int] = []
+            for text in [module, tail, suffix, ModuleGuard.format(seconds)] {
+                starts.append(strings.count)
+                strings += text.utf8CString
+            }
+            self.strings = strings
+            self.starts = (starts[0], starts[1], starts[2], starts[3])
         }
 
         func matches(library: String?, identity: FileIdentity?, seconds: Double) -> Bool {
@@ -107,16 +112,11 @@ package final class ModuleGuard: Sendable {
         func enter(_ phase: GuardPhase, timeout: Duration?) {
             let milliseconds = timeout.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0
             // withCString, not the implicit conversion, which allocates for a short string.
-            phase.rawValue.withCString { phase in
-                module.withUnsafeBufferPointer { module in
-                    tail.withUnsafeBufferPointer { tail in
-                        suffix.withUnsafeBufferPointer { suffix in
-                            secondsText.withUnsafeBufferPointer { seconds in
-                                modhost_guard_enter(
-                                    module.baseAddress, phase, seconds.baseAddress, suffix.baseAddress, tail.baseAddress, milliseconds)
-                            }
-                        }
-                    }
+            strings.withUnsafeBufferPointer { strings in
+                guard let base = strings.baseAddress else { return }
+                phase.rawValue.withCString { phase in
+                    modhost_guard_enter(
+                        base + starts.module, phase, base + starts.seconds, base + starts.suffix, base + starts.tail, milliseconds)
                 }
             }
         }

@@ -95,13 +95,10 @@ import Synchronization
     /// lies beside it: a module's own process asks before its sandbox is made, which would hand
     /// each question to the host. Only the names the library itself needs are asked, as the
     /// load asks them (a sandbox does not refuse asking for a name, so the answers tell the
-    /// module nothing it could not learn); no file is opened.
+    /// module nothing it could not learn); no file is opened. (``prepare(_:)``, whose answers
+    /// are kept for the process.)
     public static func prepareLoad(of file: TrustedFile) {
-        guard let dependencies = try? LibraryDependencies(fileDescriptor: file.descriptor, size: file.identity.size) else { return }
-        let folder = FilePaths.folder(of: file.resolvedPath)
-        for name in dependencies.needed.prefix(256) where !name.utf8.contains(UInt8(ascii: "/")) {
-            _ = isBeside(name, in: folder)
-        }
+        _ = prepare(file)
     }
 
     /// The libraries `file` needs that lie in `folder`, in its order.
