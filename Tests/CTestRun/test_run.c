@@ -104,11 +104,17 @@ __attribute__((constructor)) static void make_run_folder(void) {
     }
     modhost_test_remove_ended_runs(root);
     /* Made under a name no cleaner takes, its lock taken, then given its name: a run starting
-     * meanwhile never sees it unlocked. A unique name: runs in other pid namespaces share this
-     * folder. */
+     * meanwhile never sees it unlocked. A unique name (runs in other pid namespaces share this
+     * folder) of digits only: tests read paths in messages, and random letters ("-x…", "info")
+     * read as words there. */
     char made[4096];
-    snprintf(made, sizeof made, "%s/new-XXXXXX", root);
-    if (mkdtemp(made) == NULL) return;
+    struct timespec now;
+    int tries = 0;
+    do {
+        clock_gettime(CLOCK_REALTIME, &now);
+        snprintf(made, sizeof made, "%s/new-%d-%ld", root, (int)getpid(), (long)now.tv_nsec);
+    } while (mkdir(made, 0700) != 0 && errno == EEXIST && ++tries < 100);
+    if (tries >= 100 || access(made, F_OK) != 0) return;
     /* Others (the tests' nobody) go through it whatever the umask. */
     chmod(made, 0755);
     char lock_path[4200];
