@@ -116,6 +116,22 @@ import Testing
         #expect(throws: HostTestingError.self) { try sleeper.waitForInput(timeout: .milliseconds(300)) }
     }
 
+    /// A wait for input ends only once what the program wrote before it blocked is on the
+    /// screen. Written just before a `read`, the output can still be in the terminal's flip
+    /// buffer when the program is seen blocked: with the kernel's worker kept off the CPU (a
+    /// real-time loop beside it), the wait ended on the old screen about once in 200 answers.
+    @Test func aWaitSeesWhatTheProgramWroteJustBeforeItBlocked() throws {
+        let echo = try TerminalSession(
+            ["/bin/sh", "-c", "while read line; do printf 'got %s\\n' \"$line\"; done"], environment: [:], rows: 6, columns: 40)
+        var late: [Int] = []
+        for answer in 0..<300 {
+            try echo.answer("k\(answer)")
+            try echo.waitForInput()
+            if !echo.screen.contains("got k\(answer)") { late.append(answer) }
+        }
+        #expect(late.isEmpty, "the screen lacked the answer to \(late)")
+    }
+
     @Test func withoutAHostItSaysHowToPointAtOne() {
         #expect {
             _ = try TestHost(modules: [], executable: "/nonexistent/modhost")

@@ -139,16 +139,14 @@ public final class TerminalSession: Sendable {
     }
 
     /// The program's main thread is in `read` on its standard input (or, full screen, waits in
-    /// `poll` with no time limit), has blocked again since
-    /// the last input was typed (so it took that input: right after a write it still shows the
-    /// read it is about to return from), and nothing it wrote is left unread.
+    /// `poll` with no time limit), has blocked again since the last input was typed (so it took
+    /// that input: right after a write it still shows the read it is about to return from), and
+    /// nothing it wrote before it blocked is left unread.
     private var isWaitingForInput: Bool {
         guard state.value.withLock({ $0.readerIdle }) else { return false }
         if let mark = state.value.withLock({ $0.switchesAtInput }) {
             guard let now = voluntarySwitches, now > mark else { return false }
         }
-        var pending: Int32 = 0
-        guard ioctl(master, UInt(FIONREAD), &pending) == 0, pending == 0 else { return false }
         // Everything sent was read: two sends in a row can otherwise look taken when the
         // program blocked between them (in the line mode only whole lines count here).
         guard unreadInput == 0 else { return false }
@@ -167,7 +165,16 @@ public final class TerminalSession: Sendable {
         let polling =
             (fields[0] == pollCall && ["0xffffffffffffffff", "0xffffffff"].contains(fields[3]))
             || (fields[0] == ppollCall && fields[3] == "0x0")
-        return (reading || polling) && state.value.withLock { $0.readerIdle }
+        return (reading || polling) && !hasOutputToRead && state.value.withLock { $0.readerIdle }
+    }
+
+    /// Whether the program's output is waiting on the master's side, asked once the program is
+    /// known to be blocked. What it wrote just before it blocked can still be in the terminal's
+    /// flip buffer, which a kernel worker moves to the master a moment later; `FIONREAD` does
+    /// not count it, so the old screen looked final. A `poll` finishes that move first.
+    private var hasOutputToRead: Bool {
+        var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0 && ready.revents & Int16(POLLIN) != 0
     }
 
     /// Waits for a menu entry titled `title`, then chooses it by its number, as a person does in
