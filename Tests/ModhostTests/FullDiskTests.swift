@@ -78,6 +78,48 @@ struct FullDiskTests {
         #expect(parts[4].hasPrefix("records\nFixtureMisbehaves\tstart\t"), "\(parts[4])")
     }
 
+    /// A `--retry` on a disk too full for the records a start collected, with room for the
+    /// smaller records the retry leaves: that save empties the marker the crash was read from,
+    /// so the next start does not read the crash again and undo the retry. The crash's record
+    /// is one line too many for one page: the records file is padded to just under a page
+    /// (lines as long as the crash's), and the disk left one page free.
+    @Test func aRetryWhoseRecordsCouldBeSavedIsNotUndoneByTheMarker() throws {
+        let crashing = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "start", "how": "raise"}"#)]))
+        let calm = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureMisbehaves", "")]))
+        let records = "$DISK/data/.modhost/crashes"
+        let output = try onASmallDisk(
+            config: crashing,
+            """
+            "$MODHOST" --config \(calm) modules > /dev/null || echo "first run failed"
+            "$MODHOST" --config "$CONFIG" modules > /dev/null 2>&1
+            "$MODHOST" --config "$CONFIG" modules > /dev/null 2>&1
+            line=$(grep '^FixtureMisbehaves' "\(records)")
+            size=$((${#line} + 1)); count=$((4096 / size)); : > "\(records)"
+            for index in $(seq 1 $count); do
+                printf '%s\n' "$line" | sed "s/^FixtureMisbehaves/PaddingModule$(printf %04d $index)/" >> "\(records)"
+            done
+            echo "padded: $(wc -c < "\(records)") bytes, one line more: $(($(wc -c < "\(records)") + size))"
+            "$MODHOST" --config "$CONFIG" modules > /dev/null 2>&1
+            dd if=/dev/zero of="$DISK/page" bs=4k count=1 2>/dev/null
+            \(Self.fill)
+            rm "$DISK/page"
+            echo "== retry"; "$MODHOST" --config \(calm) --retry FixtureMisbehaves modules 2>&1; echo "status $?"
+            echo "== next"; "$MODHOST" --config \(calm) modules 2>&1; echo "status $?"
+            echo "== records"; grep -c '^PaddingModule' "\(records)"; grep -c '^FixtureMisbehaves' "\(records)" || true
+            """)
+        let parts = output.components(separatedBy: "== ")
+        try #require(parts.count == 4, "\(output)")
+        #expect(!parts[0].contains("first run failed") && parts[0].contains("free: 0"), "\(output)")
+        // The collected records (the crash's line with the padding) could not be saved.
+        #expect(parts[1].contains("modhost: warn: crash records cannot be saved: "), "\(parts[1])")
+        #expect(parts[1].contains("FixtureMisbehaves active") && parts[1].contains("status 0"), "\(parts[1])")
+        // The retry's save emptied the marker: nothing skips the module again.
+        #expect(parts[2].contains("FixtureMisbehaves active"), "\(parts[2])")
+        #expect(!parts[2].contains("crashed the host"), "\(parts[2])")
+        #expect(parts[3].hasPrefix("records\n") && parts[3].hasSuffix("\n0\n"), "no record of the crash: \(parts[3])")
+    }
+
     /// A first run with the disk already full: no marker can be written, and a crash's line
     /// says so rather than promise a skip that will not happen.
     @Test func aCrashWhoseMarkerCannotBeWrittenIsNotPromisedASkip() throws {

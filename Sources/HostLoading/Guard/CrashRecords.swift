@@ -30,6 +30,7 @@ package struct CrashRecords {
     }
 
     private let storage: StorageFolder?
+    private var unsaved: UnsavedMarkers?
     package private(set) var records: [String: CrashRecord] = [:]
     /// Records of processes that vanished, collected by this start.
     package private(set) var vanished: [CrashRecord] = []
@@ -73,9 +74,7 @@ package struct CrashRecords {
         let earlier = records
         // Markers that held a record, emptied or removed only once the records are saved: on a
         // full disk the record stays in its marker, read again by the next start.
-        var slots: [MarkerSlots.Ended] = []
-        var files: [String] = []
-        defer { for slot in slots { slot.close() } }
+        let taken = UnsavedMarkers()
         // Plain system calls: this runs at every start, usually to find nothing.
         for name in readingMarkers ? storage.names() : [] {
             if MarkerSlots.isSlot(name) {
@@ -83,10 +82,10 @@ package struct CrashRecords {
                 guard let slot = MarkerSlots.ended(name, in: storage, readOnly: !collect) else { continue }
                 if MarkerSlots.isIdle(slot.text) {
                     slot.close()
-                } else {
-                    changed = take(slot.text, of: name, previous: earlier) || changed
-                    slots.append(slot)
+                    continue
                 }
+                changed = take(slot.text, of: name, previous: earlier) || changed
+                if collect { taken.slots.append(slot) } else { slot.close() }
                 continue
             }
             // A file of a process's own (a file system without `flock`, or an older host's).
@@ -96,14 +95,38 @@ package struct CrashRecords {
             // Ended between module calls (or before the first): nobody's doing.
             if let text, !MarkerSlots.isIdle(text) {
                 changed = take(text, of: name, previous: earlier) || changed
-                files.append(name)
+                if collect { taken.files.append(name) }
             } else if collect {
                 try? storage.remove(name)
             }
         }
-        guard collect, !changed || save() else { return }
-        for slot in slots { slot.empty() }
-        for name in files { try? storage.remove(name) }
+        guard collect else { return }
+        unsaved = taken
+        if !changed { taken.empty(in: storage) } else { save() }
+    }
+
+    /// The markers this start took records from, while those records are not saved: each slot
+    /// held (its lock), so that no other start counts it again, and emptied (a file of its own
+    /// removed) by the first save that succeeds, whichever it is. A later save (a `--retry`)
+    /// that succeeded on a disk with room again while the marker still held the record had the
+    /// next start read it again: the retry undone, a vanishing counted twice.
+    private final class UnsavedMarkers {
+        var slots: [MarkerSlots.Ended] = []
+        var files: [String] = []
+
+        func empty(in storage: StorageFolder) {
+            for slot in slots { slot.empty() }
+            for name in files { try? storage.remove(name) }
+            release()
+        }
+
+        func release() {
+            for slot in slots { slot.close() }
+            slots = []
+            files = []
+        }
+
+        deinit { release() }
     }
 
     /// Turns the text of a marker an ended process left inside a module call into a record;
@@ -166,6 +189,8 @@ package struct CrashRecords {
         }
         do throws(StorageError) {
             try storage.write("crashes", Array(text.utf8))
+            unsaved?.empty(in: storage)
+            unsaved = nil
             return true
         } catch {
             saveProblem = error.message
