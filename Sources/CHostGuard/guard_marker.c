@@ -6,6 +6,7 @@
 #include "guard_marker.h"
 #include "guard_outcome.h"
 
+#include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -234,6 +235,9 @@ const char *guard_signal_name(int signal) {
 }
 
 /* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
+/* What a backtrace file reserves before it is written. */
+#define BACKTRACE_ROOM (128 * 1024)
+
 int guard_write_backtrace(int signal, void *const *frames, int count) {
     const char *path = guard_backtrace_path();
     if (path[0] == '\0') return 0;
@@ -241,16 +245,20 @@ int guard_write_backtrace(int signal, void *const *frames, int count) {
     if (fd < 0) return 0;
     const char *header = "modhost crashed: ";
     const char *name = guard_signal_name(signal);
-    /* A file that cannot take its first line (a full disk) is not named: the backtrace goes to
-     * standard error instead. */
-    if (write(fd, header, strlen(header)) != (ssize_t)strlen(header) || write(fd, name, strlen(name)) != (ssize_t)strlen(name) ||
-        write(fd, "\n", 1) != 1) {
+    /* A file that cannot take the whole backtrace (a full disk) is not named: it goes to
+     * standard error instead. backtrace_symbols_fd says nothing of a write that failed, so the
+     * room is reserved first (more than 128 frames of long symbols take), and the file cut to
+     * what was written. A file system that reserves nothing is written as it comes. */
+    int reserved = fallocate(fd, 0, 0, BACKTRACE_ROOM) == 0;
+    if ((!reserved && (errno == ENOSPC || errno == EDQUOT)) || write(fd, header, strlen(header)) != (ssize_t)strlen(header) ||
+        write(fd, name, strlen(name)) != (ssize_t)strlen(name) || write(fd, "\n", 1) != 1) {
         close(fd);
         unlink(path);
         return 0;
     }
     backtrace_symbols_fd(frames, count, fd);
     crash_site_write_legend(fd);
+    if (reserved) (void)ftruncate(fd, lseek(fd, 0, SEEK_CUR));
     close(fd);
     return 1;
 }

@@ -20,12 +20,12 @@ enum SmallDisk {
 /// crash there is told as it is, and no crash record is lost to it.
 @Suite(.enabled(if: SmallDisk.canMount, "needs root, and a mount namespace of its own (unshare --mount)"))
 struct FullDiskTests {
-    /// Runs `steps` (sh) with a fresh 64 KiB tmpfs at `$DISK`, a data folder on it at
+    /// Runs `steps` (sh) with a fresh tmpfs of `size` at `$DISK`, a data folder on it at
     /// `$MODHOST_DATA_DIR`, and `$MODHOST` and `$CONFIG` set; its output.
-    func onASmallDisk(config: String, _ steps: String) throws -> String {
+    func onASmallDisk(config: String, size: String = "64k", _ steps: String) throws -> String {
         let disk = try TestEnvironment.temporaryFolder()
         let script = """
-            mount -t tmpfs -o size=64k tmpfs "$DISK" || exit 3
+            mount -t tmpfs -o size=\(size) tmpfs "$DISK" || exit 3
             mkdir -m 700 "$DISK/data"
             \(steps)
             """
@@ -118,6 +118,42 @@ struct FullDiskTests {
         #expect(parts[2].contains("FixtureMisbehaves active"), "\(parts[2])")
         #expect(!parts[2].contains("crashed the host"), "\(parts[2])")
         #expect(parts[3].hasPrefix("records\n") && parts[3].hasSuffix("\n0\n"), "no record of the crash: \(parts[3])")
+    }
+
+    /// A crash's backtrace file is named only when it holds the whole backtrace: with room it
+    /// is written and cut to its length; with one page left, which its first line fits in but
+    /// not the rest, it goes to standard error (the file was named, and held a line).
+    @Test func aBacktraceIsNamedOnlyWhenItFitsWhole() throws {
+        let crashing = try TestEnvironment.write(
+            TestEnvironment.modulesJSON([("FixtureMisbehaves", #""config": {"in": "start", "how": "raise"}"#)]))
+        let calm = try TestEnvironment.write(TestEnvironment.modulesJSON([("FixtureMisbehaves", "")]))
+        let output = try onASmallDisk(
+            config: crashing, size: "512k",
+            """
+            "$MODHOST" --config \(calm) modules > /dev/null || echo "first run failed"
+            echo "== room"; "$MODHOST" --config "$CONFIG" modules 2>&1 >/dev/null
+            for file in "$DISK"/data/.modhost/backtrace-*; do
+                echo "bytes: $(wc -c < "$file"), zero bytes: $(tr -cd '\\000' < "$file" | wc -c)"; rm "$file"
+            done
+            "$MODHOST" --config \(calm) --retry FixtureMisbehaves modules > /dev/null 2>&1
+            dd if=/dev/zero of="$DISK/page" bs=4k count=1 2>/dev/null
+            \(Self.fill)
+            rm "$DISK/page"
+            echo "== full"; "$MODHOST" --config "$CONFIG" modules 2>&1 >/dev/null
+            ls "$DISK"/data/.modhost
+            """)
+        let parts = output.components(separatedBy: "== ")
+        try #require(parts.count == 3, "\(output)")
+        #expect(!parts[0].contains("first run failed"), "\(output)")
+        let crashLine = "modhost: error: module 'FixtureMisbehaves' crashed the host in start (SIGSEGV); it is skipped from the next start"
+        #expect(parts[1].contains(crashLine + "; 'modhost --retry FixtureMisbehaves' tries it again; its backtrace is in '"), "\(parts[1])")
+        let counts = parts[1].split(separator: "\n").first { $0.hasPrefix("bytes: ") } ?? ""
+        let bytes = Int(counts.dropFirst("bytes: ".count).prefix { $0.isNumber }) ?? 0
+        #expect(bytes > 100 && bytes < 128 * 1024 && counts.hasSuffix("zero bytes: 0"), "cut to what was written: \(parts[1])")
+        #expect(parts[1].contains("free: 0"), "\(parts[1])")
+        #expect(parts[2].contains(crashLine + "; 'modhost --retry FixtureMisbehaves' tries it again\n"), "\(parts[2])")
+        #expect(!parts[2].contains("its backtrace is in"), "\(parts[2])")
+        #expect(!parts[2].contains("backtrace-"), "no file left: \(parts[2])")
     }
 
     /// A first run with the disk already full: no marker can be written, and a crash's line

@@ -296,14 +296,20 @@ import Testing
         #expect(app.stdout.components(separatedBy: "running the app\n").count == 3, "started twice, not for the code: \(app.stdout)")
     }
 
+    /// Refused with the folder named whole, however deep (a value such as a name is cut at
+    /// 120 characters; a path is not).
     @Test func devRefusesAFolderThatIsNotAModulePackage() throws {
-        let folder = try TestEnvironment.temporaryFolder()
+        let folder = try TestEnvironment.temporaryFolder() + "/" + String(repeating: "a-deeper-folder/", count: 10) + "end"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let result = try modhost(["dev", folder])
         #expect(result.status == 2)
         #expect(
             result.errorLines == [
                 "modhost: error: dev: no module package at '\(folder)': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line"
             ])
+        let library = folder + "/libNotes.txt"
+        let extra = try modhost(["--module", library, "modules"])
+        #expect(extra.errorLines == ["modhost: error: --module '\(library)': expected a module library named lib<Name>.so"])
     }
 
     @Test(arguments: [

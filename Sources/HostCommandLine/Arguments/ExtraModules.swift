@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// `--module PATH`: a library loaded for one run beside the modules of modules.json (what
 /// `modhost dev` and a module author use), without editing the file.
@@ -17,14 +17,14 @@ enum ExtraModules {
                 throw UsageError(
                     HostText(
                         "usage.module.file", "--module '%@': expected a module library named lib<Name>.so",
-                        [.plain(Escaped(path).description)]))
+                        [.plain(EscapedPath(path).description)]))
             }
             let name = String(file.dropFirst(3).dropLast(3))
             guard ModuleDescriptor.isIdentifier(name) else {
                 throw UsageError(
                     HostText(
                         "usage.module.name", "--module '%@': '%@' is not a module name",
-                        [.plain(Escaped(path).description), .plain(Escaped(name).description)]))
+                        [.plain(EscapedPath(path).description), .plain(Escaped(name).description)]))
             }
             let absolute = absolute(path)
             let existing = extended.modules.firstIndex { ModuleName($0.name) == ModuleName(name) }

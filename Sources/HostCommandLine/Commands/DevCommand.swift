@@ -3,7 +3,7 @@ import Glibc
 import HostLoading
 import HostModel
 import HostProcesses
-import ModuleKit
+@_spi(Host) import ModuleKit
 import Synchronization
 
 /// `modhost dev PATH [-- ARGS…]`: watches a module package, rebuilds it on every change, and
@@ -29,7 +29,7 @@ struct DevCommand {
                     HostText(
                         "dev.no.package",
                         "no module package at '%@': expected Package.swift and Sources/module.manifest or Sources/<Target>/module.manifest with a 'name' line",
-                        [.plain(Escaped(package).description)])))
+                        [.plain(EscapedPath(package).description)])))
             return ModhostCommandLine.exitUsage
         }
         let library = package + "/.build/debug/lib\(name).so"
@@ -38,7 +38,7 @@ struct DevCommand {
             ? HostText("dev.the.app", "the app") : HostText("", "'%@'", [.plain("modhost \(arguments.joined(separator: " "))")])
         console.print(
             Self.prefixed(
-                HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(Escaped(package).description), .plain(name)])))
+                HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(EscapedPath(package).description), .plain(name)])))
         var snapshot = Self.snapshot(of: package)
         // The app runs the module in a process of its own and stays open across builds: it
         // takes each new library as it is put in place (live restart). A build that leaves the
@@ -73,7 +73,7 @@ struct DevCommand {
                         Self.prefixed(
                             HostText(
                                 "dev.cannot.start", "cannot start '%@'; waiting for a change",
-                                [.plain(Escaped(RunningExecutable.path).description)])))
+                                [.plain(EscapedPath(RunningExecutable.path).description)])))
                 }
                 app = arguments.isEmpty ? child : 0
                 SignalTrap.child.withLock { $0 = child }
@@ -99,7 +99,7 @@ struct DevCommand {
                 Self.prefixed(
                     HostText(
                         "dev.cannot.log", "cannot create a build log in '%@': %@",
-                        [.plain(Escaped(TemporaryFolder.path).description), .plain(String(cString: strerror(errno)))])))
+                        [.plain(EscapedPath(TemporaryFolder.path).description), .plain(String(cString: strerror(errno)))])))
             return false
         }
         _ = unlink(template)
@@ -184,7 +184,7 @@ struct DevCommand {
     private static func changed(_ before: [String: String], _ after: [String: String]) -> HostText {
         let paths = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
         return paths.count == 1
-            ? HostText("dev.changed.file", "'%@' changed", [.plain(Escaped(paths[0]).description)])
+            ? HostText("dev.changed.file", "'%@' changed", [.plain(EscapedPath(paths[0]).description)])
             : HostText("dev.changed.files", "%@ files changed", [.plain("\(paths.count)")])
     }
 

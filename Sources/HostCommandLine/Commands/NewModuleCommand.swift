@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import HostModel
-import ModuleKit
+@_spi(Host) import ModuleKit
 
 /// `modhost new NAME`: checks the name and the kit, writes the package, and says what to do
 /// next, down to the `modules.json` entry that loads it.
@@ -31,8 +31,8 @@ struct NewModuleCommand {
             HostText(
                 "new.wrote", "Wrote module '%@' in '%@' (ModuleKit SDK %@, kit '%@').",
                 [
-                    .plain(name), .plain(Escaped(folder).description), .plain(ModuleKitABI.sdkVersion),
-                    .plain(Escaped(kitFolder).description),
+                    .plain(name), .plain(EscapedPath(folder).description), .plain(ModuleKitABI.sdkVersion),
+                    .plain(EscapedPath(kitFolder).description),
                 ]))
         console.print(HostText("new.next.build", "Test and build it:"))
         console.print("  swift test --package-path \(Self.shellQuoted(given))")
@@ -45,7 +45,7 @@ struct NewModuleCommand {
                 HostText(
                     "new.route",
                     "Its route %@ is in '%@': another module depends on that package and declares '%@'.",
-                    [.plain(name + "Route"), .plain("\(Escaped(folder))/\(name)Contracts"), .plain("requires \(name)Route")]))
+                    [.plain(name + "Route"), .plain("\(EscapedPath(folder))/\(name)Contracts"), .plain("requires \(name)Route")]))
         }
         return ModhostCommandLine.exitSuccess
     }

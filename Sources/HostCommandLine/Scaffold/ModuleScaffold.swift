@@ -48,7 +48,7 @@ struct ModuleScaffold {
             return HostText(
                 "new.kit.missing",
                 "no ModuleKit package at '%@' (the kit sources this modhost was built from); pass --kit PATH to the kit package of this host's checkout",
-                [.plain(Escaped(folder).description)])
+                [.plain(EscapedPath(folder).description)])
         }
         let version = text.split(separator: "\n").first { $0.hasPrefix("#define MODHOST_SDK_VERSION ") }
             .map { $0.dropFirst("#define MODHOST_SDK_VERSION ".count).filter { $0 != "\"" && $0 != " " } }
@@ -59,7 +59,7 @@ struct ModuleScaffold {
             return HostText(
                 "new.kit.version",
                 "the kit at '%@' is SDK %@, this modhost was built with %@ (a module runs in hosts of its SDK major at its minor or later); pass --kit PATH to the kit package of this host's checkout",
-                [.plain(Escaped(folder).description), .plain(version ?? "?"), .plain(ModuleKitABI.sdkVersion)])
+                [.plain(EscapedPath(folder).description), .plain(version ?? "?"), .plain(ModuleKitABI.sdkVersion)])
         }
         return nil
     }
@@ -112,14 +112,14 @@ struct ModuleScaffold {
                 throw ScaffoldError(
                     HostText(
                         "new.foreign.parent", "cannot create '%@': it %@; choose a folder only you can write with --output DIR",
-                        [.plain(Escaped(output).description), .text(HostText.refusal(error, of: output))]))
+                        [.plain(EscapedPath(output).description), .text(HostText.refusal(error, of: output))]))
             }
             throw ScaffoldError(
                 HostText(
                     "new.unsafe.parent",
                     "cannot create '%@': '%@' can be changed by others than you (owner uid %@, mode %@) and is not sticky, so another user could put something else in its place while it is written; choose a folder only you can write with --output DIR",
                     [
-                        .plain(Escaped(output).description), .plain(Escaped(parent).description), .plain("\(status.st_uid)"),
+                        .plain(EscapedPath(output).description), .plain(EscapedPath(parent).description), .plain("\(status.st_uid)"),
                         .plain("0" + String(status.st_mode & 0o7777, radix: 8)),
                     ]))
         }
@@ -128,7 +128,7 @@ struct ModuleScaffold {
                 throw ScaffoldError(
                     HostText(
                         "new.exists", "cannot create '%@': it already exists; choose a new folder with --output DIR",
-                        [.plain(Escaped(output).description)]))
+                        [.plain(EscapedPath(output).description)]))
             }
             throw ScaffoldError.cannot(.create, output)
         }
@@ -182,7 +182,7 @@ struct ScaffoldError: Error {
     /// What could not be done to `path`, with the system's reason (`errno`, read here).
     static func cannot(_ action: Action, _ path: String) -> ScaffoldError {
         let reason = String(cString: strerror(errno))
-        let arguments: [HostText.Argument] = [.plain(Escaped(path).description), .plain(reason)]
+        let arguments: [HostText.Argument] = [.plain(EscapedPath(path).description), .plain(reason)]
         switch action {
         case .create: return ScaffoldError(HostText("new.cannot.create", "cannot create '%@': %@", arguments))
         case .write: return ScaffoldError(HostText("new.cannot.write", "cannot write '%@': %@", arguments))
