@@ -38,7 +38,8 @@ struct DevCommand {
             ? HostText("dev.the.app", "the app") : HostText("", "'%@'", [.plain("modhost \(arguments.joined(separator: " "))")])
         console.print(
             Self.prefixed(
-                HostText("dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(EscapedPath(package).description), .plain(name)])))
+                HostText(
+                    "dev.watching", "watching '%@' (module '%@'); Ctrl-C ends", [.plain(EscapedPath(package).description), .plain(name)])))
         var snapshot = Self.snapshot(of: package)
         // The app runs the module in a process of its own and stays open across builds: it
         // takes each new library as it is put in place (live restart). A build that leaves the
