@@ -16,10 +16,18 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* Copies of descriptors 0-2 as the host started, and what each was (device and inode). */
-static int saved_fds[3] = {-1, -1, -1};
-static dev_t saved_devices[3];
-static ino_t saved_inodes[3];
+/* Copies of the files descriptors 0-2 have been, with what each is (device and inode): kept
+ * for good, since a restore on another thread may be using one; at most a few (the terminal,
+ * /dev/null, a pipe). Added to on one thread only (the main one). */
+#define MOST_COPIES 16
+static struct {
+    int fd;
+    dev_t device;
+    ino_t inode;
+} copies[MOST_COPIES];
+static atomic_int copy_count;
+/* For each of 0-2, the copy to put back (an index into `copies`), or -1. */
+static atomic_int kept_copy[3] = {-1, -1, -1};
 
 static int terminal_saved;
 static struct termios saved_terminal;
@@ -63,6 +71,22 @@ void guard_end_child_group(void) {
     if (group > 0) kill(-group, SIGKILL);
 }
 
+/* The index of a copy of `fd` (which is `status`), made if none is kept yet; -1 if none can be. */
+static int copy_of(int fd, const struct stat *status) {
+    int count = atomic_load(&copy_count);
+    for (int index = 0; index < count; index++) {
+        if (copies[index].device == status->st_dev && copies[index].inode == status->st_ino) return index;
+    }
+    if (count == MOST_COPIES) return -1;
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    if (copy < 0) return -1;
+    copies[count].fd = copy;
+    copies[count].device = status->st_dev;
+    copies[count].inode = status->st_ino;
+    atomic_store(&copy_count, count + 1);
+    return count;
+}
+
 /* Opens /dev/null on each of 0-2 that is closed (so no file the host opens later takes its
  * number), and keeps a copy of each with what it is, to put back after a module call. */
 void modhost_guard_keep_standard_descriptors(void) {
@@ -77,22 +101,26 @@ void modhost_guard_keep_standard_descriptors(void) {
                 close(null);
             }
         }
+    }
+    modhost_guard_keep_standard_descriptors_as_they_are();
+}
+
+void modhost_guard_keep_standard_descriptors_as_they_are(void) {
+    for (int fd = 0; fd < 3; fd++) {
         struct stat status;
-        if (fstat(fd, &status) != 0) continue;
-        saved_fds[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-        saved_devices[fd] = status.st_dev;
-        saved_inodes[fd] = status.st_ino;
+        atomic_store(&kept_copy[fd], fstat(fd, &status) == 0 ? copy_of(fd, &status) : -1);
     }
 }
 
-/* Puts back each of 0-2 that is closed or is another file than at install; their bits. */
+/* Puts back each of 0-2 that is closed or is another file than was kept; their bits. */
 int guard_restore_standard_descriptors(void) {
     int restored = 0;
     for (int fd = 0; fd < 3; fd++) {
-        if (saved_fds[fd] < 0) continue;
+        int index = atomic_load(&kept_copy[fd]);
+        if (index < 0) continue;
         struct stat status;
-        if (fstat(fd, &status) == 0 && status.st_dev == saved_devices[fd] && status.st_ino == saved_inodes[fd]) continue;
-        if (dup2(saved_fds[fd], fd) == fd) restored |= 1 << fd;
+        if (fstat(fd, &status) == 0 && status.st_dev == copies[index].device && status.st_ino == copies[index].inode) continue;
+        if (dup2(copies[index].fd, fd) == fd) restored |= 1 << fd;
     }
     return restored;
 }

@@ -1,3 +1,4 @@
+import CHostGuard
 import Contracts
 import Glibc
 import HostIsolation
@@ -105,11 +106,17 @@ package enum TerminalLoan {
             throw LoanRefusal(why: "the terminal could not be taken: \(String(cString: strerror(errno)))")
         }
         for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
+        // The guard puts these back after a module call that replaced one, not the process's
+        // own (off the terminal: see OffTheTerminal), and those again once the loan ends.
+        modhost_guard_keep_standard_descriptors_as_they_are()
         defer {
+            // What was printed on the lent terminal goes there, not after the loan.
+            _ = modhost_flush_stdout()
             for (index, descriptor) in saved.enumerated() where descriptor >= 0 {
                 dup2(descriptor, Int32(index))
                 close(descriptor)
             }
+            modhost_guard_keep_standard_descriptors_as_they_are()
         }
         return body()
     }

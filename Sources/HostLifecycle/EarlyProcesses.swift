@@ -85,7 +85,10 @@ extension HostRuntime {
         ProcessScope.keepFromModules()
         StrayProcesses.adopt()
         // One that fails to start here is started again, and its failure said, at the load phase.
-        guard let process = try? ModuleProcess(spawning: .host(moduleHostArguments(name, options: options))) else {
+        guard
+            let process = try? ModuleProcess(
+                spawning: .host(moduleHostArguments(name, options: options)), showing: showModuleProcessOutput)
+        else {
             return nil
         }
         options.earlyProcesses.put(name, process)

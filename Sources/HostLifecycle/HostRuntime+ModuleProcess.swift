@@ -149,10 +149,17 @@ extension HostRuntime {
     /// Module `entry`'s process, started; once it has ended, its temporary folder is removed
     /// (its own way out leaves it when its sandbox watches removals, and a crash always does).
     private func startProcess(of entry: ModuleEntry) throws(ModuleProcess.StartError) -> ModuleProcess {
-        let process = try ModuleProcess(spawning: .host(Self.moduleHostArguments(entry.name, options: options)))
+        let process = try ModuleProcess(
+            spawning: .host(Self.moduleHostArguments(entry.name, options: options)), showing: Self.showModuleProcessOutput)
         process.afterEnd = afterEnd(of: entry)
         return process
     }
+
+    /// What a module's process writes outside a loan of the terminal (a module's `print` on a
+    /// thread of its own, its library's own messages, the process's warnings): shown on this
+    /// process's standard error, with its control characters made visible, and held with the
+    /// host's own while the app is full screen.
+    static let showModuleProcessOutput: @Sendable (String) -> Void = { line in StandardError.write(line) }
 
     /// What follows the end of a process of module `entry`: its temporary folder removed.
     private func afterEnd(of entry: ModuleEntry) -> @Sendable (pid_t) -> Void {

@@ -50,9 +50,11 @@ package enum ChildCommand {
     /// `environment`, the child gets exactly that environment, else this process's; with
     /// `ownGroup`, it leads a process group of its own, so that `kill(-pid, …)` reaches what it
     /// starts too; with `link`, that descriptor is the child's descriptor 3 (its end of a
-    /// socketpair to a process of the host's own).
+    /// socketpair to a process of the host's own); with `childOutput`, its pipe's write end is
+    /// the child's descriptor 4 (``ChildOutput``).
     package static func start(
-        _ program: Program, output: Output, environment: [String: String]? = nil, ownGroup: Bool = false, link: Int32? = nil
+        _ program: Program, output: Output, environment: [String: String]? = nil, ownGroup: Bool = false, link: Int32? = nil,
+        childOutput: ChildOutput? = nil
     ) -> (pid: pid_t?, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,8 +82,9 @@ package enum ChildCommand {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addclose(&actions, closing)
         }
-        // dup2 clears close-on-exec on the copy: only descriptor 3 crosses.
+        // dup2 clears close-on-exec on the copy: only descriptors 3 and 4 cross.
         if let link { posix_spawn_file_actions_adddup2(&actions, link, ModuleProcess.linkDescriptor) }
+        if let end = childOutput?.childEnd { posix_spawn_file_actions_adddup2(&actions, end, ChildOutput.childDescriptor) }
         guard let (command, path) = program.launch else { return (nil, ENOENT) }
         // On the way out (a signal): a child started now would outlive the cleanup.
         guard !ProcessCleanup.isEnding else { return (nil, ECANCELED) }

@@ -197,6 +197,20 @@ import Testing
         #expect(refused.stderr.contains(#"'isolation' must be "none" or "process", found 'thread'"#), "\(refused)")
     }
 
+    /// What a module's process writes itself while the host has not lent it the terminal is
+    /// shown by the host on standard error, its control characters made visible: the terminal
+    /// obeys none of it, and a command's output holds none of it.
+    @Test func whatAModulesProcessWritesOutsideALoanIsShownNeverObeyed() throws {
+        let host = try world(#"{"in": "start", "how": "escapes"}"#)
+        let result = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureRouteUser", "cities")
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stdout == "1 cities: Porto (PT)\n", "\(result)")
+        #expect(result.stderr.contains("out:?]0;taken??[2J\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("err:?[31mred\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("last words"), "said as it ends: \(result.stderr)")
+        #expect(!(result.stdout + result.stderr).unicodeScalars.contains("\u{1B}"))
+    }
+
     /// Each fault in a route call: the line naming the module and how its process ended, then
     /// the command's error; the host itself exits with status 1, never by a signal.
     @Test(arguments: [

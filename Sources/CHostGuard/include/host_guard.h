@@ -31,6 +31,10 @@ void modhost_guard_set_victim(const char *victim);
 /* Opens /dev/null on each of descriptors 0-2 that is closed and keeps copies of them (the first
  * call only): call it before opening anything, so that no pipe or file takes their numbers. */
 void modhost_guard_keep_standard_descriptors(void);
+/* Keeps descriptors 0-2 as they are now as the ones to put back after a module call: a
+ * module's own process, its standard streams moved off the terminal, and on the terminal the
+ * host lends it, and off it again. */
+void modhost_guard_keep_standard_descriptors_as_they_are(void);
 
 /* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries);
  * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. A marker

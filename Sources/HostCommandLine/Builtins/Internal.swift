@@ -1,5 +1,6 @@
 import Contracts
 import Glibc
+import HostApp
 import HostIsolation
 import HostLifecycle
 import HostModel
@@ -147,6 +148,8 @@ extension Builtins {
             ProcessCleanup.endDescendantsOnExit()
             defer { ProcessCleanup.run() }
             let runtime = session.runtime
+            // Its terminal is the one the host lends it, only while it does.
+            OffTheTerminal.move()
             // As modules.json spells it: the command line that started this process may not.
             let name = runtime.configuration.entry(named: name)?.name ?? name
             let mine = Hello(

@@ -28,6 +28,8 @@ package final class ModuleProcess {
     package let channel: FrameChannel
     /// How it ended, once it has.
     private var ended: ChildEnd??
+    /// What it writes outside a loan of the terminal, shown by this process.
+    private let output: ChildOutput?
     /// Run once, with its process id, after it has ended and been reaped, whichever way it
     /// ended (its own end, a kill, a failed hello): what it leaves to clear (its temporary
     /// folder). Set before it is greeted.
@@ -59,20 +61,32 @@ package final class ModuleProcess {
 
     /// Starts `program` and says nothing yet: the child's own start (its dynamic linking,
     /// most of it) runs while this process goes on; ``greet(_:passing:helloLimit:)`` follows.
-    package init(spawning program: ChildCommand.Program, environment: [String: String]? = nil) throws(StartError) {
+    /// With `showing`, what the child writes on its standard output and error outside a loan
+    /// of the terminal comes through a pipe, a line at a time (``ChildOutput``); without, it
+    /// has this process's.
+    package init(
+        spawning program: ChildCommand.Program, environment: [String: String]? = nil,
+        showing show: (@Sendable (String) -> Void)? = nil
+    ) throws(StartError) {
         let (host, child): (FrameChannel, Int32)
         do throws(WireError) {
             (host, child) = try FrameChannel.pairForChild()
         } catch {
             throw .link(error)
         }
-        let started = ChildCommand.start(program, output: .inherited, environment: environment, link: child)
+        let output = show == nil ? nil : ChildOutput()
+        let started = ChildCommand.start(program, output: .inherited, environment: environment, link: child, childOutput: output)
         // The parent's copy of the child's end goes at once: the child's end is then the
         // child's alone, and its end reads as the end of the link.
         Glibc.close(child)
-        guard let pid = started.pid else { throw .notStarted(String(cString: strerror(started.error))) }
+        guard let pid = started.pid else {
+            output?.childNotStarted()
+            throw .notStarted(String(cString: strerror(started.error)))
+        }
+        if let output, let show { output.childStarted(showing: show) }
         StrayProcesses.started(pid)
         self.pid = pid
+        self.output = output
         channel = host
     }
 
@@ -220,6 +234,7 @@ package final class ModuleProcess {
     /// Remembers how the child ended, and runs what follows its end (its folder's removal).
     private func record(_ end: ChildEnd?) {
         ended = .some(end)
+        output?.waitUntilShown()
         afterEnd?(pid)
     }
 
@@ -246,6 +261,7 @@ package final class ModuleProcess {
     deinit {
         guard ended == nil else { return }
         Self.kill(pid)
+        output?.waitUntilShown()
         afterEnd?(pid)
     }
 

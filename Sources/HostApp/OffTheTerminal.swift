@@ -1,0 +1,32 @@
+import CHostGuard
+import Glibc
+import HostProcesses
+
+/// A module's own process off the terminal: its standard input from /dev/null, its standard
+/// output and error into the pipe the host reads and shows (``ChildOutput``), before its
+/// module's code runs. It is on the terminal only while the host lends it
+/// (``TerminalLoan/onTerminal(_:_:)``): what the module writes at any other time (a thread of
+/// its own, its library's messages) is shown by the host, its control characters made
+/// visible, and no key typed to the host is read there.
+package enum OffTheTerminal {
+    /// Moves this process's standard streams off the terminal, when the host passed the pipe
+    /// (descriptor 4, a pipe); whether it did.
+    @discardableResult
+    package static func move() -> Bool {
+        var status = stat()
+        let pipe = ChildOutput.childDescriptor
+        guard fstat(pipe, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return false }
+        _ = modhost_flush_stdout()
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if null >= 0 {
+            dup2(null, STDIN_FILENO)
+            close(null)
+        }
+        dup2(pipe, STDOUT_FILENO)
+        dup2(pipe, STDERR_FILENO)
+        close(pipe)
+        // What the guard puts back after a module call that replaced one of them.
+        modhost_guard_keep_standard_descriptors_as_they_are()
+        return true
+    }
+}
