@@ -16,18 +16,12 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* Copies of the files descriptors 0-2 have been, with what each is (device and inode): kept
- * for good, since a restore on another thread may be using one; at most a few (the terminal,
- * /dev/null, a pipe). Added to on one thread only (the main one). */
-#define MOST_COPIES 16
-static struct {
-    int fd;
-    dev_t device;
-    ino_t inode;
-} copies[MOST_COPIES];
-static atomic_int copy_count;
-/* For each of 0-2, the copy to put back (an index into `copies`), or -1. */
-static atomic_int kept_copy[3] = {-1, -1, -1};
+/* For each of descriptors 0-2, a copy of the file it is to hold, with what that is (device and
+ * inode), put back after a module call that closed or replaced it; -1 for none. Kept and
+ * replaced on the main thread only, where module calls run. */
+static atomic_int kept_fds[3] = {-1, -1, -1};
+static dev_t kept_devices[3];
+static ino_t kept_inodes[3];
 
 static int terminal_saved;
 static struct termios saved_terminal;
@@ -71,22 +65,6 @@ void guard_end_child_group(void) {
     if (group > 0) kill(-group, SIGKILL);
 }
 
-/* The index of a copy of `fd` (which is `status`), made if none is kept yet; -1 if none can be. */
-static int copy_of(int fd, const struct stat *status) {
-    int count = atomic_load(&copy_count);
-    for (int index = 0; index < count; index++) {
-        if (copies[index].device == status->st_dev && copies[index].inode == status->st_ino) return index;
-    }
-    if (count == MOST_COPIES) return -1;
-    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-    if (copy < 0) return -1;
-    copies[count].fd = copy;
-    copies[count].device = status->st_dev;
-    copies[count].inode = status->st_ino;
-    atomic_store(&copy_count, count + 1);
-    return count;
-}
-
 /* Opens /dev/null on each of 0-2 that is closed (so no file the host opens later takes its
  * number), and keeps a copy of each with what it is, to put back after a module call. */
 void modhost_guard_keep_standard_descriptors(void) {
@@ -108,7 +86,13 @@ void modhost_guard_keep_standard_descriptors(void) {
 void modhost_guard_keep_standard_descriptors_as_they_are(void) {
     for (int fd = 0; fd < 3; fd++) {
         struct stat status;
-        atomic_store(&kept_copy[fd], fstat(fd, &status) == 0 ? copy_of(fd, &status) : -1);
+        int copy = fstat(fd, &status) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 10) : -1;
+        int old = atomic_exchange(&kept_fds[fd], -1);
+        if (old >= 0) close(old);
+        if (copy < 0) continue;
+        kept_devices[fd] = status.st_dev;
+        kept_inodes[fd] = status.st_ino;
+        atomic_store(&kept_fds[fd], copy);
     }
 }
 
@@ -116,13 +100,20 @@ void modhost_guard_keep_standard_descriptors_as_they_are(void) {
 int guard_restore_standard_descriptors(void) {
     int restored = 0;
     for (int fd = 0; fd < 3; fd++) {
-        int index = atomic_load(&kept_copy[fd]);
-        if (index < 0) continue;
+        int copy = atomic_load(&kept_fds[fd]);
+        if (copy < 0) continue;
         struct stat status;
-        if (fstat(fd, &status) == 0 && status.st_dev == copies[index].device && status.st_ino == copies[index].inode) continue;
-        if (dup2(copies[index].fd, fd) == fd) restored |= 1 << fd;
+        if (fstat(fd, &status) == 0 && status.st_dev == kept_devices[fd] && status.st_ino == kept_inodes[fd]) continue;
+        if (dup2(copy, fd) == fd) restored |= 1 << fd;
     }
     return restored;
+}
+
+void modhost_guard_save_terminal(void) { guard_save_terminal(); }
+
+void modhost_line_buffer_stdout(void) {
+    fflush(stdout);
+    setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 /* EPIPE when standard output is a pipe or socket nobody reads any more, else `otherwise`. */

@@ -99,12 +99,15 @@ package enum TerminalLoan {
         guard descriptors.count == 3 else {
             throw LoanRefusal(why: "a command or a screen needs the standard input, output and error of the process that asks")
         }
-        let saved = (0..<3).map { dup(Int32($0)) }
+        // Kept from anything started meanwhile: its own copy of the pipe would outlive it.
+        let saved = (0..<3).map { fcntl(Int32($0), F_DUPFD_CLOEXEC, 10) }
         // Each of this process's own is kept before any is replaced, or none is replaced.
         guard saved.allSatisfy({ $0 >= 0 }) else {
             for descriptor in saved where descriptor >= 0 { close(descriptor) }
             throw LoanRefusal(why: "the terminal could not be taken: \(String(cString: strerror(errno)))")
         }
+        // What was printed before goes where it was printed for.
+        _ = modhost_flush_stdout()
         for (index, descriptor) in descriptors.enumerated() { dup2(descriptor, Int32(index)) }
         // The guard puts these back after a module call that replaced one, not the process's
         // own (off the terminal: see OffTheTerminal), and those again once the loan ends.

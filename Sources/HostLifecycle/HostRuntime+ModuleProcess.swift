@@ -159,7 +159,10 @@ extension HostRuntime {
     /// thread of its own, its library's own messages, the process's warnings): shown on this
     /// process's standard error, with its control characters made visible, and held with the
     /// host's own while the app is full screen.
-    static let showModuleProcessOutput: @Sendable (String) -> Void = { line in StandardError.write(line) }
+    static let showModuleProcessOutput: @Sendable (String) -> Void = { line in
+        // A piece without its line break (the last one, a long line's) is a line of its own.
+        StandardError.write(line.hasSuffix("\n") ? line : line + "\n")
+    }
 
     /// What follows the end of a process of module `entry`: its temporary folder removed.
     private func afterEnd(of entry: ModuleEntry) -> @Sendable (pid_t) -> Void {

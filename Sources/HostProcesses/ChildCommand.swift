@@ -91,14 +91,35 @@ package enum ChildCommand {
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
+        // Told that its descriptor 4 is the pipe: only then does it take it for one.
+        let marker = childOutput.map { _ in "\(ChildOutput.environmentName)=\(ChildOutput.childDescriptor)" }
         guard let environment else {
-            let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+            guard let marker else {
+                let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+                return error == 0 ? (pid, 0) : (nil, error)
+            }
+            var envp = inheritedEnvironment(without: ChildOutput.environmentName).map { strdup($0) } + [strdup(marker), nil]
+            defer { envp.forEach { free($0) } }
+            let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
             return error == 0 ? (pid, 0) : (nil, error)
         }
-        var envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let given = environment.filter { $0.key != ChildOutput.environmentName }.sorted { $0.key < $1.key }
+        var envp = given.map { strdup("\($0.key)=\($0.value)") } + (marker.map { [strdup($0)] } ?? []) + [nil]
         defer { envp.forEach { free($0) } }
         let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
         return error == 0 ? (pid, 0) : (nil, error)
+    }
+
+    /// This process's environment as `NAME=value` strings, but `name`'s.
+    private static func inheritedEnvironment(without name: String) -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if !text.hasPrefix(name + "=") { entries.append(text) }
+            index += 1
+        }
+        return entries
     }
 
     /// Waits for `pid` to end; its wait status.

@@ -209,6 +209,13 @@ import Testing
         #expect(result.stderr.contains("err:?[31mred\n"), "\(result.stderr)")
         #expect(result.stderr.contains("last words"), "said as it ends: \(result.stderr)")
         #expect(!(result.stdout + result.stderr).unicodeScalars.contains("\u{1B}"))
+        #expect(result.stderr.contains("printed:?[1mbold\n"), "\(result.stderr)")
+        // A command of the module's own runs on the terminal lent to its process: what it
+        // printed before (buffered) is not part of the command's output.
+        let command = try host.run("--isolate", "FixtureIsolatedGeo", "fixtureisolatedgeo", "cities")
+        #expect(command.succeeded, "\(command)")
+        #expect(command.stdout.hasPrefix("Porto (PT), from process ") && !command.stdout.contains("printed"), "\(command)")
+        #expect(command.stderr.contains("printed:?[1mbold\n"), "\(command.stderr)")
     }
 
     /// Each fault in a route call: the line naming the module and how its process ended, then

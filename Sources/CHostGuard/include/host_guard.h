@@ -35,6 +35,13 @@ void modhost_guard_keep_standard_descriptors(void);
  * module's own process, its standard streams moved off the terminal, and on the terminal the
  * host lends it, and off it again. */
 void modhost_guard_keep_standard_descriptors_as_they_are(void);
+/* Saves the terminal's settings from standard input now, when it is a terminal (the guard
+ * puts them back when a module call ends the process): a module's own process, before its
+ * standard input leaves the terminal. */
+void modhost_guard_save_terminal(void);
+/* Standard output written at each line break from now on (a pipe's default is a full buffer,
+ * written who knows when, or lost with a kill). */
+void modhost_line_buffer_stdout(void);
 
 /* The marker file (open, O_RDWR) and its path, or -1/NULL for none (probes, bisect tries);
  * `backtrace_path` is where a crash's backtrace is written (mode 0600), or NULL. A marker

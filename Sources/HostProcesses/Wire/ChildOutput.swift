@@ -13,6 +13,9 @@ import Synchronization
 package final class ChildOutput: Sendable {
     /// The child's descriptor for its end.
     package static let childDescriptor: Int32 = 4
+    /// The variable of the child's environment that says its descriptor 4 is this pipe (a
+    /// descriptor 4 the host inherited and passed on, a FIFO of the person's, is not).
+    package static let environmentName = "MODHOST_OUTPUT_PIPE"
 
     /// The write end, for the child (close-on-exec here; moved to the child's number at spawn),
     /// closed here by ``childStarted(showing:)``.
@@ -20,7 +23,7 @@ package final class ChildOutput: Sendable {
     private let readEnd: Int32
     private let done = Mutex(false)
 
-    /// Longest piece given without a line break: a longer line is given in pieces.
+    /// A line longer than this is given in pieces, each as much of it as has come.
     static let longestPiece = 16_384
 
     /// A pipe, or `nil` when none can be made (the child then keeps the host's streams).
@@ -47,10 +50,16 @@ package final class ChildOutput: Sendable {
             Self.forward(readEnd, to: show)
             done.withLock { $0 = true }
         }
-        if !DetachedThread.start(named: "child output", forward) { forward() }
+        // Without a thread, nothing reads the pipe: the child's writes fail once it is full,
+        // as on a closed terminal, and the host does not wait for it.
+        if !DetachedThread.start(named: "child output", forward) {
+            _ = close(readEnd)
+            done.withLock { $0 = true }
+        }
     }
 
-    /// The child could not be started: the pipe closed, nothing to show.
+    /// The child could not be started (or its output cannot be read): the pipe closed here,
+    /// nothing to show.
     package func childNotStarted() {
         _ = close(readEnd)
         _ = close(childEnd)

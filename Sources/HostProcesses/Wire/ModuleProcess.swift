@@ -75,6 +75,11 @@ package final class ModuleProcess {
             throw .link(error)
         }
         let output = show == nil ? nil : ChildOutput()
+        // Not started on the terminal instead: it would write there raw.
+        if show != nil, output == nil {
+            Glibc.close(child)
+            throw .notStarted("no pipe for its output: \(String(cString: strerror(errno)))")
+        }
         let started = ChildCommand.start(program, output: .inherited, environment: environment, link: child, childOutput: output)
         // The parent's copy of the child's end goes at once: the child's end is then the
         // child's alone, and its end reads as the end of the link.

@@ -14,8 +14,9 @@ import ModuleKit
 /// - "trickle": announces a frame on descriptor 3, then writes one byte of it every 300 ms, for
 ///   10 s, then answers;
 /// - "fail": throws an error with a message;
-/// - "escapes": writes what a terminal would obey (a window title, a cleared screen, red) on
-///   descriptors 1 and 2 itself, past the kit, and a last line without its end.
+/// - "escapes": prints a line in bold (standard output, buffered), writes what a terminal would
+///   obey (a window title, a cleared screen, red) on descriptors 1 and 2 itself, past the kit,
+///   and a last line without its end.
 /// `announce`, a file name in its data folder (where a module in a sandbox may write), is
 /// written with the process id just before it misbehaves; with `once`, another, it misbehaves
 /// only while no such file is there, and leaves one as it does (a process started again then
@@ -100,6 +101,7 @@ final class FixtureIsolatedGeo: Module {
             }
         case "fail": throw Failure(description: "FixtureIsolatedGeo failed in \(place) as told")
         case "escapes":
+            print("printed:\u{1B}[1mbold")
             let writes: [(Int32, String)] = [(1, "out:\u{1B}]0;taken\u{07}\u{1B}[2J\n"), (2, "err:\u{1B}[31mred\n"), (2, "last words")]
             for (descriptor, text) in writes { _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } }
         default: return
