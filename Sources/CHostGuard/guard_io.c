@@ -16,12 +16,20 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* For each of descriptors 0-2, a copy of the file it is to hold, with what that is (device and
- * inode), put back after a module call that closed or replaced it; -1 for none. Kept and
- * replaced on the main thread only, where module calls run. */
-static atomic_int kept_fds[3] = {-1, -1, -1};
-static dev_t kept_devices[3];
-static ino_t kept_inodes[3];
+/* For each of descriptors 0-2, copies of the files it has held, with what each is (device and
+ * inode), and which one is put back after a module call that closed or replaced it (-1: none).
+ * A copy is never changed or closed once made: a module call ending on another thread (a stop
+ * on a signal) may be putting one back while the main thread keeps another (a loan). Made on
+ * the main thread only; a few per descriptor (its own, a lent terminal). */
+#define MOST_COPIES 8
+struct kept_copy {
+    int fd;
+    dev_t device;
+    ino_t inode;
+};
+static struct kept_copy copies[3][MOST_COPIES];
+static atomic_int copy_counts[3];
+static atomic_int kept[3] = {-1, -1, -1};
 
 static int terminal_saved;
 static struct termios saved_terminal;
@@ -83,16 +91,25 @@ void modhost_guard_keep_standard_descriptors(void) {
     modhost_guard_keep_standard_descriptors_as_they_are();
 }
 
+/* The index of descriptor `fd`'s copy of the file it holds now (`status`), made if it has none
+ * yet; -1 when none can be (no descriptor left, or no room: then nothing is put back). */
+static int copy_of(int fd, const struct stat *status) {
+    int count = atomic_load(&copy_counts[fd]);
+    for (int index = 0; index < count; index++) {
+        if (copies[fd][index].device == status->st_dev && copies[fd][index].inode == status->st_ino) return index;
+    }
+    if (count == MOST_COPIES) return -1;
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    if (copy < 0) return -1;
+    copies[fd][count] = (struct kept_copy){copy, status->st_dev, status->st_ino};
+    atomic_store(&copy_counts[fd], count + 1);
+    return count;
+}
+
 void modhost_guard_keep_standard_descriptors_as_they_are(void) {
     for (int fd = 0; fd < 3; fd++) {
         struct stat status;
-        int copy = fstat(fd, &status) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 10) : -1;
-        int old = atomic_exchange(&kept_fds[fd], -1);
-        if (old >= 0) close(old);
-        if (copy < 0) continue;
-        kept_devices[fd] = status.st_dev;
-        kept_inodes[fd] = status.st_ino;
-        atomic_store(&kept_fds[fd], copy);
+        atomic_store(&kept[fd], fstat(fd, &status) == 0 ? copy_of(fd, &status) : -1);
     }
 }
 
@@ -100,11 +117,12 @@ void modhost_guard_keep_standard_descriptors_as_they_are(void) {
 int guard_restore_standard_descriptors(void) {
     int restored = 0;
     for (int fd = 0; fd < 3; fd++) {
-        int copy = atomic_load(&kept_fds[fd]);
-        if (copy < 0) continue;
+        int index = atomic_load(&kept[fd]);
+        if (index < 0) continue;
+        const struct kept_copy *copy = &copies[fd][index];
         struct stat status;
-        if (fstat(fd, &status) == 0 && status.st_dev == kept_devices[fd] && status.st_ino == kept_inodes[fd]) continue;
-        if (dup2(copy, fd) == fd) restored |= 1 << fd;
+        if (fstat(fd, &status) == 0 && status.st_dev == copy->device && status.st_ino == copy->inode) continue;
+        if (dup2(copy->fd, fd) == fd) restored |= 1 << fd;
     }
     return restored;
 }

@@ -18,6 +18,8 @@ package enum OffTheTerminal {
         guard getenv(ChildOutput.environmentName).map({ String(cString: $0) }) == "\(pipe)",
             fstat(pipe, &status) == 0, status.st_mode & S_IFMT == S_IFIFO
         else { return false }
+        // Not for what the module starts: its descriptor 4 is none of the host's.
+        unsetenv(ChildOutput.environmentName)
         // The terminal's settings, for the guard to put back if a module call ends the
         // process while it is lent here (a screen in raw mode, a password read unechoed).
         modhost_guard_save_terminal()

@@ -94,11 +94,11 @@ package enum ChildCommand {
         // Told that its descriptor 4 is the pipe: only then does it take it for one.
         let marker = childOutput.map { _ in "\(ChildOutput.environmentName)=\(ChildOutput.childDescriptor)" }
         guard let environment else {
-            guard let marker else {
+            guard marker != nil || getenv(ChildOutput.environmentName) != nil else {
                 let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
                 return error == 0 ? (pid, 0) : (nil, error)
             }
-            var envp = inheritedEnvironment(without: ChildOutput.environmentName).map { strdup($0) } + [strdup(marker), nil]
+            var envp = (inheritedEnvironment(without: ChildOutput.environmentName) + (marker.map { [$0] } ?? [])).map { strdup($0) } + [nil]
             defer { envp.forEach { free($0) } }
             let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
             return error == 0 ? (pid, 0) : (nil, error)

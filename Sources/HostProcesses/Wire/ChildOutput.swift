@@ -43,19 +43,21 @@ package final class ChildOutput: Sendable {
 
     /// Closes this process's copy of the child's end (the pipe then ends with the child and
     /// what it started) and gives each line that comes to `show` (whole, with its line break;
-    /// a last one as it ends; UTF-8 text that `show` makes visible), on a thread of its own.
-    package func childStarted(showing show: @escaping @Sendable (String) -> Void) {
+    /// a last one as it ends; UTF-8 text that `show` makes visible), on a thread of its own;
+    /// whether that thread started. Without it nothing reads the pipe (a child writing on it
+    /// would block, or die of SIGPIPE with it closed): the caller ends the child.
+    package func childStarted(showing show: @escaping @Sendable (String) -> Void) -> Bool {
         _ = close(childEnd)
         let forward: @Sendable () -> Void = { [self] in
             Self.forward(readEnd, to: show)
             done.withLock { $0 = true }
         }
-        // Without a thread, nothing reads the pipe: the child's writes fail once it is full,
-        // as on a closed terminal, and the host does not wait for it.
-        if !DetachedThread.start(named: "child output", forward) {
+        guard DetachedThread.start(named: "child output", forward) else {
             _ = close(readEnd)
             done.withLock { $0 = true }
+            return false
         }
+        return true
     }
 
     /// The child could not be started (or its output cannot be read): the pipe closed here,

@@ -88,7 +88,10 @@ package final class ModuleProcess {
             output?.childNotStarted()
             throw .notStarted(String(cString: strerror(started.error)))
         }
-        if let output, let show { output.childStarted(showing: show) }
+        if let output, let show, !output.childStarted(showing: show) {
+            Self.kill(pid)
+            throw .notStarted("no thread to read its output")
+        }
         StrayProcesses.started(pid)
         self.pid = pid
         self.output = output
