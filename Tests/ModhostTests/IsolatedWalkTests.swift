@@ -116,6 +116,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
+    /// What a module's process writes on a thread of its own while the app is full screen is
+    /// held, not drawn over the screen, and shown above a next screen, visible: the terminal
+    /// obeys none of it (no window title is set).
+    @Test func aModulesProcessWritingWhileTheAppIsFullScreenIsShownAboveTheNextScreen() throws {
+        let host = try TestHost(entries: [
+            ("Settings", ""),
+            (
+                "FixtureIsolatedGeo",
+                #""library": "\#(TestEnvironment.library("FixtureIsolatedGeo"))", "config": {"in": "start", "how": "later"}"#
+            ),
+        ])
+        let app = try host.app(arguments: ["--isolate", "FixtureIsolatedGeo"], rows: 24, columns: 80, fullScreen: true)
+        try app.waitUntil { $0.isAlternate && $0.contains("Settings") }
+        let folder = host.dataFolder + "/FixtureIsolatedGeo"
+        #expect(FileManager.default.createFile(atPath: folder + "/go", contents: Data()))
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: folder + "/written"), Date() < deadline { usleep(20_000) }
+        try app.waitForInput()
+        #expect(!app.screen.contains("late:"), "held while the screen is up: \(app.screen)")
+        // Shown above a next screen: the Settings screen, or Home again after it.
+        var shown: TerminalScreen?
+        for _ in 0..<20 where shown == nil {
+            app.press(.enter)
+            try app.waitForInput()
+            if app.screen.contains("late:") { shown = app.screen }
+            app.press(.escape)
+            try app.waitForInput()
+            if app.screen.contains("late:") { shown = app.screen }
+        }
+        let screen = try #require(shown, "never shown: \(app.screen)")
+        #expect(screen.contains("late:?]0;taken?"), "\(screen)")
+        #expect(!app.output.contains("\u{1B}]0;taken"), "no escape of the module's reached the terminal")
+        app.type("q")
+        #expect(try app.waitForExit().succeeded)
+    }
+
     /// A setting of an isolated module changed on the Settings screen: its title, how its value
     /// reads and how a typed choice is read all come from the module's process (Geo reads
     /// "France" as FR and shows it as France; it refuses a country it does not know in the

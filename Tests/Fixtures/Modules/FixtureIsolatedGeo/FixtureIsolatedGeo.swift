@@ -16,7 +16,9 @@ import ModuleKit
 /// - "fail": throws an error with a message;
 /// - "escapes": prints a line in bold (standard output, buffered), writes what a terminal would
 ///   obey (a window title, a cleared screen, red) on descriptors 1 and 2 itself, past the kit,
-///   and a last line without its end.
+///   and a last line without its end;
+/// - "later": on a thread of its own, once a file `go` is in its data folder, writes a line the
+///   terminal would obey (a window title) on descriptor 2, then leaves a file `written`.
 /// `announce`, a file name in its data folder (where a module in a sandbox may write), is
 /// written with the process id just before it misbehaves; with `once`, another, it misbehaves
 /// only while no such file is there, and leaves one as it does (a process started again then
@@ -100,6 +102,13 @@ final class FixtureIsolatedGeo: Module {
                 usleep(300_000)
             }
         case "fail": throw Failure(description: "FixtureIsolatedGeo failed in \(place) as told")
+        case "later":
+            let folder = Self.folder
+            Thread.detachNewThread {
+                while !FileManager.default.fileExists(atPath: folder + "/go") { usleep(20_000) }
+                _ = Array("late:\u{1B}]0;taken\u{07}\n".utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                _ = FileManager.default.createFile(atPath: folder + "/written", contents: Data())
+            }
         case "escapes":
             print("printed:\u{1B}[1mbold")
             let writes: [(Int32, String)] = [(1, "out:\u{1B}]0;taken\u{07}\u{1B}[2J\n"), (2, "err:\u{1B}[31mred\n"), (2, "last words")]
