@@ -234,10 +234,10 @@ const char *guard_signal_name(int signal) {
     }
 }
 
-/* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
 /* What a backtrace file reserves before it is written. */
 #define BACKTRACE_ROOM (128 * 1024)
 
+/* Writes the crashing thread's backtrace to the prepared file (0600); 1 when it did. */
 int guard_write_backtrace(int signal, void *const *frames, int count) {
     const char *path = guard_backtrace_path();
     if (path[0] == '\0') return 0;

@@ -61,12 +61,14 @@ static void put(const char *text) {
     }
 }
 
+/* What a crash's line says when its marker could not take the record (a full disk). */
+static const char not_recorded[] = "; the crash could not be written down in the data folder, so it is not skipped from the next start";
+
 /* What the line of a module's crash, exit or hang adds (the skip and the retry), when crashes
  * are recorded: only if its marker holds the record, which a full disk can keep it from. */
 static void put_suffix(int recorded) {
     if (crash_suffix[0] == '\0') return;
-    put(recorded ? crash_suffix
-                 : "; the crash could not be written down in the data folder, so it is not skipped from the next start");
+    put(recorded ? crash_suffix : not_recorded);
 }
 
 void modhost_guard_exit_now(int status) {
@@ -134,7 +136,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
                     put(culprit->name);
                     put("' tries it again");
                 } else {
-                    put("; the crash could not be written down in the data folder, so it is not skipped from the next start");
+                    put(not_recorded);
                 }
             }
         } else if (in_call && (on_calling_thread || culprit != NULL)) {

@@ -91,20 +91,23 @@ package enum ChildCommand {
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        // Told that its descriptor 4 is the pipe: only then does it take it for one.
-        let marker = childOutput.map { _ in "\(ChildOutput.environmentName)=\(ChildOutput.childDescriptor)" }
-        guard let environment else {
-            guard marker != nil || getenv(ChildOutput.environmentName) != nil else {
-                let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
-                return error == 0 ? (pid, 0) : (nil, error)
+        // Told that its descriptor 4 is the pipe: only then does it take it for one; never told
+        // so by an environment it inherited or was given.
+        let marker = childOutput.map { _ in ["\(ChildOutput.environmentName)=\(ChildOutput.childDescriptor)"] } ?? []
+        let entries: [String]? =
+            if let environment {
+                environment.filter { $0.key != ChildOutput.environmentName }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                    + marker
+            } else if !marker.isEmpty || getenv(ChildOutput.environmentName) != nil {
+                inheritedEnvironment(without: ChildOutput.environmentName) + marker
+            } else {
+                nil
             }
-            var envp = (inheritedEnvironment(without: ChildOutput.environmentName) + (marker.map { [$0] } ?? [])).map { strdup($0) } + [nil]
-            defer { envp.forEach { free($0) } }
-            let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+        guard let entries else {
+            let error = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
             return error == 0 ? (pid, 0) : (nil, error)
         }
-        let given = environment.filter { $0.key != ChildOutput.environmentName }.sorted { $0.key < $1.key }
-        var envp = given.map { strdup("\($0.key)=\($0.value)") } + (marker.map { [strdup($0)] } ?? []) + [nil]
+        var envp = entries.map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
         let error = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
         return error == 0 ? (pid, 0) : (nil, error)

@@ -26,7 +26,8 @@ package final class ChildOutput: Sendable {
     /// A line longer than this is given in pieces, each as much of it as has come.
     static let longestPiece = 16_384
 
-    /// A pipe, or `nil` when none can be made (the child then keeps the host's streams).
+    /// A pipe, or `nil` when none can be made (the child is then not started: it would write
+    /// on the terminal).
     package init?() {
         var ends: [Int32] = [-1, -1]
         guard modhost_pipe_cloexec(&ends) == 0 else { return nil }
